@@ -1,0 +1,351 @@
+//! The detection engine: compiled rules in, non-overlapping findings out.
+//!
+//! Compiled once per policy (`Engine::new`), then shared read-only by every request.
+//! A `Finding` is offsets and a rule index; the engine never keeps or reports the
+//! bytes it matched.
+
+pub mod rules;
+pub mod validate;
+
+use std::collections::BTreeMap;
+
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::policy::{CustomPattern, DetectorsConfig};
+use rules::BuiltinRule;
+use validate::Validator;
+
+/// Compiled-size limit for one custom pattern; a pattern over it is a policy error.
+pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
+
+/// A compiled detector.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub id: String,
+    pub category: String,
+    pub confidence: f32,
+    regex: Regex,
+    group: usize,
+    validator: Validator,
+}
+
+/// One detected span in the scanned text, by byte offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finding {
+    pub start: usize,
+    pub end: usize,
+    /// Index into [`Engine::rule`].
+    pub rule: usize,
+}
+
+impl Finding {
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// Why a detector configuration cannot be compiled. Names the rule, never the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DetectError {
+    #[error("detectors.custom[{index}] ({id}): invalid pattern: {reason}")]
+    InvalidPattern { index: usize, id: String, reason: String },
+    #[error("detectors.custom[{index}] ({id}): pattern matches the empty string")]
+    EmptyMatch { index: usize, id: String },
+    #[error("detectors.disable: unknown rule id or category at index {index}")]
+    UnknownRule { index: usize },
+    #[error("detectors.internal_domains[{index}]: only letters, digits, '-' and '.' are allowed")]
+    BadDomain { index: usize },
+    #[error("built-in rule {id} failed to compile")]
+    Builtin { id: &'static str },
+}
+
+/// The compiled rule set for one policy.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    rules: Vec<Rule>,
+    min_confidence: f32,
+}
+
+impl Engine {
+    pub fn new(config: &DetectorsConfig) -> Result<Engine, DetectError> {
+        for (index, name) in config.disable.iter().enumerate() {
+            let known = rules::BUILTIN.iter().any(|r| r.id == name || r.category == name);
+            if !known {
+                return Err(DetectError::UnknownRule { index });
+            }
+        }
+        for (index, domain) in config.internal_domains.iter().enumerate() {
+            let ok = !domain.trim_start_matches('.').is_empty()
+                && domain.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+            if !ok {
+                return Err(DetectError::BadDomain { index });
+            }
+        }
+        let mut compiled = Vec::new();
+        // Custom rules first: on equal spans and confidence, the earlier rule is the
+        // more specific one, and a team's own rule is more specific than ours.
+        for (index, custom) in config.custom.iter().enumerate() {
+            compiled.push(compile_custom(index, custom)?);
+        }
+        for builtin in rules::BUILTIN {
+            if config.disable.iter().any(|d| d == builtin.id || d == builtin.category) {
+                continue;
+            }
+            compiled.push(compile_builtin(builtin, &config.internal_domains)?);
+        }
+        Ok(Engine { rules: compiled, min_confidence: config.confidence_threshold })
+    }
+
+    pub fn rule(&self, index: usize) -> Option<&Rule> {
+        self.rules.get(index)
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Scans `text` and returns non-overlapping findings in order of position.
+    ///
+    /// Overlaps are resolved greedily: the longest span wins; on equal length the
+    /// higher confidence; then the earlier (more specific) rule.
+    pub fn scan(&self, text: &[u8]) -> Vec<Finding> {
+        let mut candidates = Vec::new();
+        for (index, rule) in self.rules.iter().enumerate() {
+            if rule.confidence < self.min_confidence {
+                continue;
+            }
+            if rule.group == 0 {
+                for m in rule.regex.find_iter(text) {
+                    if !m.is_empty() && rule.validator.check(m.as_bytes()) {
+                        candidates.push(Finding { start: m.start(), end: m.end(), rule: index });
+                    }
+                }
+            } else {
+                for caps in rule.regex.captures_iter(text) {
+                    if let Some(m) = caps.get(rule.group) {
+                        if !m.is_empty() && rule.validator.check(m.as_bytes()) {
+                            candidates.push(Finding { start: m.start(), end: m.end(), rule: index });
+                        }
+                    }
+                }
+            }
+        }
+        if candidates.len() <= 1 {
+            return candidates;
+        }
+        let confidence = |f: &Finding| self.rules.get(f.rule).map_or(0.0, |r| r.confidence);
+        candidates.sort_by(|a, b| {
+            b.len()
+                .cmp(&a.len())
+                .then(confidence(b).total_cmp(&confidence(a)))
+                .then(a.rule.cmp(&b.rule))
+                .then(a.start.cmp(&b.start))
+        });
+        // Chosen spans keyed by start; a candidate overlaps iff its nearest chosen
+        // neighbour on the left ends after it starts, or the one on the right starts
+        // before it ends.
+        let mut chosen: BTreeMap<usize, Finding> = BTreeMap::new();
+        for cand in candidates {
+            let left = chosen.range(..=cand.start).next_back().map(|(_, f)| f.end > cand.start);
+            let right = chosen.range(cand.start..).next().map(|(_, f)| f.start < cand.end);
+            if left != Some(true) && right != Some(true) {
+                chosen.insert(cand.start, cand);
+            }
+        }
+        chosen.into_values().collect()
+    }
+}
+
+fn compile_builtin(rule: &BuiltinRule, internal_domains: &[String]) -> Result<Rule, DetectError> {
+    let pattern = match rule.id {
+        "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
+        "net.internal_url.v1" => rules::internal_url_pattern(internal_domains),
+        _ => rule.pattern.to_string(),
+    };
+    let regex = RegexBuilder::new(&pattern)
+        .unicode(false)
+        .build()
+        .map_err(|_| DetectError::Builtin { id: rule.id })?;
+    Ok(Rule {
+        id: rule.id.to_string(),
+        category: rule.category.to_string(),
+        confidence: rule.confidence,
+        regex,
+        group: rule.group,
+        validator: rule.validator,
+    })
+}
+
+fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectError> {
+    let regex = RegexBuilder::new(&custom.pattern)
+        .unicode(false)
+        .size_limit(CUSTOM_PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(CUSTOM_PATTERN_SIZE_LIMIT * 4)
+        .build()
+        .map_err(|e| DetectError::InvalidPattern {
+            index,
+            id: custom.id.clone(),
+            reason: regex_reason(&e),
+        })?;
+    if regex.is_match(b"") {
+        return Err(DetectError::EmptyMatch { index, id: custom.id.clone() });
+    }
+    Ok(Rule {
+        id: custom.id.clone(),
+        category: custom.category.clone(),
+        confidence: custom.confidence,
+        regex,
+        group: 0,
+        validator: Validator::None,
+    })
+}
+
+/// The regex crate's message, reduced to its last line (the kind of error). The
+/// pattern is policy text, not payload, but the short form reads better in a NACK.
+fn regex_reason(err: &regex::Error) -> String {
+    match err {
+        regex::Error::CompiledTooBig(limit) => format!("compiled pattern exceeds {limit} bytes"),
+        other => other
+            .to_string()
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("syntax error")
+            .trim()
+            .trim_start_matches("error: ")
+            .to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> Engine {
+        Engine::new(&DetectorsConfig::default()).unwrap()
+    }
+
+    fn categories(text: &str) -> Vec<(String, String)> {
+        let e = engine();
+        e.scan(text.as_bytes())
+            .into_iter()
+            .map(|f| (e.rule(f.rule).unwrap().category.clone(), text[f.start..f.end].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn detects_each_builtin_category() {
+        let table: &[(&str, &str, &str)] = &[
+            ("mail jane.doe@example.com now", "EMAIL", "jane.doe@example.com"),
+            ("ssn 123-45-6789.", "SSN", "123-45-6789"),
+            ("call (415) 555-0132 today", "PHONE", "(415) 555-0132"),
+            ("call +1 415-555-0132", "PHONE", "+1 415-555-0132"),
+            ("ring +44 20 7946 0958", "PHONE", "+44 20 7946 0958"),
+            ("card 4111 1111 1111 1111 exp", "CREDIT_CARD", "4111 1111 1111 1111"),
+            ("key AKIAIOSFODNN7EXAMPLE here", "AWS_ACCESS_KEY", "AKIAIOSFODNN7EXAMPLE"),
+            ("k=sk-proj-abcdefghijklmnopqrstuvwx12", "API_KEY", "sk-proj-abcdefghijklmnopqrstuvwx12"),
+            ("k sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "API_KEY", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"),
+            ("host 10.12.0.7 down", "PRIVATE_IP", "10.12.0.7"),
+            ("host 192.168.1.20", "PRIVATE_IP", "192.168.1.20"),
+            ("see http://wiki.corp/page?x=1 ok", "INTERNAL_URL", "http://wiki.corp/page?x=1"),
+            ("see https://localhost:8443/admin", "INTERNAL_URL", "https://localhost:8443/admin"),
+        ];
+        for (text, cat, value) in table {
+            assert_eq!(categories(text), vec![(cat.to_string(), value.to_string())], "{text}");
+        }
+    }
+
+    #[test]
+    fn hard_negatives_are_left_alone() {
+        for text in [
+            "order 1234 5678 9012 3456 shipped", // fails Luhn
+            "ssn 000-12-3456 is invalid",
+            "version 10.2.3 released",
+            "public 8.8.8.8 resolver",
+            "uuid 123e4567-e89b-12d3-a456-426614174000",
+            "git 3f9a1c0de1b2c3d4e5f60718293a4b5c6d7e8f90",
+            "price $1,299.00 on 2024-05-01 12:30:00",
+            "https://example.com/docs",
+            "10.0.0.300 is not an address",
+        ] {
+            assert_eq!(categories(text), vec![], "{text}");
+        }
+    }
+
+    #[test]
+    fn url_with_private_ip_is_one_internal_url() {
+        assert_eq!(
+            categories("go http://10.0.0.5:8080/x now"),
+            vec![("INTERNAL_URL".into(), "http://10.0.0.5:8080/x".into())]
+        );
+    }
+
+    #[test]
+    fn longest_match_wins_then_confidence() {
+        // Both API key rules match the same span; Anthropic's is more confident.
+        let e = engine();
+        let text = b"sk-ant-api03-abcdefghijklmnopqrstuvwxyz";
+        let found = e.scan(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(e.rule(found[0].rule).unwrap().id, "secret.anthropic_api_key.v1");
+    }
+
+    #[test]
+    fn custom_patterns_and_errors() {
+        let mut config = DetectorsConfig::default();
+        config.custom.push(CustomPattern {
+            id: "acme.employee_id".into(),
+            category: "EMPLOYEE_ID".into(),
+            pattern: r"\bEMP-\d{6}\b".into(),
+            confidence: 0.9,
+        });
+        let e = Engine::new(&config).unwrap();
+        let found = e.scan(b"badge EMP-123456 ok");
+        assert_eq!(found.len(), 1);
+        assert_eq!(e.rule(found[0].rule).unwrap().category, "EMPLOYEE_ID");
+
+        config.custom[0].pattern = "(unclosed".into();
+        let err = Engine::new(&config).unwrap_err().to_string();
+        assert!(err.starts_with("detectors.custom[0] (acme.employee_id): invalid pattern"), "{err}");
+
+        config.custom[0].pattern = "a*".into();
+        assert!(matches!(Engine::new(&config), Err(DetectError::EmptyMatch { .. })));
+
+        config.custom[0].pattern = r"\w{1000}\w{1000}\w{1000}".into();
+        let err = Engine::new(&config).unwrap_err().to_string();
+        assert!(err.contains("exceeds"), "{err}");
+    }
+
+    #[test]
+    fn disable_by_id_or_category() {
+        let mut config = DetectorsConfig::default();
+        config.disable = vec!["EMAIL".into(), "pii.ssn.v1".into()];
+        let e = Engine::new(&config).unwrap();
+        assert!(e.scan(b"a@b.example.com 123-45-6789").is_empty());
+        config.disable = vec!["pii.nope.v1".into()];
+        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::UnknownRule { index: 0 });
+    }
+
+    #[test]
+    fn policy_internal_domains() {
+        let mut config = DetectorsConfig::default();
+        config.internal_domains = vec![".acme-int.example".into()];
+        let e = Engine::new(&config).unwrap();
+        assert_eq!(e.scan(b"https://git.acme-int.example/repo").len(), 1);
+        config.internal_domains = vec!["bad domain".into()];
+        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::BadDomain { index: 0 });
+    }
+
+    #[test]
+    fn invalid_utf8_and_binary_do_not_panic() {
+        let e = engine();
+        let mut text = b"\xff\xfe jane@example.com \xc3".to_vec();
+        text.extend(std::iter::repeat(0u8).take(100));
+        let found = e.scan(&text);
+        assert_eq!(found.len(), 1);
+    }
+}

@@ -1,0 +1,138 @@
+//! The built-in detector catalog: stable ids, categories, patterns and validators.
+//!
+//! Patterns are byte regexes with Unicode off (`(?-u)`): they run over raw bytes,
+//! so invalid UTF-8 cannot make them fail, and the ASCII classes keep the compiled
+//! automata (and the wasm binary) small.
+
+use super::validate::Validator;
+
+/// A built-in rule before compilation.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinRule {
+    /// Stable identifier, `family.name.vN`; referenced by policies and audit events.
+    pub id: &'static str,
+    pub category: &'static str,
+    pub pattern: &'static str,
+    /// Capture group that is the finding (0 = whole match); used where the regex
+    /// must look at a byte before the value, since the regex crate has no look-behind.
+    pub group: usize,
+    pub validator: Validator,
+    pub confidence: f32,
+}
+
+const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
+
+/// Host suffixes that only ever name internal machines (RFC 6762, RFC 8375, common use).
+pub const INTERNAL_SUFFIXES: &[&str] = &["internal", "local", "localdomain", "corp", "lan", "intranet", "home.arpa"];
+
+pub const BUILTIN: &[BuiltinRule] = &[
+    BuiltinRule {
+        id: "pii.email.v1",
+        category: "EMAIL",
+        pattern: r"(?i-u)\b[a-z0-9][a-z0-9._%+-]*@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,24}\b",
+        group: 0,
+        validator: Validator::None,
+        confidence: 0.95,
+    },
+    BuiltinRule {
+        id: "pii.ssn.v1",
+        category: "SSN",
+        pattern: r"(?-u)\b\d{3}-\d{2}-\d{4}\b",
+        group: 0,
+        validator: Validator::Ssn,
+        confidence: 0.9,
+    },
+    BuiltinRule {
+        id: "pii.phone.nanp.v1",
+        category: "PHONE",
+        pattern: r"(?-u)(?:^|[^0-9A-Za-z+_])((?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?[2-9]\d{2}[ .-]\d{4})\b",
+        group: 1,
+        validator: Validator::Phone,
+        confidence: 0.8,
+    },
+    BuiltinRule {
+        id: "pii.phone.e164.v1",
+        category: "PHONE",
+        pattern: r"(?-u)(?:^|[^0-9A-Za-z+_])(\+[1-9]\d{0,2}[ .-]?(?:\(\d{1,4}\)|\d{1,4})(?:[ .-]?\d{2,4}){1,5})\b",
+        group: 1,
+        validator: Validator::Phone,
+        confidence: 0.8,
+    },
+    BuiltinRule {
+        id: "pii.credit_card.v1",
+        category: "CREDIT_CARD",
+        pattern: r"(?-u)\b(?:\d[ -]?){12,18}\d\b",
+        group: 0,
+        validator: Validator::PaymentCard,
+        confidence: 0.95,
+    },
+    BuiltinRule {
+        id: "secret.aws_access_key_id.v1",
+        category: "AWS_ACCESS_KEY",
+        pattern: r"(?-u)\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|AGPA)[A-Z0-9]{16}\b",
+        group: 0,
+        validator: Validator::None,
+        confidence: 0.95,
+    },
+    BuiltinRule {
+        id: "secret.anthropic_api_key.v1",
+        category: "API_KEY",
+        pattern: r"(?-u)\bsk-ant-[A-Za-z0-9_-]{20,}",
+        group: 0,
+        validator: Validator::None,
+        confidence: 0.99,
+    },
+    BuiltinRule {
+        id: "secret.openai_api_key.v1",
+        category: "API_KEY",
+        pattern: r"(?-u)\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+        group: 0,
+        validator: Validator::None,
+        confidence: 0.95,
+    },
+    BuiltinRule {
+        id: "net.private_ipv4.v1",
+        category: "PRIVATE_IP",
+        // Built from PRIVATE_IPV4 in `Engine::new`; kept here for the catalog listing.
+        pattern: "",
+        group: 0,
+        validator: Validator::Ipv4,
+        confidence: 0.9,
+    },
+    BuiltinRule {
+        id: "net.internal_url.v1",
+        category: "INTERNAL_URL",
+        // Built in `Engine::new` from PRIVATE_IPV4 and the internal host suffixes.
+        pattern: "",
+        group: 0,
+        validator: Validator::None,
+        confidence: 0.9,
+    },
+];
+
+/// The private-IPv4 pattern (RFC 1918, loopback, link-local).
+pub fn private_ipv4_pattern() -> String {
+    format!(r"(?-u)\b{PRIVATE_IPV4}\b")
+}
+
+/// The internal-URL pattern: a URL whose host is localhost, a private address, or ends
+/// in one of `suffixes` (built-ins plus the policy's `internal_domains`).
+pub fn internal_url_pattern(extra_suffixes: &[String]) -> String {
+    let mut suffixes: Vec<String> = INTERNAL_SUFFIXES.iter().map(|s| escape(s)).collect();
+    suffixes.extend(extra_suffixes.iter().map(|s| escape(s.trim_start_matches('.'))));
+    format!(
+        r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#][^\s"'<>`]*)?"#,
+        suffixes.join("|")
+    )
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if !c.is_ascii_alphanumeric() && c != '-' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,529 @@
+//! A span-preserving JSON scanner: finds string values by path without building a tree.
+//!
+//! Veil never re-serialises a body. It locates the string values it must look at,
+//! decodes them, and splices replacements into the original bytes, so every byte it
+//! did not mean to change — whitespace, key order, number spelling, escapes in
+//! untouched text, unknown fields — reaches the other side as it was (RFC 8259).
+
+use std::borrow::Cow;
+
+/// Maximum nesting of arrays and objects. Deeper documents are rejected instead of
+/// recursing without bound (the scanner is recursive).
+pub const MAX_DEPTH: usize = 128;
+
+/// One step of the path from the document root to a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg<'a> {
+    /// A member of an object, by its (decoded) key.
+    Key(Cow<'a, str>),
+    /// An element of an array, by position.
+    Index(usize),
+}
+
+/// The raw byte range of a string value's contents, between (not including) its quotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrSpan {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Why a document is not JSON. Carries a byte offset, never the document's text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid JSON at byte {offset}: {kind}")]
+pub struct JsonError {
+    pub offset: usize,
+    pub kind: JsonErrorKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum JsonErrorKind {
+    #[error("unexpected end of input")]
+    Eof,
+    #[error("unexpected byte")]
+    Unexpected,
+    #[error("invalid escape")]
+    Escape,
+    #[error("control character in string")]
+    Control,
+    #[error("nesting deeper than {MAX_DEPTH}")]
+    TooDeep,
+    #[error("trailing data after the document")]
+    Trailing,
+    #[error("invalid UTF-8")]
+    Utf8,
+}
+
+/// Walks `doc` and calls `visit(path, span)` for every string *value* (keys are not
+/// values). Fails on anything that is not a single well-formed JSON document.
+pub fn visit_strings<'d>(
+    doc: &'d [u8],
+    visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+) -> Result<(), JsonError> {
+    if let Err(e) = std::str::from_utf8(doc) {
+        return Err(JsonError { offset: e.valid_up_to(), kind: JsonErrorKind::Utf8 });
+    }
+    let mut scanner = Scanner { doc, pos: 0, path: Vec::new() };
+    scanner.skip_ws();
+    scanner.value(visit, 0)?;
+    scanner.skip_ws();
+    if scanner.pos != doc.len() {
+        return Err(scanner.err(JsonErrorKind::Trailing));
+    }
+    Ok(())
+}
+
+struct Scanner<'d> {
+    doc: &'d [u8],
+    pos: usize,
+    path: Vec<Seg<'d>>,
+}
+
+impl<'d> Scanner<'d> {
+    fn err(&self, kind: JsonErrorKind) -> JsonError {
+        JsonError { offset: self.pos, kind }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.doc.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Result<(), JsonError> {
+        match self.peek() {
+            Some(b) if b == byte => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(_) => Err(self.err(JsonErrorKind::Unexpected)),
+            None => Err(self.err(JsonErrorKind::Eof)),
+        }
+    }
+
+    fn value(
+        &mut self,
+        visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+        depth: usize,
+    ) -> Result<(), JsonError> {
+        if depth > MAX_DEPTH {
+            return Err(self.err(JsonErrorKind::TooDeep));
+        }
+        match self.peek() {
+            None => Err(self.err(JsonErrorKind::Eof)),
+            Some(b'{') => self.object(visit, depth),
+            Some(b'[') => self.array(visit, depth),
+            Some(b'"') => {
+                let span = self.string()?;
+                visit(&self.path, span);
+                Ok(())
+            }
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.err(JsonErrorKind::Unexpected)),
+        }
+    }
+
+    fn object(
+        &mut self,
+        visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+        depth: usize,
+    ) -> Result<(), JsonError> {
+        self.expect(b'{')?;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            let key = self.string()?;
+            let raw = self.doc.get(key.start..key.end).unwrap_or_default();
+            self.path.push(Seg::Key(decode_key(raw)));
+            self.skip_ws();
+            self.expect(b':')?;
+            self.skip_ws();
+            self.value(visit, depth + 1)?;
+            self.path.pop();
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(_) => return Err(self.err(JsonErrorKind::Unexpected)),
+                None => return Err(self.err(JsonErrorKind::Eof)),
+            }
+        }
+    }
+
+    fn array(
+        &mut self,
+        visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+        depth: usize,
+    ) -> Result<(), JsonError> {
+        self.expect(b'[')?;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        let mut index = 0;
+        loop {
+            self.skip_ws();
+            self.path.push(Seg::Index(index));
+            self.value(visit, depth + 1)?;
+            self.path.pop();
+            index += 1;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(_) => return Err(self.err(JsonErrorKind::Unexpected)),
+                None => return Err(self.err(JsonErrorKind::Eof)),
+            }
+        }
+    }
+
+    /// Scans a string starting at its opening quote; returns the span of its contents.
+    fn string(&mut self) -> Result<StrSpan, JsonError> {
+        self.expect(b'"')?;
+        let start = self.pos;
+        loop {
+            // Fast path: skip ordinary bytes.
+            let rest = self.doc.get(self.pos..).unwrap_or_default();
+            let skip = rest
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(rest.len());
+            self.pos += skip;
+            match self.peek() {
+                None => return Err(self.err(JsonErrorKind::Eof)),
+                Some(b'"') => {
+                    let span = StrSpan { start, end: self.pos };
+                    self.pos += 1;
+                    return Ok(span);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                            self.pos += 1
+                        }
+                        Some(b'u') => {
+                            self.pos += 1;
+                            for _ in 0..4 {
+                                match self.peek() {
+                                    Some(b) if b.is_ascii_hexdigit() => self.pos += 1,
+                                    _ => return Err(self.err(JsonErrorKind::Escape)),
+                                }
+                            }
+                        }
+                        None => return Err(self.err(JsonErrorKind::Eof)),
+                        Some(_) => return Err(self.err(JsonErrorKind::Escape)),
+                    }
+                }
+                Some(_) => return Err(self.err(JsonErrorKind::Control)),
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Result<(), JsonError> {
+        if self.doc.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.err(JsonErrorKind::Unexpected))
+        }
+    }
+
+    fn number(&mut self) -> Result<(), JsonError> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.err(JsonErrorKind::Unexpected)),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            self.require_digits()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            self.require_digits()?;
+        }
+        Ok(())
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn require_digits(&mut self) -> Result<(), JsonError> {
+        let before = self.pos;
+        self.digits();
+        if self.pos == before {
+            Err(self.err(JsonErrorKind::Unexpected))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+fn decode_key(raw: &[u8]) -> Cow<'_, str> {
+    if raw.contains(&b'\\') {
+        Cow::Owned(decode(raw).text)
+    } else {
+        // The document was checked to be UTF-8, and a span never splits a character.
+        String::from_utf8_lossy(raw)
+    }
+}
+
+/// A decoded JSON string with a way back to raw offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    /// The string's value. Lone surrogates become U+FFFD (they are never written back).
+    pub text: String,
+    /// `offsets[i]` is the raw offset (relative to the span start) where the decoded
+    /// byte `i` came from; one extra entry maps `text.len()` to the raw length.
+    /// `None` when the raw contents had no escapes, so decoded and raw coincide.
+    offsets: Option<Vec<u32>>,
+}
+
+impl Decoded {
+    /// Maps a decoded byte offset to a raw offset relative to the span start.
+    pub fn raw_offset(&self, decoded: usize) -> usize {
+        match &self.offsets {
+            None => decoded,
+            Some(map) => map.get(decoded).map_or(decoded, |&o| o as usize),
+        }
+    }
+}
+
+/// Decodes the raw contents of a JSON string (between its quotes). The input must have
+/// come from [`visit_strings`], so it is well formed; anything odd decodes to U+FFFD.
+pub fn decode(raw: &[u8]) -> Decoded {
+    if !raw.contains(&b'\\') {
+        return Decoded { text: String::from_utf8_lossy(raw).into_owned(), offsets: None };
+    }
+    let mut text = String::with_capacity(raw.len());
+    let mut offsets: Vec<u32> = Vec::with_capacity(raw.len() + 1);
+    let mut i = 0;
+    while i < raw.len() {
+        let start = i;
+        let ch = match raw.get(i) {
+            Some(b'\\') => {
+                let (ch, used) = decode_escape(raw, i);
+                i += used;
+                ch
+            }
+            Some(_) => {
+                let len = utf8_len(raw.get(i).copied().unwrap_or(0));
+                let piece = raw.get(i..i + len).unwrap_or_default();
+                i += len.max(1);
+                std::str::from_utf8(piece)
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .unwrap_or(char::REPLACEMENT_CHARACTER)
+            }
+            None => break,
+        };
+        let before = text.len();
+        text.push(ch);
+        for _ in before..text.len() {
+            offsets.push(start as u32);
+        }
+    }
+    offsets.push(raw.len() as u32);
+    Decoded { text, offsets: Some(offsets) }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    }
+}
+
+fn hex4(raw: &[u8], at: usize) -> Option<u32> {
+    let digits = raw.get(at..at + 4)?;
+    let s = std::str::from_utf8(digits).ok()?;
+    u32::from_str_radix(s, 16).ok()
+}
+
+/// Decodes one escape at `raw[i] == b'\\'`; returns the char and the raw bytes used.
+fn decode_escape(raw: &[u8], i: usize) -> (char, usize) {
+    let simple = match raw.get(i + 1) {
+        Some(b'"') => Some('"'),
+        Some(b'\\') => Some('\\'),
+        Some(b'/') => Some('/'),
+        Some(b'b') => Some('\u{8}'),
+        Some(b'f') => Some('\u{c}'),
+        Some(b'n') => Some('\n'),
+        Some(b'r') => Some('\r'),
+        Some(b't') => Some('\t'),
+        _ => None,
+    };
+    if let Some(c) = simple {
+        return (c, 2);
+    }
+    let Some(hi) = hex4(raw, i + 2) else {
+        return (char::REPLACEMENT_CHARACTER, 2);
+    };
+    if (0xd800..0xdc00).contains(&hi) {
+        if raw.get(i + 6) == Some(&b'\\') && raw.get(i + 7) == Some(&b'u') {
+            if let Some(lo) = hex4(raw, i + 8) {
+                if (0xdc00..0xe000).contains(&lo) {
+                    let code = 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+                    return (char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 12);
+                }
+            }
+        }
+        return (char::REPLACEMENT_CHARACTER, 6);
+    }
+    (char::from_u32(hi).unwrap_or(char::REPLACEMENT_CHARACTER), 6)
+}
+
+/// Escapes `text` for the inside of a JSON string (no quotes added).
+pub fn escape_into(out: &mut Vec<u8>, text: &str) {
+    for ch in text.chars() {
+        match ch {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            c if (c as u32) < 0x20 => {
+                out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+            }
+            c => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+}
+
+/// Matches a path against a pattern of keys and `*` (any array index or key).
+pub fn path_matches(path: &[Seg<'_>], pattern: &[&str]) -> bool {
+    path.len() == pattern.len()
+        && path.iter().zip(pattern).all(|(seg, pat)| match seg {
+            _ if *pat == "*" => true,
+            Seg::Key(k) => k == pat,
+            Seg::Index(_) => false,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(doc: &str) -> Result<Vec<(String, String)>, JsonError> {
+        let mut out = Vec::new();
+        visit_strings(doc.as_bytes(), &mut |path, span| {
+            let p: Vec<String> = path
+                .iter()
+                .map(|s| match s {
+                    Seg::Key(k) => k.to_string(),
+                    Seg::Index(i) => i.to_string(),
+                })
+                .collect();
+            out.push((p.join("/"), decode(&doc.as_bytes()[span.start..span.end]).text));
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn finds_string_values_with_paths() {
+        let got = strings(r#"{"a":"x","b":[1,"y",{"c":"z"}],"d":null,"e":-1.5e3}"#).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("a".into(), "x".into()),
+                ("b/1".into(), "y".into()),
+                ("b/2/c".into(), "z".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn decodes_escapes_and_maps_offsets() {
+        let raw = br#"a\u0040b\n\ud83d\ude00c"#;
+        let d = decode(raw);
+        assert_eq!(d.text, "a@b\n\u{1f600}c");
+        // 'b' is decoded byte 2, raw offset 7.
+        assert_eq!(d.raw_offset(2), 7);
+        // end maps to raw end.
+        assert_eq!(d.raw_offset(d.text.len()), raw.len());
+        // the emoji (4 bytes decoded) starts at raw 10.
+        assert_eq!(d.raw_offset(4), 10);
+    }
+
+    #[test]
+    fn lone_surrogate_becomes_replacement() {
+        assert_eq!(decode(br"x\ud800y").text, "x\u{fffd}y");
+    }
+
+    #[test]
+    fn rejects_malformed_documents() {
+        let cases: &[(&str, JsonErrorKind)] = &[
+            ("", JsonErrorKind::Eof),
+            ("{", JsonErrorKind::Eof),
+            (r#"{"a" 1}"#, JsonErrorKind::Unexpected),
+            (r#"{"a":1}x"#, JsonErrorKind::Trailing),
+            (r#"["\q"]"#, JsonErrorKind::Escape),
+            ("[\"\u{1}\"]", JsonErrorKind::Control),
+            ("[01x]", JsonErrorKind::Unexpected),
+            ("[1.]", JsonErrorKind::Unexpected),
+            ("hello", JsonErrorKind::Unexpected),
+        ];
+        for (doc, kind) in cases {
+            let err = strings(doc).unwrap_err();
+            assert_eq!(err.kind, *kind, "{doc:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_invalid_utf8_and_deep_nesting() {
+        let err = visit_strings(b"[\"\xff\"]", &mut |_, _| {}).unwrap_err();
+        assert_eq!(err.kind, JsonErrorKind::Utf8);
+        let deep = "[".repeat(MAX_DEPTH + 2) + &"]".repeat(MAX_DEPTH + 2);
+        let err = visit_strings(deep.as_bytes(), &mut |_, _| {}).unwrap_err();
+        assert_eq!(err.kind, JsonErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn escape_round_trips_through_decode() {
+        let text = "quote\" back\\ nl\n tab\t bell\u{7} «é» 😀";
+        let mut out = Vec::new();
+        escape_into(&mut out, text);
+        assert_eq!(decode(&out).text, text);
+    }
+
+    #[test]
+    fn path_patterns() {
+        let path = [Seg::Key("messages".into()), Seg::Index(3), Seg::Key("content".into())];
+        assert!(path_matches(&path, &["messages", "*", "content"]));
+        assert!(!path_matches(&path, &["messages", "content"]));
+        assert!(!path_matches(&path, &["messages", "*", "name"]));
+    }
+}

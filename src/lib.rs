@@ -1,0 +1,21 @@
+//! Veil: a proxy-wasm filter that tokenizes PII and secrets in LLM API requests and
+//! restores them in responses.
+//!
+//! Everything but [`host`] is pure Rust over bytes and data: it is tested natively and
+//! reused by native tools. `host` is the only module that names `proxy_wasm`.
+#![deny(unsafe_code)]
+#![deny(rust_2018_idioms)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod audit;
+pub mod detect;
+pub mod edit;
+pub mod json;
+pub mod policy;
+pub mod provider;
+pub mod redact;
+pub mod restore;
+pub mod token;
+
+#[cfg(target_family = "wasm")]
+mod host;

@@ -1,0 +1,248 @@
+//! Tokens: `«token:CATEGORY:id»`, their derivation, and the per-request token map.
+//!
+//! An id is a keyed HMAC-SHA256 of (scope, category, value), truncated to
+//! [`ID_HEX_LEN`] hex digits: the same value in the same scope always yields the
+//! same token, so the model sees consistent placeholders. When two different values
+//! would share an id within one map, the later one gets a longer id — never a
+//! silent overwrite that would restore the wrong value.
+
+use std::collections::HashMap;
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+/// Opening and closing marks (U+00AB, U+00BB) and the fixed prefix.
+pub const OPEN: &str = "«";
+pub const CLOSE: &str = "»";
+pub const PREFIX: &str = "«token:";
+
+/// Default id length in hex digits (32 bits).
+pub const ID_HEX_LEN: usize = 8;
+/// Longest id ever issued (collision fallback): the full 256-bit MAC.
+pub const MAX_ID_HEX_LEN: usize = 64;
+/// Longest category name a policy accepts.
+pub const MAX_CATEGORY_LEN: usize = 32;
+/// Upper bound on a token's length in bytes: what a stream restorer must hold back.
+pub const MAX_TOKEN_LEN: usize = PREFIX.len() + MAX_CATEGORY_LEN + 1 + MAX_ID_HEX_LEN + CLOSE.len();
+
+/// Derives token ids under a secret key.
+#[derive(Clone)]
+pub struct TokenMinter {
+    key: [u8; 32],
+}
+
+impl std::fmt::Debug for TokenMinter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenMinter { key: <sealed> }")
+    }
+}
+
+impl TokenMinter {
+    pub fn new(key: [u8; 32]) -> TokenMinter {
+        TokenMinter { key }
+    }
+
+    /// The full-length hex MAC of (scope, category, value); length-prefixed fields so
+    /// that no two different triples share an input.
+    pub fn mac_hex(&self, scope: &[u8], category: &str, value: &[u8]) -> String {
+        let Ok(mut mac) = <Hmac<Sha256> as Mac>::new_from_slice(&self.key) else {
+            // HMAC accepts keys of any length; unreachable in practice.
+            return String::new();
+        };
+        for part in [scope, category.as_bytes(), value] {
+            mac.update(&(part.len() as u64).to_be_bytes());
+            mac.update(part);
+        }
+        let bytes = mac.finalize().into_bytes();
+        let mut out = String::with_capacity(64);
+        for b in bytes {
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        }
+        out
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Formats a token.
+pub fn format_token(category: &str, id: &str) -> String {
+    format!("{PREFIX}{category}:{id}{CLOSE}")
+}
+
+/// The tokens issued for one request: token text → original value.
+#[derive(Debug, Default, Clone)]
+pub struct TokenMap {
+    by_token: HashMap<String, Vec<u8>>,
+}
+
+impl TokenMap {
+    pub fn is_empty(&self) -> bool {
+        self.by_token.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_token.len()
+    }
+
+    /// Returns the token for `value`, issuing it if new. Uses the shortest id length
+    /// (8, 16, 32, 64 hex digits) that does not collide with a different value.
+    pub fn issue(&mut self, minter: &TokenMinter, scope: &[u8], category: &str, value: &[u8]) -> String {
+        let mac = minter.mac_hex(scope, category, value);
+        let mut len = ID_HEX_LEN;
+        loop {
+            let id = mac.get(..len).unwrap_or(&mac);
+            let token = format_token(category, id);
+            match self.by_token.get(&token) {
+                Some(existing) if existing.as_slice() == value => return token,
+                None => {
+                    self.by_token.insert(token.clone(), value.to_vec());
+                    return token;
+                }
+                Some(_) if len < MAX_ID_HEX_LEN => len *= 2,
+                // Full 256-bit MAC collision: cannot happen; keep the first value.
+                Some(_) => return token,
+            }
+        }
+    }
+
+    pub fn get(&self, token: &str) -> Option<&[u8]> {
+        self.by_token.get(token).map(Vec::as_slice)
+    }
+}
+
+/// A token found in text: its byte span and parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenSpan<'a> {
+    pub start: usize,
+    pub end: usize,
+    pub category: &'a str,
+    pub id: &'a str,
+}
+
+/// Finds every well-formed token in `text` (any bytes; tokens are ASCII between
+/// the two marks), left to right.
+pub fn find_tokens(text: &[u8]) -> Vec<TokenSpan<'_>> {
+    let prefix = PREFIX.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(rel) = text.get(from..).and_then(|t| find_bytes(t, prefix)) {
+        let start = from + rel;
+        match parse_at(text, start) {
+            Some(span) => {
+                from = span.end;
+                out.push(span);
+            }
+            None => from = start + prefix.len(),
+        }
+    }
+    out
+}
+
+fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = *needle.first()?;
+    let mut from = 0;
+    while let Some(rel) = haystack.get(from..)?.iter().position(|&b| b == first) {
+        let at = from + rel;
+        if haystack.get(at..at + needle.len())? == needle {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+fn parse_at(text: &[u8], start: usize) -> Option<TokenSpan<'_>> {
+    let rest = text.get(start + PREFIX.len()..)?;
+    let cat_len = rest
+        .iter()
+        .take(MAX_CATEGORY_LEN + 1)
+        .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_')
+        .count();
+    if cat_len == 0 || cat_len > MAX_CATEGORY_LEN || rest.get(cat_len) != Some(&b':') {
+        return None;
+    }
+    let after = rest.get(cat_len + 1..)?;
+    let id_len = after
+        .iter()
+        .take(MAX_ID_HEX_LEN + 1)
+        .take_while(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(*b))
+        .count();
+    if !(ID_HEX_LEN..=MAX_ID_HEX_LEN).contains(&id_len) || !after.get(id_len..)?.starts_with(CLOSE.as_bytes()) {
+        return None;
+    }
+    let end = start + PREFIX.len() + cat_len + 1 + id_len + CLOSE.len();
+    Some(TokenSpan {
+        start,
+        end,
+        category: std::str::from_utf8(rest.get(..cat_len)?).ok()?,
+        id: std::str::from_utf8(after.get(..id_len)?).ok()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn minter() -> TokenMinter {
+        TokenMinter::new([7u8; 32])
+    }
+
+    #[test]
+    fn ids_are_deterministic_and_scoped() {
+        let m = minter();
+        let a = m.mac_hex(b"s1", "EMAIL", b"jane@example.com");
+        assert_eq!(a, m.mac_hex(b"s1", "EMAIL", b"jane@example.com"));
+        assert_ne!(a, m.mac_hex(b"s2", "EMAIL", b"jane@example.com"));
+        assert_ne!(a, m.mac_hex(b"s1", "PHONE", b"jane@example.com"));
+        assert_ne!(a, TokenMinter::new([8u8; 32]).mac_hex(b"s1", "EMAIL", b"jane@example.com"));
+        // Field boundaries matter: ("ab","C") vs ("a","bC").
+        assert_ne!(m.mac_hex(b"ab", "C", b""), m.mac_hex(b"a", "bC", b""));
+    }
+
+    #[test]
+    fn issue_reuses_and_formats() {
+        let mut map = TokenMap::default();
+        let t1 = map.issue(&minter(), b"s", "EMAIL", b"jane@example.com");
+        let t2 = map.issue(&minter(), b"s", "EMAIL", b"jane@example.com");
+        assert_eq!(t1, t2);
+        assert_eq!(map.len(), 1);
+        assert!(t1.starts_with("«token:EMAIL:") && t1.ends_with('»'));
+        assert_eq!(t1.chars().count(), "«token:EMAIL:".chars().count() + ID_HEX_LEN + 1);
+        assert_eq!(map.get(&t1), Some(&b"jane@example.com"[..]));
+    }
+
+    #[test]
+    fn collision_gets_a_longer_id_not_an_overwrite() {
+        let m = minter();
+        let mut map = TokenMap::default();
+        let real = map.issue(&m, b"s", "EMAIL", b"jane@example.com");
+        // Plant a different value under the id the next value would get.
+        let planted_mac = m.mac_hex(b"s", "EMAIL", b"joe@example.com");
+        let short = format_token("EMAIL", &planted_mac[..ID_HEX_LEN]);
+        map.by_token.insert(short.clone(), b"someone-else".to_vec());
+        let issued = map.issue(&m, b"s", "EMAIL", b"joe@example.com");
+        assert_ne!(issued, short);
+        assert!(issued.contains(&planted_mac[..ID_HEX_LEN * 2]));
+        assert_eq!(map.get(&issued), Some(&b"joe@example.com"[..]));
+        assert_eq!(map.get(&short), Some(&b"someone-else"[..]));
+        assert_eq!(map.get(&real), Some(&b"jane@example.com"[..]));
+    }
+
+    #[test]
+    fn finds_tokens_and_skips_malformed() {
+        let text = "a «token:EMAIL:3f9a1c0d» b «token:email:3f9a1c0d» «token:SSN:3f9a» «token:SSN:0123456789abcdef»";
+        let found = find_tokens(text.as_bytes());
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].category, found[0].id), ("EMAIL", "3f9a1c0d"));
+        assert_eq!(&text[found[0].start..found[0].end], "«token:EMAIL:3f9a1c0d»");
+        assert_eq!(found[1].id, "0123456789abcdef");
+    }
+
+    #[test]
+    fn max_token_len_bounds_every_token() {
+        let t = format_token(&"C".repeat(MAX_CATEGORY_LEN), &"a".repeat(MAX_ID_HEX_LEN));
+        assert_eq!(t.len(), MAX_TOKEN_LEN);
+        assert_eq!(find_tokens(t.as_bytes()).len(), 1);
+    }
+}
