@@ -33,8 +33,7 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &TokenMap) -> Resul
         let raw = body.get(span.start..span.end).unwrap_or_default();
         let decoded = json::decode(raw);
         for found in find_tokens(decoded.text.as_bytes()) {
-            let Some(token) = decoded.text.get(found.start..found.end) else { continue };
-            let Some(value) = tokens.get(token) else { continue };
+            let Some(value) = tokens.get(&found.canonical()) else { continue };
             let value = String::from_utf8_lossy(value);
             let mut replacement = Vec::with_capacity(value.len() + 8);
             match kind {
@@ -61,8 +60,7 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &TokenMap) -> Resul
 pub fn restore_text(body: &[u8], tokens: &TokenMap) -> Restoration {
     let mut edits = Vec::new();
     for found in find_tokens(body) {
-        let token = body.get(found.start..found.end).and_then(|t| std::str::from_utf8(t).ok());
-        if let Some(value) = token.and_then(|t| tokens.get(t)) {
+        if let Some(value) = tokens.get(&found.canonical()) {
             edits.push(Edit { start: found.start, end: found.end, replacement: value.to_vec() });
         }
     }

@@ -120,20 +120,27 @@ pub struct TokenSpan<'a> {
     pub id: &'a str,
 }
 
+/// Opening and closing marks as they appear inside a JSON string that is itself JSON
+/// (tool-call arguments written with `ensure_ascii`): `\u00ab` … `\u00bb`.
+const ESCAPED_OPEN: &[u8] = b"\\u00ab";
+const ESCAPED_CLOSE: &[u8] = b"\\u00bb";
+const MARK: &[u8] = b"token:";
+
 /// Finds every well-formed token in `text` (any bytes; tokens are ASCII between
-/// the two marks), left to right.
+/// the two marks), left to right. A mark may also be written as a JSON `\u00ab` /
+/// `\u00bb` escape (any hex case), which is how a token looks inside a JSON string
+/// nested in a JSON string.
 pub fn find_tokens(text: &[u8]) -> Vec<TokenSpan<'_>> {
-    let prefix = PREFIX.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(rel) = text.get(from..).and_then(|t| find_bytes(t, prefix)) {
-        let start = from + rel;
-        match parse_at(text, start) {
+    while let Some(rel) = text.get(from..).and_then(|t| find_bytes(t, MARK)) {
+        let mark = from + rel;
+        match parse_at(text, mark) {
             Some(span) => {
                 from = span.end;
                 out.push(span);
             }
-            None => from = start + prefix.len(),
+            None => from = mark + MARK.len(),
         }
     }
     out
@@ -152,8 +159,19 @@ fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     None
 }
 
-fn parse_at(text: &[u8], start: usize) -> Option<TokenSpan<'_>> {
-    let rest = text.get(start + PREFIX.len()..)?;
+/// Parses a token whose `token:` mark starts at `mark`.
+fn parse_at(text: &[u8], mark: usize) -> Option<TokenSpan<'_>> {
+    let before = text.get(..mark)?;
+    let start = if before.ends_with(OPEN.as_bytes()) {
+        mark - OPEN.len()
+    } else if before.len() >= ESCAPED_OPEN.len()
+        && before.get(mark - ESCAPED_OPEN.len()..)?.eq_ignore_ascii_case(ESCAPED_OPEN)
+    {
+        mark - ESCAPED_OPEN.len()
+    } else {
+        return None;
+    };
+    let rest = text.get(mark + MARK.len()..)?;
     let cat_len = rest
         .iter()
         .take(MAX_CATEGORY_LEN + 1)
@@ -168,16 +186,31 @@ fn parse_at(text: &[u8], start: usize) -> Option<TokenSpan<'_>> {
         .take(MAX_ID_HEX_LEN + 1)
         .take_while(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(*b))
         .count();
-    if !(ID_HEX_LEN..=MAX_ID_HEX_LEN).contains(&id_len) || !after.get(id_len..)?.starts_with(CLOSE.as_bytes()) {
+    if !(ID_HEX_LEN..=MAX_ID_HEX_LEN).contains(&id_len) {
         return None;
     }
-    let end = start + PREFIX.len() + cat_len + 1 + id_len + CLOSE.len();
+    let tail = after.get(id_len..)?;
+    let close_len = if tail.starts_with(CLOSE.as_bytes()) {
+        CLOSE.len()
+    } else if tail.get(..ESCAPED_CLOSE.len()).is_some_and(|t| t.eq_ignore_ascii_case(ESCAPED_CLOSE)) {
+        ESCAPED_CLOSE.len()
+    } else {
+        return None;
+    };
+    let end = mark + MARK.len() + cat_len + 1 + id_len + close_len;
     Some(TokenSpan {
         start,
         end,
         category: std::str::from_utf8(rest.get(..cat_len)?).ok()?,
         id: std::str::from_utf8(after.get(..id_len)?).ok()?,
     })
+}
+
+impl TokenSpan<'_> {
+    /// The token in its canonical form, as issued.
+    pub fn canonical(&self) -> String {
+        format_token(self.category, self.id)
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +270,16 @@ mod tests {
         assert_eq!((found[0].category, found[0].id), ("EMAIL", "3f9a1c0d"));
         assert_eq!(&text[found[0].start..found[0].end], "«token:EMAIL:3f9a1c0d»");
         assert_eq!(found[1].id, "0123456789abcdef");
+    }
+
+    #[test]
+    fn finds_tokens_with_escaped_marks() {
+        let text = r#"{"to":"\u00abtoken:EMAIL:3f9a1c0d\u00BB"} \u00abtoken:EMAIL:3f9a1c0d»"#.as_bytes();
+        let found = find_tokens(text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].canonical(), "«token:EMAIL:3f9a1c0d»");
+        assert_eq!(&text[found[0].start..found[0].end], br"\u00abtoken:EMAIL:3f9a1c0d\u00BB");
+        assert_eq!(&text[found[1].start..found[1].end], r"\u00abtoken:EMAIL:3f9a1c0d»".as_bytes());
     }
 
     #[test]

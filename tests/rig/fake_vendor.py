@@ -37,7 +37,7 @@ def _last_user_text(request: dict) -> str:
         if isinstance(content, str):
             return content
         if isinstance(content, list):
-            return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+            return " ".join(p["text"] for p in content if isinstance(p, dict) and p.get("type") == "text")
     return ""
 
 

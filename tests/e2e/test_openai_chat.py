@@ -1,0 +1,226 @@
+"""OpenAI Chat Completions through real Envoy + veil.wasm, driven by the official SDK."""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+import openai
+import pytest
+
+from seeds import ALL, SEEDS, leaked
+
+CHAT = "/v1/chat/completions"
+
+
+def post_raw(gateway, body: bytes, *, path: str = CHAT, headers: dict | None = None, chunked: bool = False):
+    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
+    hdrs = {"content-type": "application/json", "authorization": "Bearer test-key-alpha", **(headers or {})}
+    if chunked:
+        conn.putrequest("POST", path)
+        for k, v in hdrs.items():
+            conn.putheader(k, v)
+        conn.putheader("transfer-encoding", "chunked")
+        conn.endheaders()
+        for i in range(0, len(body), 8192):
+            piece = body[i : i + 8192]
+            conn.send(b"%x\r\n%s\r\n" % (len(piece), piece))
+        conn.send(b"0\r\n\r\n")
+    else:
+        conn.request("POST", path, body=body, headers=hdrs)
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+
+
+def sentence() -> str:
+    return "; ".join(f"{cat.lower()} {value}" for cat, values in SEEDS.items() for value in values)
+
+
+def test_seeded_values_never_reach_the_vendor_and_come_back(gateway, vendor, openai_client):
+    vendor.reset()
+    text = f"Please check: {sentence()}."
+    completion = openai_client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[
+            {"role": "system", "content": f"Escalate to {SEEDS['EMAIL'][1]} if needed."},
+            {"role": "user", "content": text},
+        ],
+    )
+    assert completion.choices[0].message.content == f"You said: {text}"
+    received = vendor.received()
+    assert len(received) == 1
+    body = received[0]["body"]
+    assert leaked(body) == []
+    sent = json.loads(body)
+    # Every value became a token of its category.
+    user = sent["messages"][1]["content"]
+    for category in SEEDS:
+        assert f"«token:{category}:" in user, category
+    assert sent["messages"][0]["content"].startswith("Escalate to «token:EMAIL:")
+    assert sent["model"] == "gpt-4o-mini"
+
+
+def test_content_parts_and_tool_results_are_scanned_but_media_is_not(gateway, vendor, openai_client):
+    vendor.reset()
+    image = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk4111111111111"
+    completion = openai_client.chat.completions.create(
+        model="gpt-4o-mini",
+        messages=[
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": json.dumps({"ssn": "123-45-6789"})}}
+            ]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "record for jane.doe@example.com found"},
+            {"role": "user", "content": [
+                {"type": "text", "text": "card 4111 1111 1111 1111 on file"},
+                {"type": "image_url", "image_url": {"url": image}},
+            ]},
+        ],
+    )
+    assert completion.choices[0].message.content == "You said: card 4111 1111 1111 1111 on file"
+    body = vendor.received()[0]["body"]
+    assert leaked(body) == []
+    sent = json.loads(body)
+    assert sent["messages"][2]["content"][1]["image_url"]["url"] == image
+    assert json.loads(sent["messages"][0]["tool_calls"][0]["function"]["arguments"])["ssn"].startswith("«token:SSN:")
+    assert sent["messages"][1]["tool_call_id"] == "call_1"
+
+
+def test_tool_call_arguments_are_restored(gateway, vendor, openai_client):
+    vendor.reset()
+    text = 'send "hi" to jane.doe@example.com [[tool]]'
+    completion = openai_client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": text}]
+    )
+    call = completion.choices[0].message.tool_calls[0]
+    assert json.loads(call.function.arguments) == {"text": text}
+    assert leaked(vendor.received()[0]["body"]) == []
+
+
+def test_nothing_to_change_reaches_the_vendor_byte_identical(gateway, vendor):
+    vendor.reset()
+    body = b'{ "model":"gpt-4o-mini",\n  "messages":[{"role":"user","content":"caf\\u00e9 \xe2\x98\x95 1.50e1"}], "temperature":0.70 }'
+    status, _, data = post_raw(gateway, body)
+    assert status == 200, data
+    received = vendor.received()[0]
+    assert received["body"] == body
+    assert received["headers"]["accept-encoding"] == "identity"
+
+
+def test_same_value_gets_the_same_token_across_messages(gateway, vendor, openai_client):
+    vendor.reset()
+    openai_client.chat.completions.create(
+        model="m",
+        messages=[
+            {"role": "user", "content": "I am jane.doe@example.com"},
+            {"role": "assistant", "content": "Hello jane.doe@example.com"},
+            {"role": "user", "content": "Email jane.doe@example.com and ops-team+alerts@corp.example.org"},
+        ],
+    )
+    sent = json.loads(vendor.received()[0]["body"])
+    first = sent["messages"][0]["content"].split("I am ")[1]
+    assert sent["messages"][1]["content"] == f"Hello {first}"
+    third = sent["messages"][2]["content"]
+    assert third.count(first) == 1 and third.count("«token:EMAIL:") == 2
+
+
+def test_oversize_body_is_rejected_with_a_vendor_shaped_413(gateway, vendor, openai_client):
+    vendor.reset()
+    filler = "lorem ipsum " * 23000  # ~270 KiB > 256 KiB default
+    with pytest.raises(openai.APIStatusError) as err:
+        openai_client.chat.completions.create(
+            model="m", messages=[{"role": "user", "content": f"{filler} jane.doe@example.com"}]
+        )
+    assert err.value.status_code == 413
+    assert err.value.body["code"] == "veil_body_too_large"
+    assert "262144" in err.value.body["message"]
+    assert vendor.received() == []
+
+
+def test_oversize_chunked_body_without_length_is_rejected(gateway, vendor):
+    vendor.reset()
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "x" * 300_000 + " 123-45-6789"}]}).encode()
+    status, headers, data = post_raw(gateway, body, chunked=True)
+    assert status == 413
+    assert json.loads(data)["error"]["code"] == "veil_body_too_large"
+    assert headers["x-veil-error"] == "veil_body_too_large"
+    assert all(leaked(r["body"]) == [] for r in vendor.received())
+
+
+def test_malformed_json_is_scanned_as_text(gateway, vendor):
+    vendor.reset()
+    body = b'{"model":"m","messages":[{"role":"user","content":"ssn 123-45-6789 mail jane.doe@example.com"}'  # truncated
+    status, _, data = post_raw(gateway, body)
+    assert status == 400  # the vendor's own parse error, passed through
+    assert json.loads(data)["error"]["message"].startswith("We could not parse")
+    received = vendor.received()[0]["body"]
+    assert leaked(received) == []
+    assert b"\xc2\xabtoken:SSN:" in received and b"\xc2\xabtoken:EMAIL:" in received
+
+
+def test_invalid_utf8_does_not_break_the_filter(gateway, vendor, openai_client):
+    vendor.reset()
+    body = b'{"model":"m","messages":[{"role":"user","content":"\xff\xfe bad bytes 123-45-6789 \xc3"}]}'
+    status, _, _ = post_raw(gateway, body)
+    assert status == 400  # not JSON for the vendor either
+    assert leaked(vendor.received()[0]["body"]) == []
+    # The worker that saw it still serves.
+    ok = openai_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "still there?"}])
+    assert ok.choices[0].message.content == "You said: still there?"
+
+
+def test_plain_text_response_is_restored(gateway, vendor):
+    vendor.reset()
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com [[plain]]"}]}).encode()
+    status, headers, data = post_raw(gateway, body)
+    assert status == 200
+    assert headers["content-type"].startswith("text/plain")
+    assert data.decode() == "You said: mail jane.doe@example.com [[plain]]"
+
+
+def test_a_token_from_another_credential_is_not_restored(gateway, vendor, openai_client):
+    from openai import OpenAI
+
+    vendor.reset()
+    openai_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "I am jane.doe@example.com"}])
+    token = json.loads(vendor.received()[0]["body"])["messages"][0]["content"].removeprefix("I am ")
+    assert token.startswith("«token:EMAIL:")
+    other = OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-bravo", max_retries=0)
+    reply = other.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token}?"}])
+    assert reply.choices[0].message.content == f"You said: who is {token}?"
+
+
+def test_unprotected_paths_pass_through_untouched(gateway, vendor):
+    vendor.reset()
+    body = b'{"input":"not a chat route: 10.20.30.40"}'
+    status, _, _ = post_raw(gateway, body, path="/v1/embeddings")
+    assert status == 404  # the fake vendor has no embeddings
+    assert vendor.received()[0]["body"] == body
+
+
+def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai_client):
+    vendor.reset()
+    raw = openai_client.chat.completions.with_raw_response.create(
+        model="m", messages=[{"role": "user", "content": "jane.doe@example.com 123-45-6789 jane.doe@example.com"}]
+    )
+    request_id = raw.headers.get("x-request-id")
+    events = gateway.audit_events()
+    assert events, "no audit line"
+    mine = [e for e in events if e["findings"] == {"EMAIL": 2, "SSN": 1}]
+    assert mine, events[-3:]
+    event = mine[-1]
+    assert event["provider"] == "openai.chat"
+    assert event["outcome"] == "rewritten"
+    assert event["tokens_issued"] == 2 and event["tokens_restored"] == 3
+    assert event["request_bytes_out"] > event["request_bytes_in"] > 0
+    assert event["response_status"] == 200
+    assert len(event["request_id"]) >= 16
+    if request_id:
+        assert event["request_id"] == request_id
+    stats = gateway.stats()
+    assert stats["wasmcustom.veil.findings.EMAIL"] >= 2
+    assert stats["wasmcustom.veil.outcome.rewritten"] >= 1
+    assert stats["wasmcustom.veil.tokens_restored"] >= 2
+    # Nothing this suite seeded ever shows up in Envoy's log, at any point.
+    assert leaked(gateway.log()) == []

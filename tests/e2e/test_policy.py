@@ -1,0 +1,80 @@
+"""Policies given as the filter's configuration, in real Envoy."""
+
+from __future__ import annotations
+
+import json
+
+import openai
+import pytest
+
+import rig
+from seeds import leaked
+
+
+def client(gw):
+    return openai.OpenAI(base_url=f"{gw.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
+
+
+def test_block_action_returns_a_vendor_shaped_403_the_sdk_surfaces(gateways, vendor):
+    gw = gateways({"actions": {"API_KEY": "block"}})
+    vendor.reset()
+    with pytest.raises(openai.PermissionDeniedError) as err:
+        client(gw).chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "my key is sk-proj-T3stOnlyAbCdEfGhIjKlMnOpQrSt"}]
+        )
+    assert err.value.body["code"] == "veil_blocked"
+    assert "API_KEY" in err.value.body["message"]
+    assert all(leaked(r["body"]) == [] for r in vendor.received())
+    assert gw.audit_events()[-1]["outcome"] == "blocked"
+
+
+def test_mask_redact_and_custom_patterns(gateways, vendor):
+    gw = gateways(
+        {
+            "actions": {"EMAIL": "mask", "SSN": "redact"},
+            "detectors": {"custom": [{"id": "acme.employee_id", "category": "EMPLOYEE_ID", "pattern": r"\bEMP-\d{6}\b"}]},
+        }
+    )
+    vendor.reset()
+    reply = client(gw).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "jane.doe@example.com 123-45-6789 EMP-004217"}]
+    )
+    sent = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
+    assert sent.startswith("[EMAIL] **** «token:EMPLOYEE_ID:")
+    # Masked and redacted values are gone for good; the token comes back.
+    assert reply.choices[0].message.content == "You said: [EMAIL] **** EMP-004217"
+
+
+def test_monitor_mode_forwards_unchanged_and_audits(gateways, vendor):
+    gw = gateways({"mode": "monitor"})
+    vendor.reset()
+    body = {"model": "m", "messages": [{"role": "user", "content": "jane.doe@example.com"}]}
+    client(gw).chat.completions.create(**body)
+    assert json.loads(vendor.received()[0]["body"]) == body
+    event = gw.audit_events()[-1]
+    assert event["outcome"] == "monitored" and event["findings"] == {"EMAIL": 1}
+    assert leaked(gw.log()) == []
+
+
+def test_smaller_body_limit_from_policy(gateways, vendor):
+    gw = gateways({"limits": {"max_body_bytes": 1024}})
+    vendor.reset()
+    with pytest.raises(openai.APIStatusError) as err:
+        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "x" * 2000}])
+    assert err.value.status_code == 413
+    assert "1024" in err.value.body["message"]
+
+
+@pytest.mark.parametrize(
+    "policy, message",
+    [
+        ({"limits": {"max_body_byte": 10}}, "unknown field `max_body_byte`"),
+        ({"detectors": {"custom": [{"id": "bad", "category": "X", "pattern": "(unclosed"}]}}, "detectors.custom[0] (bad): invalid pattern"),
+        ({"actions": {"EMAIL": "shred"}}, "unknown variant `shred`"),
+    ],
+)
+def test_an_invalid_policy_is_rejected_by_envoy(gateways, policy, message):
+    with pytest.raises(RuntimeError) as err:
+        gateways(policy)
+    text = str(err.value)
+    assert "veil: policy rejected" in text and message in text
