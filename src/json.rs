@@ -199,13 +199,7 @@ impl<'d> Scanner<'d> {
         self.expect(b'"')?;
         let start = self.pos;
         loop {
-            // Fast path: skip ordinary bytes.
-            let rest = self.doc.get(self.pos..).unwrap_or_default();
-            let skip = rest
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                .unwrap_or(rest.len());
-            self.pos += skip;
+            self.pos += plain_prefix(self.doc.get(self.pos..).unwrap_or_default());
             match self.peek() {
                 None => return Err(self.err(JsonErrorKind::Eof)),
                 Some(b'"') => {
@@ -286,9 +280,32 @@ impl<'d> Scanner<'d> {
     }
 }
 
+/// Length of the prefix of `bytes` with no `"`, no `\\` and no control character:
+/// the bytes a string scan can skip. Eight bytes at a time (SWAR), since this loop
+/// is most of the scanner's time.
+fn plain_prefix(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let special = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        // A byte < 0x20 is a byte whose value minus 0x20 borrows (has_less idiom).
+        let less = v.wrapping_sub(ONES * 0x20) & !v & HIGH;
+        if less | has_zero(v ^ (ONES * u64::from(b'"'))) | has_zero(v ^ (ONES * u64::from(b'\\'))) != 0 {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes.get(at..).unwrap_or_default().iter().position(|&b| special(b)).unwrap_or(bytes.len() - at)
+}
+
 fn decode_key(raw: &[u8]) -> Cow<'_, str> {
     if raw.contains(&b'\\') {
-        Cow::Owned(decode(raw).text)
+        Cow::Owned(decode(raw).text().into_owned())
     } else {
         // The document was checked to be UTF-8, and a span never splits a character.
         String::from_utf8_lossy(raw)
@@ -297,16 +314,23 @@ fn decode_key(raw: &[u8]) -> Cow<'_, str> {
 
 /// A decoded JSON string with a way back to raw offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
-    /// The string's value. Lone surrogates become U+FFFD (they are never written back).
-    pub text: String,
+pub struct Decoded<'a> {
+    /// The string's value as UTF-8 bytes: borrowed from the document when it had no
+    /// escapes (the common case: no copy), owned otherwise. Lone surrogates become
+    /// U+FFFD (they are never written back).
+    pub bytes: Cow<'a, [u8]>,
     /// `offsets[i]` is the raw offset (relative to the span start) where the decoded
     /// byte `i` came from; one extra entry maps `text.len()` to the raw length.
     /// `None` when the raw contents had no escapes, so decoded and raw coincide.
     offsets: Option<Vec<u32>>,
 }
 
-impl Decoded {
+impl Decoded<'_> {
+    /// The value as text (for tests and diagnostics).
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
     /// Maps a decoded byte offset to a raw offset relative to the span start.
     pub fn raw_offset(&self, decoded: usize) -> usize {
         match &self.offsets {
@@ -318,9 +342,9 @@ impl Decoded {
 
 /// Decodes the raw contents of a JSON string (between its quotes). The input must have
 /// come from [`visit_strings`], so it is well formed; anything odd decodes to U+FFFD.
-pub fn decode(raw: &[u8]) -> Decoded {
-    if !raw.contains(&b'\\') {
-        return Decoded { text: String::from_utf8_lossy(raw).into_owned(), offsets: None };
+pub fn decode(raw: &[u8]) -> Decoded<'_> {
+    if memchr::memchr(b'\\', raw).is_none() {
+        return Decoded { bytes: Cow::Borrowed(raw), offsets: None };
     }
     let mut text = String::with_capacity(raw.len());
     let mut offsets: Vec<u32> = Vec::with_capacity(raw.len() + 1);
@@ -351,7 +375,7 @@ pub fn decode(raw: &[u8]) -> Decoded {
         }
     }
     offsets.push(raw.len() as u32);
-    Decoded { text, offsets: Some(offsets) }
+    Decoded { bytes: Cow::Owned(text.into_bytes()), offsets: Some(offsets) }
 }
 
 fn utf8_len(first: u8) -> usize {
@@ -447,7 +471,7 @@ mod tests {
                     Seg::Index(i) => i.to_string(),
                 })
                 .collect();
-            out.push((p.join("/"), decode(&doc.as_bytes()[span.start..span.end]).text));
+            out.push((p.join("/"), decode(&doc.as_bytes()[span.start..span.end]).text().into_owned()));
         })?;
         Ok(out)
     }
@@ -469,18 +493,31 @@ mod tests {
     fn decodes_escapes_and_maps_offsets() {
         let raw = br#"a\u0040b\n\ud83d\ude00c"#;
         let d = decode(raw);
-        assert_eq!(d.text, "a@b\n\u{1f600}c");
+        assert_eq!(d.text(), "a@b\n\u{1f600}c");
         // 'b' is decoded byte 2, raw offset 7.
         assert_eq!(d.raw_offset(2), 7);
         // end maps to raw end.
-        assert_eq!(d.raw_offset(d.text.len()), raw.len());
+        assert_eq!(d.raw_offset(d.bytes.len()), raw.len());
         // the emoji (4 bytes decoded) starts at raw 10.
         assert_eq!(d.raw_offset(4), 10);
     }
 
     #[test]
+    fn plain_prefix_stops_at_every_special_byte() {
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                let mut bytes = vec![b'a'; 20];
+                bytes[at] = special;
+                assert_eq!(plain_prefix(&bytes), at, "{special:#x} at {at}");
+            }
+        }
+        assert_eq!(plain_prefix("héllo wörld ✓ no specials".as_bytes()), "héllo wörld ✓ no specials".len());
+        assert_eq!(plain_prefix(b""), 0);
+    }
+
+    #[test]
     fn lone_surrogate_becomes_replacement() {
-        assert_eq!(decode(br"x\ud800y").text, "x\u{fffd}y");
+        assert_eq!(decode(br"x\ud800y").text(), "x\u{fffd}y");
     }
 
     #[test]
@@ -516,7 +553,7 @@ mod tests {
         let text = "quote\" back\\ nl\n tab\t bell\u{7} «é» 😀";
         let mut out = Vec::new();
         escape_into(&mut out, text);
-        assert_eq!(decode(&out).text, text);
+        assert_eq!(decode(&out).text(), text);
     }
 
     #[test]

@@ -77,8 +77,8 @@ impl Redactor<'_> {
                 for span in spans {
                     let raw = body.get(span.start..span.end).unwrap_or_default();
                     let decoded = json::decode(raw);
-                    let findings = self.policy.engine.scan(decoded.text.as_bytes());
-                    self.apply(&mut state, decoded.text.as_bytes(), &findings, |offset| {
+                    let findings = self.policy.engine.scan(&decoded.bytes);
+                    self.apply(&mut state, &decoded.bytes, &findings, |offset| {
                         span.start + decoded.raw_offset(offset)
                     });
                 }
@@ -107,7 +107,12 @@ impl Redactor<'_> {
         for finding in findings {
             let Some(rule) = self.policy.engine.rule(finding.rule) else { continue };
             let category = rule.category.as_str();
-            *state.counts.entry(category.to_string()).or_insert(0) += 1;
+            match state.counts.get_mut(category) {
+                Some(count) => *count += 1,
+                None => {
+                    state.counts.insert(category.to_string(), 1);
+                }
+            }
             if !enforce {
                 continue;
             }

@@ -32,7 +32,7 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &TokenMap) -> Resul
     for (span, kind) in spans {
         let raw = body.get(span.start..span.end).unwrap_or_default();
         let decoded = json::decode(raw);
-        for found in find_tokens(decoded.text.as_bytes()) {
+        for found in find_tokens(&decoded.bytes) {
             let Some(value) = tokens.get(&found.canonical()) else { continue };
             let value = String::from_utf8_lossy(value);
             let mut replacement = Vec::with_capacity(value.len() + 8);

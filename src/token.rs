@@ -28,7 +28,8 @@ pub const MAX_TOKEN_LEN: usize = PREFIX.len() + MAX_CATEGORY_LEN + 1 + MAX_ID_HE
 /// Derives token ids under a secret key.
 #[derive(Clone)]
 pub struct TokenMinter {
-    key: [u8; 32],
+    /// HMAC state with the key already absorbed (saves two SHA-256 blocks per token).
+    keyed: Option<Hmac<Sha256>>,
 }
 
 impl std::fmt::Debug for TokenMinter {
@@ -39,16 +40,14 @@ impl std::fmt::Debug for TokenMinter {
 
 impl TokenMinter {
     pub fn new(key: [u8; 32]) -> TokenMinter {
-        TokenMinter { key }
+        TokenMinter { keyed: <Hmac<Sha256> as Mac>::new_from_slice(&key).ok() }
     }
 
     /// The full-length hex MAC of (scope, category, value); length-prefixed fields so
     /// that no two different triples share an input.
     pub fn mac_hex(&self, scope: &[u8], category: &str, value: &[u8]) -> String {
-        let Ok(mut mac) = <Hmac<Sha256> as Mac>::new_from_slice(&self.key) else {
-            // HMAC accepts keys of any length; unreachable in practice.
-            return String::new();
-        };
+        // HMAC accepts keys of any length, so `keyed` is always set.
+        let Some(mut mac) = self.keyed.clone() else { return String::new() };
         for part in [scope, category.as_bytes(), value] {
             mac.update(&(part.len() as u64).to_be_bytes());
             mac.update(part);
@@ -74,6 +73,10 @@ pub fn format_token(category: &str, id: &str) -> String {
 #[derive(Debug, Default, Clone)]
 pub struct TokenMap {
     by_token: HashMap<String, Vec<u8>>,
+    /// `category NUL value` → token: a repeated value costs a lookup, not an HMAC.
+    by_value: HashMap<Vec<u8>, String>,
+    /// Scratch buffer for building `by_value` keys without allocating.
+    key: Vec<u8>,
 }
 
 impl TokenMap {
@@ -88,6 +91,19 @@ impl TokenMap {
     /// Returns the token for `value`, issuing it if new. Uses the shortest id length
     /// (8, 16, 32, 64 hex digits) that does not collide with a different value.
     pub fn issue(&mut self, minter: &TokenMinter, scope: &[u8], category: &str, value: &[u8]) -> String {
+        self.key.clear();
+        self.key.extend_from_slice(category.as_bytes());
+        self.key.push(0);
+        self.key.extend_from_slice(value);
+        if let Some(token) = self.by_value.get(self.key.as_slice()) {
+            return token.clone();
+        }
+        let token = self.issue_new(minter, scope, category, value);
+        self.by_value.insert(self.key.clone(), token.clone());
+        token
+    }
+
+    fn issue_new(&mut self, minter: &TokenMinter, scope: &[u8], category: &str, value: &[u8]) -> String {
         let mac = minter.mac_hex(scope, category, value);
         let mut len = ID_HEX_LEN;
         loop {

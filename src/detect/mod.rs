@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::policy::{CustomPattern, DetectorsConfig};
-use rules::BuiltinRule;
+use rules::{BuiltinRule, Gate};
 use validate::Validator;
 
 /// Compiled-size limit for one custom pattern; a pattern over it is a policy error.
@@ -26,7 +26,10 @@ pub struct Rule {
     pub confidence: f32,
     regex: Regex,
     group: usize,
+    clean_left: bool,
+    clean_right: bool,
     validator: Validator,
+    gate: Gate,
 }
 
 /// One detected span in the scanned text, by byte offsets.
@@ -114,21 +117,29 @@ impl Engine {
     /// higher confidence; then the earlier (more specific) rule.
     pub fn scan(&self, text: &[u8]) -> Vec<Finding> {
         let mut candidates = Vec::new();
+        let mut runs: Option<Vec<NumericRun>> = None;
         for (index, rule) in self.rules.iter().enumerate() {
             if rule.confidence < self.min_confidence {
                 continue;
             }
-            if rule.group == 0 {
-                for m in rule.regex.find_iter(text) {
-                    if !m.is_empty() && rule.validator.check(m.as_bytes()) {
-                        candidates.push(Finding { start: m.start(), end: m.end(), rule: index });
+            match rule.gate {
+                Gate::Always => rule.search(index, text, 0, &mut candidates),
+                Gate::Contains(needle) => {
+                    if contains(text, needle) {
+                        rule.search(index, text, 0, &mut candidates);
                     }
                 }
-            } else {
-                for caps in rule.regex.captures_iter(text) {
-                    if let Some(m) = caps.get(rule.group) {
-                        if !m.is_empty() && rule.validator.check(m.as_bytes()) {
-                            candidates.push(Finding { start: m.start(), end: m.end(), rule: index });
+                Gate::NumericRun { min_digits, min_dashes, min_dots, plus } => {
+                    for run in runs.get_or_insert_with(|| numeric_runs(text)).iter() {
+                        if run.digits >= min_digits
+                            && run.dashes >= min_dashes
+                            && run.dots >= min_dots
+                            && (run.plus || !plus)
+                        {
+                            // One byte of context on each side, for `\b` and the
+                            // look-behind-style prefix groups; no match can include it.
+                            let hay = text.get(..(run.end + 1).min(text.len())).unwrap_or(text);
+                            rule.search(index, hay, run.start.saturating_sub(1), &mut candidates);
                         }
                     }
                 }
@@ -160,6 +171,117 @@ impl Engine {
     }
 }
 
+impl Rule {
+    /// Appends this rule's validated matches in `hay[from..]` to `out`.
+    fn search(&self, index: usize, hay: &[u8], from: usize, out: &mut Vec<Finding>) {
+        let mut at = from;
+        while at <= hay.len() {
+            let found = if self.group == 0 {
+                self.regex.find_at(hay, at).map(|m| (m.start(), m.end(), m.end()))
+            } else {
+                self.regex.captures_at(hay, at).and_then(|c| {
+                    let whole = c.get(0)?;
+                    c.get(self.group).map(|m| (m.start(), m.end(), whole.end()))
+                })
+            };
+            let Some((start, end, next)) = found else { break };
+            if self.clean_left && start > 0 && hay.get(start - 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_') {
+                // Not a match here; a later start inside it may still be one.
+                at = start + 1;
+                continue;
+            }
+            if self.clean_right && runs_on(hay, end) {
+                at = start + 1;
+                continue;
+            }
+            if start < end && self.validator.check(hay.get(start..end).unwrap_or_default()) {
+                out.push(Finding { start, end, rule: index });
+            }
+            at = if next > at { next } else { at + 1 };
+        }
+    }
+}
+
+/// A maximal run of bytes that can appear in a number: digits, `+ ( ) - .` and space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct NumericRun {
+    start: usize,
+    end: usize,
+    digits: usize,
+    dashes: usize,
+    dots: usize,
+    plus: bool,
+}
+
+/// Does the text at `end` continue a word or host name?
+fn runs_on(hay: &[u8], end: usize) -> bool {
+    let word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    word(hay.get(end)) || (hay.get(end) == Some(&b'.') && word(hay.get(end + 1)))
+}
+
+fn is_numeric(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b' ' | b'-' | b'.' | b'(' | b')' | b'+')
+}
+
+/// Finds the numeric runs that contain a digit. Digits are rare in most text, so it
+/// skips eight digit-free bytes at a time, then grows each run around its digits.
+fn numeric_runs(text: &[u8]) -> Vec<NumericRun> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    let mut last_end = 0;
+    while let Some(digit) = next_digit(text, i) {
+        let mut start = digit;
+        while start > last_end && text.get(start - 1).copied().is_some_and(is_numeric) {
+            start -= 1;
+        }
+        let mut end = start;
+        let (mut digits, mut dashes, mut dots, mut plus) = (0, 0, 0, false);
+        while let Some(&b) = text.get(end) {
+            if !is_numeric(b) {
+                break;
+            }
+            digits += usize::from(b.is_ascii_digit());
+            dashes += usize::from(b == b'-');
+            dots += usize::from(b == b'.');
+            plus |= b == b'+';
+            end += 1;
+        }
+        runs.push(NumericRun { start, end, digits, dashes, dots, plus });
+        last_end = end;
+        i = end;
+    }
+    runs
+}
+
+/// Position of the first ASCII digit at or after `from`.
+fn next_digit(text: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = ONES * 0x7f;
+    const HIGH: u64 = ONES * 0x80;
+    let mut at = from;
+    let rest = text.get(from..)?;
+    for chunk in rest.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        // "has a byte strictly between 0x2f and 0x3a" (the hasbetween idiom).
+        let low = v & LOW7;
+        let between = (ONES * (127 + 0x3a) - low) & !v & (low + ONES * (127 - 0x2f)) & HIGH;
+        if between != 0 {
+            break;
+        }
+        at += 8;
+    }
+    text.get(at..)?.iter().position(u8::is_ascii_digit).map(|p| at + p)
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    match needle {
+        [b] => memchr::memchr(*b, hay).is_some(),
+        _ => memchr::memmem::find(hay, needle).is_some(),
+    }
+}
+
 fn compile_builtin(rule: &BuiltinRule, internal_domains: &[String]) -> Result<Rule, DetectError> {
     let pattern = match rule.id {
         "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
@@ -176,7 +298,10 @@ fn compile_builtin(rule: &BuiltinRule, internal_domains: &[String]) -> Result<Ru
         confidence: rule.confidence,
         regex,
         group: rule.group,
+        clean_left: rule.clean_left,
+        clean_right: rule.clean_right,
         validator: rule.validator,
+        gate: rule.gate,
     })
 }
 
@@ -200,7 +325,10 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         confidence: custom.confidence,
         regex,
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::None,
+        gate: Gate::Always,
     })
 }
 
@@ -253,6 +381,10 @@ mod tests {
             ("host 192.168.1.20", "PRIVATE_IP", "192.168.1.20"),
             ("see http://wiki.corp/page?x=1 ok", "INTERNAL_URL", "http://wiki.corp/page?x=1"),
             ("see https://localhost:8443/admin", "INTERNAL_URL", "https://localhost:8443/admin"),
+            ("box (http://wiki.corp/runbook) up", "INTERNAL_URL", "http://wiki.corp/runbook"),
+            ("read http://wiki.corp/a/b.html.", "INTERNAL_URL", "http://wiki.corp/a/b.html"),
+            ("at http://localhost:3000, then", "INTERNAL_URL", "http://localhost:3000"),
+            ("host http://build.corp.", "INTERNAL_URL", "http://build.corp"),
         ];
         for (text, cat, value) in table {
             assert_eq!(categories(text), vec![(cat.to_string(), value.to_string())], "{text}");
@@ -270,6 +402,7 @@ mod tests {
             "git 3f9a1c0de1b2c3d4e5f60718293a4b5c6d7e8f90",
             "price $1,299.00 on 2024-05-01 12:30:00",
             "https://example.com/docs",
+            "http://wiki.corporate.example/x and http://localhostile.example",
             "10.0.0.300 is not an address",
         ] {
             assert_eq!(categories(text), vec![], "{text}");
@@ -338,6 +471,23 @@ mod tests {
         assert_eq!(e.scan(b"https://git.acme-int.example/repo").len(), 1);
         config.internal_domains = vec!["bad domain".into()];
         assert_eq!(Engine::new(&config).unwrap_err(), DetectError::BadDomain { index: 0 });
+    }
+
+    #[test]
+    fn numeric_runs_cover_every_digit_group() {
+        let text = b"call (415) 555-0132 or x9 y, 2024-05-01.";
+        let runs: Vec<_> =
+            numeric_runs(text).into_iter().map(|r| (&text[r.start..r.end], r.digits, r.dashes, r.dots)).collect();
+        assert_eq!(
+            runs,
+            vec![(&b" (415) 555-0132 "[..], 10, 1, 0), (&b"9 "[..], 1, 0, 0), (&b" 2024-05-01."[..], 8, 2, 1)]
+        );
+        for at in 0..24 {
+            let mut t = vec![b'a'; 24];
+            t[at] = b'7';
+            assert_eq!(next_digit(&t, 0), Some(at));
+        }
+        assert_eq!(next_digit(b"no digits here at all", 0), None);
     }
 
     #[test]

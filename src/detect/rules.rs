@@ -6,6 +6,20 @@
 
 use super::validate::Validator;
 
+/// A cheap test that decides where a rule's regex must run at all. Most chat text
+/// has no `@`, no `://` and few digits, so most rules never touch most bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Run over the whole text.
+    Always,
+    /// Run over the whole text only if it contains this byte string.
+    Contains(&'static [u8]),
+    /// Run only inside numeric runs (digits and `+ ( ) - . space`) with at least these
+    /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
+    /// inside one such run, so the regex never sees the rest of the text.
+    NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
+}
+
 /// A built-in rule before compilation.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinRule {
@@ -13,11 +27,19 @@ pub struct BuiltinRule {
     pub id: &'static str,
     pub category: &'static str,
     pub pattern: &'static str,
-    /// Capture group that is the finding (0 = whole match); used where the regex
-    /// must look at a byte before the value, since the regex crate has no look-behind.
+    /// Capture group that is the finding (0 = whole match). Captures are slow; prefer
+    /// `clean_left` / `clean_right`.
     pub group: usize,
+    /// The byte before a match must not be a letter, digit, `+` or `_` (a look-behind
+    /// the regex crate does not have; checked in code, which is also much cheaper
+    /// than a capture group).
+    pub clean_left: bool,
+    /// The match must not run on into a host name or word: the next byte is not a
+    /// letter, digit, `_` or `-`, nor a `.` followed by one (a look-ahead, in code).
+    pub clean_right: bool,
     pub validator: Validator,
     pub confidence: f32,
+    pub gate: Gate,
 }
 
 const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
@@ -31,64 +53,88 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "EMAIL",
         pattern: r"(?i-u)\b[a-z0-9][a-z0-9._%+-]*@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,24}\b",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::None,
         confidence: 0.95,
+        gate: Gate::Contains(b"@"),
     },
     BuiltinRule {
         id: "pii.ssn.v1",
         category: "SSN",
         pattern: r"(?-u)\b\d{3}-\d{2}-\d{4}\b",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::Ssn,
         confidence: 0.9,
+        gate: Gate::NumericRun { min_digits: 9, min_dashes: 2, min_dots: 0, plus: false },
     },
     BuiltinRule {
         id: "pii.phone.nanp.v1",
         category: "PHONE",
-        pattern: r"(?-u)(?:^|[^0-9A-Za-z+_])((?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?[2-9]\d{2}[ .-]\d{4})\b",
-        group: 1,
+        pattern: r"(?-u)(?:\+?1[ .-]?)?(?:\([2-9]\d{2}\)|[2-9]\d{2})[ .-]?[2-9]\d{2}[ .-]\d{4}\b",
+        group: 0,
+        clean_left: true,
+        clean_right: false,
         validator: Validator::Phone,
         confidence: 0.8,
+        gate: Gate::NumericRun { min_digits: 10, min_dashes: 0, min_dots: 0, plus: false },
     },
     BuiltinRule {
         id: "pii.phone.e164.v1",
         category: "PHONE",
-        pattern: r"(?-u)(?:^|[^0-9A-Za-z+_])(\+[1-9]\d{0,2}[ .-]?(?:\(\d{1,4}\)|\d{1,4})(?:[ .-]?\d{2,4}){1,5})\b",
-        group: 1,
+        pattern: r"(?-u)\+[1-9]\d{0,2}[ .-]?(?:\(\d{1,4}\)|\d{1,4})(?:[ .-]?\d{2,4}){1,5}\b",
+        group: 0,
+        clean_left: true,
+        clean_right: false,
         validator: Validator::Phone,
         confidence: 0.8,
+        gate: Gate::NumericRun { min_digits: 10, min_dashes: 0, min_dots: 0, plus: true },
     },
     BuiltinRule {
         id: "pii.credit_card.v1",
         category: "CREDIT_CARD",
         pattern: r"(?-u)\b(?:\d[ -]?){12,18}\d\b",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::PaymentCard,
         confidence: 0.95,
+        gate: Gate::NumericRun { min_digits: 13, min_dashes: 0, min_dots: 0, plus: false },
     },
     BuiltinRule {
         id: "secret.aws_access_key_id.v1",
         category: "AWS_ACCESS_KEY",
         pattern: r"(?-u)\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|AGPA)[A-Z0-9]{16}\b",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::None,
         confidence: 0.95,
+        gate: Gate::Always,
     },
     BuiltinRule {
         id: "secret.anthropic_api_key.v1",
         category: "API_KEY",
         pattern: r"(?-u)\bsk-ant-[A-Za-z0-9_-]{20,}",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::None,
         confidence: 0.99,
+        gate: Gate::Contains(b"sk-ant-"),
     },
     BuiltinRule {
         id: "secret.openai_api_key.v1",
         category: "API_KEY",
         pattern: r"(?-u)\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::None,
         confidence: 0.95,
+        gate: Gate::Contains(b"sk-"),
     },
     BuiltinRule {
         id: "net.private_ipv4.v1",
@@ -96,8 +142,11 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // Built from PRIVATE_IPV4 in `Engine::new`; kept here for the catalog listing.
         pattern: "",
         group: 0,
+        clean_left: false,
+        clean_right: false,
         validator: Validator::Ipv4,
         confidence: 0.9,
+        gate: Gate::NumericRun { min_digits: 4, min_dashes: 0, min_dots: 3, plus: false },
     },
     BuiltinRule {
         id: "net.internal_url.v1",
@@ -105,8 +154,11 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // Built in `Engine::new` from PRIVATE_IPV4 and the internal host suffixes.
         pattern: "",
         group: 0,
+        clean_left: false,
+        clean_right: true,
         validator: Validator::None,
         confidence: 0.9,
+        gate: Gate::Contains(b"://"),
     },
 ];
 
@@ -116,12 +168,13 @@ pub fn private_ipv4_pattern() -> String {
 }
 
 /// The internal-URL pattern: a URL whose host is localhost, a private address, or ends
-/// in one of `suffixes` (built-ins plus the policy's `internal_domains`).
+/// in one of `suffixes` (built-ins plus the policy's `internal_domains`). A trailing
+/// `)` or sentence punctuation is not part of the URL.
 pub fn internal_url_pattern(extra_suffixes: &[String]) -> String {
     let mut suffixes: Vec<String> = INTERNAL_SUFFIXES.iter().map(|s| escape(s)).collect();
     suffixes.extend(extra_suffixes.iter().map(|s| escape(s.trim_start_matches('.'))));
     format!(
-        r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#][^\s"'<>`]*)?"#,
+        r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#](?:[^\s"'<>`()\[\]{{}}]*[^\s"'<>`()\[\]{{}}.,;:!?])?)?"#,
         suffixes.join("|")
     )
 }

@@ -1,0 +1,88 @@
+"""`cargo xtask demo`: Envoy + veil.wasm + a fake vendor, one request, both views.
+
+Starts the gateway with the built-in default policy (no configuration), sends a chat
+request full of synthetic personal data through the official `openai` SDK, and shows
+what the vendor received next to what the client got back. Then it keeps the gateway
+running on 127.0.0.1 for you to point your own SDK at, until Ctrl-C (or exits with
+--once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import rig  # noqa: E402
+
+PROMPT = (
+    "Hi, I'm Jane Doe. Reach me at jane.doe@example.com or (415) 555-0132. "
+    "My SSN is 123-45-6789 and my card is 4111 1111 1111 1111. "
+    "Our staging box is 10.20.30.40 (http://wiki.corp/runbook) and the AWS key "
+    "AKIAIOSFODNN7EXAMPLE leaked. Can you summarise this?"
+)
+
+
+def wrap(text: str) -> str:
+    return textwrap.indent(textwrap.fill(text, 88), "    ")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--once", action="store_true", help="exit after the demo request")
+    parser.add_argument("--port", type=int, default=10000, help="gateway listener port")
+    parser.add_argument("--admin-port", type=int, default=9901)
+    parser.add_argument("--vendor-port", type=int, default=18080)
+    args = parser.parse_args()
+
+    from openai import OpenAI
+
+    vendor = rig.Vendor(args.vendor_port)
+    config = rig.render(listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port)
+    try:
+        envoy = rig.Envoy(config, concurrency=2)
+    except Exception as err:  # noqa: BLE001 - shown to the user as is
+        vendor.stop()
+        print(f"could not start Envoy: {err}", file=sys.stderr)
+        return 1
+    try:
+        client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="demo-key")
+        print(f"Veil demo: Envoy {envoy.base_url} (veil.wasm, default policy) -> fake vendor {vendor.base_url}\n")
+        print("1. The application sends (openai SDK, base_url only changed):")
+        print(wrap(PROMPT))
+        reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
+        seen = json.loads(vendor.received()[-1]["body"])["messages"][0]["content"]
+        print("\n2. What the vendor received (tokens instead of values):")
+        print(wrap(seen))
+        print("\n3. What the application got back (the vendor echoed the tokens; Veil restored them):")
+        print(wrap(reply.choices[0].message.content))
+        time.sleep(0.2)
+        events = envoy.audit_events()
+        if events:
+            print("\n4. The audit line Envoy logged (counts only, never values):")
+            print(wrap(json.dumps(events[-1])))
+        if args.once:
+            return 0
+        print(
+            f"\nThe gateway keeps running. Point your SDK at it:\n"
+            f"    OpenAI(base_url=\"{envoy.base_url}/v1\", api_key=\"anything\")\n"
+            f"Stats: http://127.0.0.1:{args.admin_port}/stats?filter=veil   Envoy log: {envoy.log_path}\n"
+            f"Ctrl-C to stop."
+        )
+        while envoy.proc.poll() is None:
+            time.sleep(1)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        envoy.stop()
+        vendor.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
