@@ -194,10 +194,17 @@ impl Rule {
                 at = start + 1;
                 continue;
             }
-            if start < end && self.validator.check(hay.get(start..end).unwrap_or_default()) {
-                out.push(Finding { start, end, rule: index });
+            let accepted = if start < end { self.validator.accept(hay.get(start..end).unwrap_or_default()) } else { None };
+            if let Some(len) = accepted.filter(|&len| len > 0) {
+                out.push(Finding { start, end: start + len, rule: index });
+                at = if len < end - start { start + len } else if next > at { next } else { at + 1 };
+            } else {
+                // A rejected candidate may hide a valid one that starts inside it
+                // ("5 4111 1111 1111 1111": the 17-digit match fails Luhn, the card
+                // after the 5 does not). Patterns with validators are bounded in
+                // length, so retrying one byte on keeps the scan linear.
+                at = start + 1;
             }
-            at = if next > at { next } else { at + 1 };
         }
     }
 }
@@ -407,6 +414,15 @@ mod tests {
         ] {
             assert_eq!(categories(text), vec![], "{text}");
         }
+    }
+
+    #[test]
+    fn regression_a_rejected_match_does_not_hide_a_valid_one_inside_it() {
+        assert_eq!(
+            categories("ref 5 4111 1111 1111 1111 ok"),
+            vec![("CREDIT_CARD".into(), "4111 1111 1111 1111".into())]
+        );
+        assert_eq!(categories("id 9123-45-6789"), vec![]);
     }
 
     #[test]

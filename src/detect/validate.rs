@@ -19,6 +19,24 @@ pub enum Validator {
 }
 
 impl Validator {
+    /// The length of the longest valid prefix of `matched` this validator accepts, if
+    /// any. Only payment cards shorten a match: a greedy digit-group pattern can run
+    /// into the next number ("4111 1111 1111 1111 123-45-6789"), so each shorter
+    /// group boundary is tried, longest first.
+    pub fn accept(self, matched: &[u8]) -> Option<usize> {
+        if self != Validator::PaymentCard {
+            return self.check(matched).then_some(matched.len());
+        }
+        let ends = matched
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.is_ascii_digit())
+            .map(|(i, _)| i)
+            .chain(std::iter::once(matched.len()))
+            .collect::<Vec<_>>();
+        ends.into_iter().rev().find(|&end| matched.get(..end).is_some_and(payment_card))
+    }
+
     pub fn check(self, matched: &[u8]) -> bool {
         match self {
             Validator::None => true,
@@ -121,6 +139,15 @@ mod tests {
         for (input, want) in table {
             assert_eq!(Validator::PaymentCard.check(input.as_bytes()), *want, "{input}");
         }
+    }
+
+    #[test]
+    fn card_matches_shrink_to_a_valid_prefix() {
+        let v = Validator::PaymentCard;
+        assert_eq!(v.accept(b"4111 1111 1111 1111 123"), Some(19));
+        assert_eq!(v.accept(b"4111-1111-1111-1111"), Some(19));
+        assert_eq!(v.accept(b"4111 1111 1111 1112 123"), None);
+        assert_eq!(Validator::Ssn.accept(b"123-45-6789"), Some(11));
     }
 
     #[test]

@@ -1,0 +1,6 @@
+//! Integration tests of the pure core: policies on disk, golden rewrites, properties.
+//! (The real-Envoy tests are in `tests/e2e`, driven by the official SDKs.)
+
+mod golden;
+mod policies;
+mod properties;
