@@ -19,6 +19,7 @@ use crate::policy::{CompiledPolicy, FailureMode};
 use crate::provider::Provider;
 use crate::redact::{Redactor, Verdict};
 use crate::restore::{restore_json, restore_text};
+use crate::stream::{Framing, StreamRestorer};
 use crate::token::{TokenMap, TokenMinter};
 
 proxy_wasm::main! {{
@@ -151,6 +152,7 @@ impl RootContext for VeilRoot {
             tokens: TokenMap::default(),
             audit: None,
             response: ResponseMode::Pass,
+            json_array_stream: false,
         }))
     }
 
@@ -160,11 +162,13 @@ impl RootContext for VeilRoot {
 }
 
 /// What the response path does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 enum ResponseMode {
     Pass,
     BufferJson,
     BufferText,
+    /// Restored chunk by chunk as it streams.
+    Stream(StreamRestorer),
 }
 
 struct VeilHttp {
@@ -179,6 +183,9 @@ struct VeilHttp {
     tokens: TokenMap,
     audit: Option<AuditEvent>,
     response: ResponseMode,
+    /// Gemini `streamGenerateContent` without `alt=sse`: the response is a JSON array
+    /// delivered incrementally.
+    json_array_stream: bool,
 }
 
 impl VeilHttp {
@@ -297,6 +304,7 @@ impl HttpContext for VeilHttp {
         if self.provider.is_none() {
             return Action::Continue;
         }
+        self.json_array_stream = path.contains(":streamGenerateContent") && !path.contains("alt=sse");
         self.started = self.get_current_time();
         self.request_id = self.get_http_request_header("x-request-id").unwrap_or_default();
         self.scope = CREDENTIAL_HEADERS
@@ -352,22 +360,45 @@ impl HttpContext for VeilHttp {
             return Action::Continue;
         }
         let content_type = self.get_http_response_header("content-type").unwrap_or_default().to_ascii_lowercase();
-        self.response = if content_type.contains("json") {
+        let provider = self.provider.unwrap_or(Provider::Generic);
+        self.response = if content_type.starts_with("text/event-stream") {
+            ResponseMode::Stream(StreamRestorer::new(provider, Framing::Sse))
+        } else if self.json_array_stream && content_type.contains("json") {
+            ResponseMode::Stream(StreamRestorer::new(provider, Framing::JsonArray))
+        } else if content_type.contains("json") {
             ResponseMode::BufferJson
         } else if content_type.starts_with("text/plain") {
             ResponseMode::BufferText
         } else {
-            // Streams are restored chunk by chunk (not in this build): pass through.
             ResponseMode::Pass
         };
-        if self.response != ResponseMode::Pass {
+        if !matches!(self.response, ResponseMode::Pass) {
             self.set_http_response_header("content-length", None);
         }
         Action::Continue
     }
 
     fn on_http_response_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        if self.response == ResponseMode::Pass {
+        if matches!(self.response, ResponseMode::Stream(_)) {
+            // Restore as it streams: this chunk goes on now, minus at most a held-back
+            // token prefix (and an incomplete event), which the next chunk releases.
+            let chunk = match self.get_http_response_body(0, body_size) {
+                Some(chunk) => chunk,
+                None if body_size == 0 => Vec::new(),
+                None => return Action::Continue,
+            };
+            let ResponseMode::Stream(restorer) = &mut self.response else { return Action::Continue };
+            let before = restorer.restored;
+            let out = restorer.feed(&chunk, end_of_stream, &self.tokens);
+            let restored = restorer.restored - before;
+            if out != chunk {
+                self.set_http_response_body(0, body_size, &out);
+            }
+            self.metrics.increment("tokens_restored", u64::from(restored));
+            self.event().tokens_restored += restored;
+            return Action::Continue;
+        }
+        if matches!(self.response, ResponseMode::Pass) {
             return Action::Continue;
         }
         if !end_of_stream {

@@ -53,11 +53,33 @@ pub enum JsonErrorKind {
     Utf8,
 }
 
+/// A scalar value found by [`visit_scalars`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    /// A string; the span is its contents between the quotes.
+    String(StrSpan),
+    /// A number; the span is its text.
+    Number(StrSpan),
+}
+
 /// Walks `doc` and calls `visit(path, span)` for every string *value* (keys are not
 /// values). Fails on anything that is not a single well-formed JSON document.
 pub fn visit_strings<'d>(
     doc: &'d [u8],
     visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+) -> Result<(), JsonError> {
+    visit_scalars(doc, &mut |path, scalar| {
+        if let Scalar::String(span) = scalar {
+            visit(path, span);
+        }
+    })
+}
+
+/// Like [`visit_strings`], but also reports numbers (stream events carry their
+/// indices as numbers next to the text).
+pub fn visit_scalars<'d>(
+    doc: &'d [u8],
+    visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
 ) -> Result<(), JsonError> {
     if let Err(e) = std::str::from_utf8(doc) {
         return Err(JsonError { offset: e.valid_up_to(), kind: JsonErrorKind::Utf8 });
@@ -106,7 +128,7 @@ impl<'d> Scanner<'d> {
 
     fn value(
         &mut self,
-        visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+        visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
         depth: usize,
     ) -> Result<(), JsonError> {
         if depth > MAX_DEPTH {
@@ -118,20 +140,25 @@ impl<'d> Scanner<'d> {
             Some(b'[') => self.array(visit, depth),
             Some(b'"') => {
                 let span = self.string()?;
-                visit(&self.path, span);
+                visit(&self.path, Scalar::String(span));
                 Ok(())
             }
             Some(b't') => self.literal(b"true"),
             Some(b'f') => self.literal(b"false"),
             Some(b'n') => self.literal(b"null"),
-            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.pos;
+                self.number()?;
+                visit(&self.path, Scalar::Number(StrSpan { start, end: self.pos }));
+                Ok(())
+            }
             Some(_) => Err(self.err(JsonErrorKind::Unexpected)),
         }
     }
 
     fn object(
         &mut self,
-        visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+        visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
         depth: usize,
     ) -> Result<(), JsonError> {
         self.expect(b'{')?;
@@ -165,7 +192,7 @@ impl<'d> Scanner<'d> {
 
     fn array(
         &mut self,
-        visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
+        visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
         depth: usize,
     ) -> Result<(), JsonError> {
         self.expect(b'[')?;
@@ -447,14 +474,28 @@ pub fn escape_into(out: &mut Vec<u8>, text: &str) {
     }
 }
 
-/// Matches a path against a pattern of keys and `*` (any array index or key).
+/// Matches a path against a pattern of keys, `*` (any one array index or key) and,
+/// as the last element only, `**` (any number of further segments, zero included).
 pub fn path_matches(path: &[Seg<'_>], pattern: &[&str]) -> bool {
-    path.len() == pattern.len()
+    let (pattern, rest_any) = match pattern.split_last() {
+        Some((&"**", head)) => (head, true),
+        _ => (pattern, false),
+    };
+    let len_ok = if rest_any { path.len() >= pattern.len() } else { path.len() == pattern.len() };
+    len_ok
         && path.iter().zip(pattern).all(|(seg, pat)| match seg {
             _ if *pat == "*" => true,
             Seg::Key(k) => k == pat,
             Seg::Index(_) => false,
         })
+}
+
+/// The array index at `path[at]`, if that segment is an index.
+pub fn index_at(path: &[Seg<'_>], at: usize) -> Option<usize> {
+    match path.get(at) {
+        Some(Seg::Index(i)) => Some(*i),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -487,6 +528,19 @@ mod tests {
                 ("b/2/c".into(), "z".into()),
             ]
         );
+    }
+
+    #[test]
+    fn reports_numbers_with_their_text() {
+        let doc = br#"{"index":12,"x":[-1.5e3,"s"]}"#;
+        let mut numbers = Vec::new();
+        visit_scalars(doc, &mut |_, s| {
+            if let Scalar::Number(span) = s {
+                numbers.push(std::str::from_utf8(&doc[span.start..span.end]).unwrap().to_string());
+            }
+        })
+        .unwrap();
+        assert_eq!(numbers, vec!["12", "-1.5e3"]);
     }
 
     #[test]
@@ -562,5 +616,9 @@ mod tests {
         assert!(path_matches(&path, &["messages", "*", "content"]));
         assert!(!path_matches(&path, &["messages", "content"]));
         assert!(!path_matches(&path, &["messages", "*", "name"]));
+        assert!(path_matches(&path, &["messages", "**"]));
+        assert!(path_matches(&path, &["messages", "*", "content", "**"]));
+        assert!(!path_matches(&path, &["tools", "**"]));
+        assert_eq!(index_at(&path, 1), Some(3));
     }
 }

@@ -15,6 +15,8 @@ pub mod policy;
 pub mod provider;
 pub mod redact;
 pub mod restore;
+pub mod sse;
+pub mod stream;
 pub mod token;
 
 #[cfg(target_family = "wasm")]

@@ -43,11 +43,7 @@ impl Default for Policy {
         Policy {
             api_version: API_VERSION.to_string(),
             mode: Mode::Enforce,
-            routes: vec![Route {
-                path: "/v1/chat/completions".to_string(),
-                provider: Provider::OpenAiChat,
-                hosts: Vec::new(),
-            }],
+            routes: default_routes(),
             detectors: DetectorsConfig::default(),
             actions: BTreeMap::new(),
             default_action: Action::Tokenize,
@@ -56,6 +52,20 @@ impl Default for Policy {
             audit: AuditConfig::default(),
         }
     }
+}
+
+/// The vendor API paths protected with no configuration, on any host.
+pub fn default_routes() -> Vec<Route> {
+    let route = |path: &str, provider| Route { path: path.to_string(), provider, hosts: Vec::new() };
+    vec![
+        route("/v1/chat/completions", Provider::OpenAiChat),
+        route("/v1/responses", Provider::OpenAiResponses),
+        route("/v1/messages", Provider::Anthropic),
+        route("/v1beta/models/*:generateContent", Provider::Gemini),
+        route("/v1beta/models/*:streamGenerateContent", Provider::Gemini),
+        route("/v1/models/*:generateContent", Provider::Gemini),
+        route("/v1/models/*:streamGenerateContent", Provider::Gemini),
+    ]
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,7 +78,8 @@ pub enum Mode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Route {
-    /// Exact request path (the query string is ignored), e.g. `/v1/chat/completions`.
+    /// Request path (the query string is ignored), e.g. `/v1/chat/completions`; `*`
+    /// matches any characters but `/` (`/v1beta/models/*:generateContent`).
     pub path: String,
     /// The API shape the body is parsed as.
     pub provider: Provider,
@@ -212,13 +223,22 @@ impl CompiledPolicy {
         let path = path.split(['?', '#']).next().unwrap_or(path);
         let host = strip_port(authority);
         self.policy.routes.iter().find(|r| {
-            r.path == path && (r.hosts.is_empty() || r.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)))
+            glob_match(&r.path, path) && (r.hosts.is_empty() || r.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)))
         })
     }
 
     pub fn action(&self, category: &str) -> Action {
         self.policy.actions.get(category).copied().unwrap_or(self.policy.default_action)
     }
+}
+
+/// `*` matches any run of characters other than `/`; everything else literally.
+fn glob_match(pattern: &str, path: &str) -> bool {
+    let Some((head, tail)) = pattern.split_once('*') else { return pattern == path };
+    let Some(rest) = path.strip_prefix(head) else { return false };
+    // Try every split of `rest` for the star, never crossing a '/'.
+    let limit = rest.find('/').unwrap_or(rest.len());
+    (0..=limit).any(|n| rest.get(n..).is_some_and(|r| glob_match(tail, r)))
 }
 
 fn strip_port(authority: &str) -> &str {
@@ -280,6 +300,18 @@ mod tests {
         assert!(p.route("api.openai.com", "/v1/chat/completions?x=1").is_some());
         assert!(p.route("anything:8080", "/v1/chat/completions").is_some());
         assert!(p.route("api.openai.com", "/v1/models").is_none());
+    }
+
+    #[test]
+    fn default_routes_cover_every_vendor_api() {
+        let p = CompiledPolicy::from_json(b"").unwrap();
+        let provider = |path: &str| p.route("h", path).map(|r| r.provider);
+        assert_eq!(provider("/v1/responses"), Some(Provider::OpenAiResponses));
+        assert_eq!(provider("/v1/messages?beta=true"), Some(Provider::Anthropic));
+        assert_eq!(provider("/v1beta/models/gemini-2.0-flash:generateContent"), Some(Provider::Gemini));
+        assert_eq!(provider("/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse"), Some(Provider::Gemini));
+        assert_eq!(provider("/v1beta/models/a/b:generateContent"), None);
+        assert_eq!(provider("/v1/messages/count_tokens"), None);
     }
 
     #[test]

@@ -142,76 +142,69 @@ const ESCAPED_OPEN: &[u8] = b"\\u00ab";
 const ESCAPED_CLOSE: &[u8] = b"\\u00bb";
 const MARK: &[u8] = b"token:";
 
-/// Finds every well-formed token in `text` (any bytes; tokens are ASCII between
-/// the two marks), left to right. A mark may also be written as a JSON `\u00ab` /
-/// `\u00bb` escape (any hex case), which is how a token looks inside a JSON string
-/// nested in a JSON string.
+/// Finds every token in `text` (any bytes), left to right, tolerant of how a model
+/// may have reproduced it: marks raw, `\u00ab`-escaped (any hex case) or missing,
+/// the word `token` and the category in any case, the id in any hex case. A span is
+/// only a candidate: callers restore it only if its canonical form was issued, so a
+/// look-alike in ordinary text is never touched.
 pub fn find_tokens(text: &[u8]) -> Vec<TokenSpan<'_>> {
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(rel) = text.get(from..).and_then(|t| find_bytes(t, MARK)) {
+    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr2(b't', b'T', t)) {
         let mark = from + rel;
         match parse_at(text, mark) {
             Some(span) => {
                 from = span.end;
                 out.push(span);
             }
-            None => from = mark + MARK.len(),
+            None => from = mark + 1,
         }
     }
     out
 }
 
-fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = *needle.first()?;
-    let mut from = 0;
-    while let Some(rel) = haystack.get(from..)?.iter().position(|&b| b == first) {
-        let at = from + rel;
-        if haystack.get(at..at + needle.len())? == needle {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
+fn starts_with_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.get(..needle.len()).is_some_and(|h| h.eq_ignore_ascii_case(needle))
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// Parses a token whose `token:` mark starts at `mark`.
 fn parse_at(text: &[u8], mark: usize) -> Option<TokenSpan<'_>> {
+    if !starts_with_ci(text.get(mark..)?, MARK) {
+        return None;
+    }
     let before = text.get(..mark)?;
     let start = if before.ends_with(OPEN.as_bytes()) {
         mark - OPEN.len()
-    } else if before.len() >= ESCAPED_OPEN.len()
-        && before.get(mark - ESCAPED_OPEN.len()..)?.eq_ignore_ascii_case(ESCAPED_OPEN)
-    {
+    } else if before.len() >= ESCAPED_OPEN.len() && starts_with_ci(before.get(mark - ESCAPED_OPEN.len()..)?, ESCAPED_OPEN) {
         mark - ESCAPED_OPEN.len()
-    } else {
+    } else if before.last().is_some_and(|&b| is_word(b)) {
         return None;
+    } else {
+        mark
     };
     let rest = text.get(mark + MARK.len()..)?;
-    let cat_len = rest
-        .iter()
-        .take(MAX_CATEGORY_LEN + 1)
-        .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_')
-        .count();
+    let cat_len = rest.iter().take(MAX_CATEGORY_LEN + 1).take_while(|&&b| is_word(b)).count();
     if cat_len == 0 || cat_len > MAX_CATEGORY_LEN || rest.get(cat_len) != Some(&b':') {
         return None;
     }
     let after = rest.get(cat_len + 1..)?;
-    let id_len = after
-        .iter()
-        .take(MAX_ID_HEX_LEN + 1)
-        .take_while(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(*b))
-        .count();
+    let id_len = after.iter().take(MAX_ID_HEX_LEN + 1).take_while(|b| b.is_ascii_hexdigit()).count();
     if !(ID_HEX_LEN..=MAX_ID_HEX_LEN).contains(&id_len) {
         return None;
     }
     let tail = after.get(id_len..)?;
     let close_len = if tail.starts_with(CLOSE.as_bytes()) {
         CLOSE.len()
-    } else if tail.get(..ESCAPED_CLOSE.len()).is_some_and(|t| t.eq_ignore_ascii_case(ESCAPED_CLOSE)) {
+    } else if starts_with_ci(tail, ESCAPED_CLOSE) {
         ESCAPED_CLOSE.len()
-    } else {
+    } else if tail.first().is_some_and(|&b| is_word(b)) {
         return None;
+    } else {
+        0
     };
     let end = mark + MARK.len() + cat_len + 1 + id_len + close_len;
     Some(TokenSpan {
@@ -223,10 +216,74 @@ fn parse_at(text: &[u8], mark: usize) -> Option<TokenSpan<'_>> {
 }
 
 impl TokenSpan<'_> {
-    /// The token in its canonical form, as issued.
+    /// The token in its canonical form, as issued: category upper case, id lower case.
     pub fn canonical(&self) -> String {
-        format_token(self.category, self.id)
+        format_token(&self.category.to_ascii_uppercase(), &self.id.to_ascii_lowercase())
     }
+}
+
+/// Where a trailing possible token prefix starts in `text`, if there is one: the
+/// bytes from there on may become a token once the next piece of the stream
+/// arrives, so a streaming restorer holds them back. At most [`MAX_HOLDBACK`] bytes.
+pub fn holdback_start(text: &[u8]) -> Option<usize> {
+    let from = text.len().saturating_sub(MAX_HOLDBACK);
+    (from..text.len()).find(|&p| {
+        let Some(&b) = text.get(p) else { return false };
+        let candidate = b == 0xc2 || b == b'\\' || ((b == b't' || b == b'T') && (p == 0 || !text.get(p - 1).is_some_and(|&c| is_word(c))));
+        candidate && is_token_prefix(text.get(p..).unwrap_or_default())
+    })
+}
+
+/// Longest text a restorer ever holds back: a whole token with escaped marks.
+pub const MAX_HOLDBACK: usize = MAX_TOKEN_LEN + 2 * ESCAPED_OPEN.len();
+
+/// Is `s` a proper prefix of some token (so more text could complete it)? A complete
+/// token with its closing mark is not; one without a closing mark still is.
+fn is_token_prefix(s: &[u8]) -> bool {
+    let mut rest = s;
+    // Opening mark: raw, escaped, or none.
+    if let Some(r) = rest.strip_prefix(OPEN.as_bytes()) {
+        rest = r;
+    } else if rest.first() == Some(&0xc2) && rest.len() == 1 {
+        return true;
+    } else if rest.first() == Some(&b'\\') {
+        if rest.len() < ESCAPED_OPEN.len() {
+            return starts_with_ci(ESCAPED_OPEN, rest);
+        }
+        if !starts_with_ci(rest, ESCAPED_OPEN) {
+            return false;
+        }
+        rest = rest.get(ESCAPED_OPEN.len()..).unwrap_or_default();
+    }
+    if rest.len() < MARK.len() {
+        return starts_with_ci(MARK, rest);
+    }
+    if !starts_with_ci(rest, MARK) {
+        return false;
+    }
+    rest = rest.get(MARK.len()..).unwrap_or_default();
+    let cat = rest.iter().take_while(|&&b| is_word(b)).count();
+    if cat > MAX_CATEGORY_LEN {
+        return false;
+    }
+    rest = rest.get(cat..).unwrap_or_default();
+    if rest.is_empty() {
+        return true;
+    }
+    if cat == 0 || rest.first() != Some(&b':') {
+        return false;
+    }
+    rest = rest.get(1..).unwrap_or_default();
+    let id = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    if id > MAX_ID_HEX_LEN {
+        return false;
+    }
+    rest = rest.get(id..).unwrap_or_default();
+    if rest.is_empty() {
+        return true;
+    }
+    // Only a partial closing mark can follow; a complete one ends the token.
+    (rest == [0xc2]) || (rest.first() == Some(&b'\\') && rest.len() < ESCAPED_CLOSE.len() && starts_with_ci(ESCAPED_CLOSE, rest))
 }
 
 #[cfg(test)]
@@ -280,7 +337,7 @@ mod tests {
 
     #[test]
     fn finds_tokens_and_skips_malformed() {
-        let text = "a «token:EMAIL:3f9a1c0d» b «token:email:3f9a1c0d» «token:SSN:3f9a» «token:SSN:0123456789abcdef»";
+        let text = "a «token:EMAIL:3f9a1c0d» b «token:SSN:3f9a» «token:SSN:0123456789abcdef» «token:EMAIL»";
         let found = find_tokens(text.as_bytes());
         assert_eq!(found.len(), 2);
         assert_eq!((found[0].category, found[0].id), ("EMAIL", "3f9a1c0d"));
@@ -296,6 +353,35 @@ mod tests {
         assert_eq!(found[0].canonical(), "«token:EMAIL:3f9a1c0d»");
         assert_eq!(&text[found[0].start..found[0].end], br"\u00abtoken:EMAIL:3f9a1c0d\u00BB");
         assert_eq!(&text[found[1].start..found[1].end], r"\u00abtoken:EMAIL:3f9a1c0d»".as_bytes());
+    }
+
+    #[test]
+    fn tolerant_forms_are_candidates() {
+        let text = "a token:email:3F9A1C0D, «TOKEN:Email:3f9a1c0d b «token:EMAIL:3f9a1c0d» c mytoken:EMAIL:3f9a1c0d d token:EMAIL:3f9a1c0dzz";
+        let found: Vec<String> = find_tokens(text.as_bytes()).iter().map(|t| t.canonical()).collect();
+        assert_eq!(found, vec!["«token:EMAIL:3f9a1c0d»"; 3]);
+    }
+
+    #[test]
+    fn holdback_covers_every_proper_prefix() {
+        let token = "«token:EMAIL:3f9a1c0d»";
+        for cut in 1..token.len() {
+            if !token.is_char_boundary(cut) {
+                continue;
+            }
+            let text = format!("hello {}", &token[..cut]);
+            assert_eq!(holdback_start(text.as_bytes()), Some(6), "{:?}", &token[..cut]);
+        }
+        let escaped = r"\u00abtoken:EMAIL:3f9a1c0d\u00bb";
+        for cut in 1..escaped.len() {
+            let text = format!("x {}", &escaped[..cut]);
+            assert_eq!(holdback_start(text.as_bytes()), Some(2), "{:?}", &escaped[..cut]);
+        }
+        for text in ["hello", "a whole «token:EMAIL:3f9a1c0d» done", "not «toke n", "I want", "«token:EMAIL:xyz"] {
+            assert_eq!(holdback_start(text.as_bytes()), None, "{text}");
+        }
+        assert_eq!(holdback_start(&[b'a', 0xc2]), Some(1));
+        assert_eq!(holdback_start(b"going to"), Some(6));
     }
 
     #[test]

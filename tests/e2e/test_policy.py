@@ -78,3 +78,21 @@ def test_an_invalid_policy_is_rejected_by_envoy(gateways, policy, message):
         gateways(policy)
     text = str(err.value)
     assert "veil: policy rejected" in text and message in text
+
+
+def load_policy(name: str) -> dict:
+    import yaml
+
+    return yaml.safe_load((rig.ROOT / "policies" / name).read_text())
+
+
+def test_the_strict_example_policy_blocks_secrets_and_masks_pii(gateways, vendor):
+    gw = gateways(load_policy("strict.yaml"))
+    vendor.reset()
+    with pytest.raises(openai.PermissionDeniedError):
+        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "AKIAIOSFODNN7EXAMPLE"}])
+    reply = client(gw).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "jane.doe@example.com at 10.20.30.40"}]
+    )
+    assert reply.choices[0].message.content == "You said: [EMAIL] at 10.20.30.40"
+    assert all(leaked(r["body"]) == [] for r in vendor.received())

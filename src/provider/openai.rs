@@ -1,0 +1,149 @@
+//! OpenAI Chat Completions and Responses: text fields and stream events.
+//!
+//! Wire formats: Chat Completions objects and `chat.completion.chunk` SSE events;
+//! Responses objects and their typed SSE events (`response.output_text.delta`, …).
+
+use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
+
+pub(super) const CHAT_REQUEST: FieldTable = &[
+    (&["messages", "*", "content"], TextKind::Plain),
+    (&["messages", "*", "content", "*", "text"], TextKind::Plain),
+    (&["messages", "*", "name"], TextKind::Plain),
+    (&["messages", "*", "tool_calls", "*", "function", "arguments"], TextKind::EmbeddedJson),
+    (&["messages", "*", "function_call", "arguments"], TextKind::EmbeddedJson),
+];
+
+pub(super) const CHAT_RESPONSE: FieldTable = &[
+    (&["choices", "*", "message", "content"], TextKind::Plain),
+    (&["choices", "*", "message", "refusal"], TextKind::Plain),
+    (&["choices", "*", "message", "tool_calls", "*", "function", "arguments"], TextKind::EmbeddedJson),
+    (&["choices", "*", "message", "function_call", "arguments"], TextKind::EmbeddedJson),
+];
+
+pub(super) const RESPONSES_REQUEST: FieldTable = &[
+    (&["input"], TextKind::Plain),
+    (&["instructions"], TextKind::Plain),
+    (&["input", "*", "content"], TextKind::Plain),
+    (&["input", "*", "content", "*", "text"], TextKind::Plain),
+    (&["input", "*", "output"], TextKind::Plain),
+    (&["input", "*", "arguments"], TextKind::EmbeddedJson),
+];
+
+pub(super) const RESPONSES_RESPONSE: FieldTable = &[
+    (&["output", "*", "content", "*", "text"], TextKind::Plain),
+    (&["output", "*", "content", "*", "refusal"], TextKind::Plain),
+    (&["output", "*", "arguments"], TextKind::EmbeddedJson),
+];
+
+const LANE_CONTENT: u8 = 0;
+const LANE_REFUSAL: u8 = 1;
+const LANE_TOOL_ARGS: u8 = 2;
+const LANE_FUNCTION_CALL: u8 = 3;
+
+/// `chat.completion.chunk`: `choices[i].delta.content`, `.refusal`, and
+/// `.tool_calls[j].function.arguments` keyed by the tool call's own `index`.
+pub(super) fn chat_stream_fields(event: &EventScan) -> Vec<StreamField> {
+    let mut out = Vec::new();
+    for (path, span) in event.matching(&["choices", "*", "delta", "content"]) {
+        let key = StreamKey { lane: LANE_CONTENT, a: index_of(path, 1), b: 0 };
+        out.push(StreamField { span, kind: TextKind::Plain, role: Role::Delta(key) });
+    }
+    for (path, span) in event.matching(&["choices", "*", "delta", "refusal"]) {
+        let key = StreamKey { lane: LANE_REFUSAL, a: index_of(path, 1), b: 0 };
+        out.push(StreamField { span, kind: TextKind::Plain, role: Role::Delta(key) });
+    }
+    for (path, span) in event.matching(&["choices", "*", "delta", "tool_calls", "*", "function", "arguments"]) {
+        let (choice, position) = (index_of(path, 1), index_of(path, 4));
+        let choice_s = choice.to_string();
+        let position_s = position.to_string();
+        let call = event
+            .number(&["choices", &choice_s, "delta", "tool_calls", &position_s, "index"])
+            .unwrap_or(position);
+        let key = StreamKey { lane: LANE_TOOL_ARGS, a: choice, b: call };
+        out.push(StreamField { span, kind: TextKind::EmbeddedJson, role: Role::Delta(key) });
+    }
+    for (path, span) in event.matching(&["choices", "*", "delta", "function_call", "arguments"]) {
+        let key = StreamKey { lane: LANE_FUNCTION_CALL, a: index_of(path, 1), b: 0 };
+        out.push(StreamField { span, kind: TextKind::EmbeddedJson, role: Role::Delta(key) });
+    }
+    out
+}
+
+/// Responses API events, by their `type`: deltas keyed by output item and content
+/// part, and every place the full text is repeated (`*.done`, `response.completed`).
+pub(super) fn responses_stream_fields(event: &EventScan) -> Vec<StreamField> {
+    let output = event.number(&["output_index"]).unwrap_or(0);
+    let content = event.number(&["content_index"]).unwrap_or(0);
+    let delta = |lane: u8, b: u32, kind: TextKind| -> Vec<StreamField> {
+        event
+            .matching(&["delta"])
+            .map(|(_, span)| StreamField { span, kind, role: Role::Delta(StreamKey { lane, a: output, b }) })
+            .collect()
+    };
+    let whole = |pattern: &'static [&'static str], kind: TextKind| -> Vec<StreamField> {
+        event.matching(pattern).map(|(_, span)| StreamField { span, kind, role: Role::Whole }).collect()
+    };
+    match event.event_type.as_deref() {
+        Some("response.output_text.delta") => delta(LANE_CONTENT, content, TextKind::Plain),
+        Some("response.refusal.delta") => delta(LANE_REFUSAL, content, TextKind::Plain),
+        Some("response.function_call_arguments.delta") => delta(LANE_TOOL_ARGS, 0, TextKind::EmbeddedJson),
+        Some("response.output_text.done") => whole(&["text"], TextKind::Plain),
+        Some("response.refusal.done") => whole(&["refusal"], TextKind::Plain),
+        Some("response.function_call_arguments.done") => whole(&["arguments"], TextKind::EmbeddedJson),
+        Some("response.content_part.added" | "response.content_part.done") => {
+            let mut v = whole(&["part", "text"], TextKind::Plain);
+            v.extend(whole(&["part", "refusal"], TextKind::Plain));
+            v
+        }
+        Some("response.output_item.added" | "response.output_item.done") => {
+            let mut v = whole(&["item", "content", "*", "text"], TextKind::Plain);
+            v.extend(whole(&["item", "content", "*", "refusal"], TextKind::Plain));
+            v.extend(whole(&["item", "arguments"], TextKind::EmbeddedJson));
+            v
+        }
+        Some(_) => {
+            // response.created / in_progress / completed / incomplete / failed: a snapshot.
+            let mut v = whole(&["response", "output", "*", "content", "*", "text"], TextKind::Plain);
+            v.extend(whole(&["response", "output", "*", "content", "*", "refusal"], TextKind::Plain));
+            v.extend(whole(&["response", "output", "*", "arguments"], TextKind::EmbeddedJson));
+            v
+        }
+        None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::fields;
+    use super::super::{Provider, Role, StreamKey, TextKind};
+
+    #[test]
+    fn chat_chunk_fields() {
+        let data = r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi «tok"},"finish_reason":null},{"index":1,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{\"a\":"}}]}}]}"#;
+        let got = fields(Provider::OpenAiChat, data);
+        assert_eq!(
+            got,
+            vec![
+                ("Hi «tok".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 0, b: 0 })),
+                (r#"{\"a\":"#.into(), TextKind::EmbeddedJson, Role::Delta(StreamKey { lane: 2, a: 1, b: 2 })),
+            ]
+        );
+        assert_eq!(fields(Provider::OpenAiChat, r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#), vec![]);
+    }
+
+    #[test]
+    fn responses_event_fields() {
+        let delta = r#"{"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"Hel","sequence_number":5}"#;
+        assert_eq!(
+            fields(Provider::OpenAiResponses, delta),
+            vec![("Hel".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 1, b: 0 }))]
+        );
+        let done = r#"{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"Hello"}"#;
+        assert_eq!(fields(Provider::OpenAiResponses, done), vec![("Hello".into(), TextKind::Plain, Role::Whole)]);
+        let completed = r#"{"type":"response.completed","response":{"id":"resp_1","output":[{"type":"message","content":[{"type":"output_text","text":"Hello"}]},{"type":"function_call","arguments":"{}","name":"f"}]}}"#;
+        assert_eq!(
+            fields(Provider::OpenAiResponses, completed),
+            vec![("Hello".into(), TextKind::Plain, Role::Whole), ("{}".into(), TextKind::EmbeddedJson, Role::Whole)]
+        );
+    }
+}
