@@ -4,3 +4,4 @@
 mod golden;
 mod policies;
 mod properties;
+mod streams;
