@@ -185,10 +185,72 @@ def measure(envoy: rig.Envoy, script: Path, connections: int, seconds: int) -> d
     return result
 
 
+STREAM_BODY = json.dumps(
+    {
+        "model": "gpt-4o-mini",
+        "stream": True,
+        "messages": [{"role": "user", "content": "Summarise: " + " ".join(WORDS[:40]) + " mail jane.doe@example.com or call (415) 555-0132."}],
+    }
+).encode()
+
+
+def stream_once(port: int, seed: int) -> tuple[float, float, int]:
+    """One streamed chat completion over a fresh connection, the vendor sending one SSE
+    event per millisecond: (seconds until the first complete event has arrived,
+    seconds to the end, reads by the client)."""
+    import socket
+    import time as _t
+
+    request = (
+        f"POST /v1/chat/completions HTTP/1.1\r\nhost: bench\r\ncontent-type: application/json\r\n"
+        f"authorization: Bearer bench-key\r\nx-rig-seed: {seed}\r\nx-rig-event-interval-ms: 1\r\ncontent-length: {len(STREAM_BODY)}\r\n\r\n"
+    ).encode() + STREAM_BODY
+    start = _t.perf_counter()
+    first = None
+    chunks = 0
+    seen = b""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(request)
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            chunks += 1
+            seen += data
+            if first is None and (b"\n\n" in seen.split(b"data:", 1)[-1] if b"data:" in seen else False):
+                first = _t.perf_counter() - start
+            if seen.endswith(b"0\r\n\r\n"):
+                break
+    return first or float("nan"), _t.perf_counter() - start, chunks
+
+
+def stream_phase(gateways: dict, requests: int) -> dict:
+    results = {name: {"first": [], "total": [], "chunks": [], "cpu": 0.0} for name in gateways}
+    for i in range(requests):
+        order = list(gateways) if i % 2 == 0 else list(reversed(gateways))
+        for name in order:
+            cpu0 = gateways[name].cpu_seconds()
+            first, total, chunks = stream_once(gateways[name].port, seed=i)
+            results[name]["cpu"] += gateways[name].cpu_seconds() - cpu0
+            results[name]["first"].append(first * 1000)
+            results[name]["total"].append(total * 1000)
+            results[name]["chunks"].append(chunks)
+    return {
+        name: {
+            "first_event_p50_ms": statistics.median(r["first"]),
+            "first_event_p99_ms": sorted(r["first"])[int(len(r["first"]) * 0.99) - 1],
+            "total_p50_ms": statistics.median(r["total"]),
+            "chunks_p50": statistics.median(r["chunks"]),
+            "cpu_us_per_stream": r["cpu"] / requests * 1e6,
+        }
+        for name, r in results.items()
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=int, default=4, help="per wrk run")
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seconds", type=int, default=2, help="per wrk run")
     parser.add_argument("--connections", type=int, default=8, help="for the throughput runs")
     parser.add_argument("--sizes", default="1024,16384,131072")
     parser.add_argument(
@@ -196,6 +258,7 @@ def main() -> int:
         default="0,1024",
         help="PII densities to run: one value per N bytes of text (0 = none); e.g. 0,1024,150",
     )
+    parser.add_argument("--streams", type=int, default=200, help="streamed requests per gateway (0: skip)")
     parser.add_argument("--json", type=Path, help="also write raw results here")
     args = parser.parse_args()
 
@@ -210,7 +273,28 @@ def main() -> int:
         # The audit line is one log write per request; keep it, it is part of the cost.
         gateways[name] = rig.Envoy(cfg, concurrency=1, workdir=tmp / name, log_level="info")
     cases = []
+    stream_results = None
     try:
+        if args.streams:
+            vendor_port = rig.free_port()
+            vendor = subprocess.Popen(
+                [sys.executable, str(Path(__file__).parent / "fake_vendor.py"), "--port", str(vendor_port)],
+                stdout=subprocess.DEVNULL,
+            )
+            stream_gws = {}
+            try:
+                for name, with_filter in (("envoy", False), ("envoy+veil", True)):
+                    (tmp / f"s-{name}").mkdir()
+                    cfg = rig.render(listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor_port, with_filter=with_filter)
+                    stream_gws[name] = rig.Envoy(cfg, concurrency=1, workdir=tmp / f"s-{name}")
+                stream_once(stream_gws["envoy"].port, 0)  # warm up
+                stream_once(stream_gws["envoy+veil"].port, 0)
+                stream_results = stream_phase(stream_gws, args.streams)
+                print(stream_table(stream_results, args.streams), file=sys.stderr, flush=True)
+            finally:
+                for g in stream_gws.values():
+                    g.stop()
+                vendor.terminate()
         for size in [int(s) for s in args.sizes.split(",")]:
             for pii in [int(p) for p in args.pii.split(",")]:
                 body = chat_body(size, pii)
@@ -242,9 +326,29 @@ def main() -> int:
         upstream.stop()
     print()
     print(table(cases))
+    streams = stream_results if args.streams else None
+    if streams:
+        print()
+        print(stream_table(streams, args.streams))
     if args.json:
-        args.json.write_text(json.dumps(cases, indent=2))
+        args.json.write_text(json.dumps({"bodies": cases, "streams": streams}, indent=2))
     return 0
+
+
+def stream_table(s: dict, n: int) -> str:
+    a, b = s["envoy"], s["envoy+veil"]
+    return "\n".join(
+        [
+            f"Streamed chat completion through the fake vendor (one SSE event per ms, tokens to restore in the text), {n} requests per gateway, interleaved:",
+            "",
+            "| | envoy | envoy+veil | added |",
+            "|---|---:|---:|---:|",
+            f"| first complete SSE event, p50 | {a['first_event_p50_ms']:.2f} ms | {b['first_event_p50_ms']:.2f} ms | {b['first_event_p50_ms'] - a['first_event_p50_ms']:+.2f} ms |",
+            f"| first complete SSE event, p99 | {a['first_event_p99_ms']:.2f} ms | {b['first_event_p99_ms']:.2f} ms | {b['first_event_p99_ms'] - a['first_event_p99_ms']:+.2f} ms |",
+            f"| whole stream, p50 | {a['total_p50_ms']:.2f} ms | {b['total_p50_ms']:.2f} ms | {b['total_p50_ms'] - a['total_p50_ms']:+.2f} ms |",
+            f"| Envoy CPU per stream | {a['cpu_us_per_stream']:.0f} µs | {b['cpu_us_per_stream']:.0f} µs | {b['cpu_us_per_stream'] - a['cpu_us_per_stream']:+.0f} µs |",
+        ]
+    )
 
 
 def print_case(case: dict, flush: bool = False) -> None:

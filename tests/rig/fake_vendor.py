@@ -282,12 +282,26 @@ class Handler(BaseHTTPRequestHandler):
 
     def _stream(self, body: bytes, content_type: str, rnd: random.Random) -> None:
         """Sends `body` chunked, in random 1-24 byte pieces with short pauses, so that
-        events and tokens are split at arbitrary bytes on the wire."""
+        events and tokens are split at arbitrary bytes on the wire. With the header
+        `x-rig-event-interval-ms: N` it sends each SSE event whole, N ms apart instead
+        (a steady pace, for latency measurements)."""
         self.send_response(200)
         self.send_header("content-type", content_type)
         self.send_header("transfer-encoding", "chunked")
         self.send_header("cache-control", "no-cache")
         self.end_headers()
+        interval = self.headers.get("x-rig-event-interval-ms")
+        if interval is not None:
+            self.wfile.flush()
+            for event in body.split(b"\n\n"):
+                if event:
+                    piece = event + b"\n\n"
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                    self.wfile.flush()
+                    time.sleep(float(interval) / 1000)
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            return
         i = 0
         while i < len(body):
             n = rnd.randint(1, 24)
