@@ -20,7 +20,10 @@ use crate::provider::Provider;
 use crate::redact::{Redactor, Verdict};
 use crate::restore::{restore_json, restore_text};
 use crate::stream::{Framing, StreamRestorer};
-use crate::token::{TokenMap, TokenMinter};
+use crate::token::{Lookup, TokenMap, TokenMinter};
+use crate::vault::{derive, CasMismatch, Store, Vault, VaultConfig};
+use crate::policy::ScopeKind;
+use std::borrow::Cow;
 
 proxy_wasm::main! {{
     proxy_wasm::set_log_level(LogLevel::Info);
@@ -28,8 +31,9 @@ proxy_wasm::main! {{
 }}
 
 /// Environment variable (set through `vm_config.environment_variables`) holding the
-/// 32-byte token key as 64 hex digits.
-const KEY_ENV: &str = "VEIL_TOKEN_KEY";
+/// 32-byte vault key as 64 hex digits. Token ids and the vault's sealing key derive
+/// from it, so it never travels in the policy.
+const KEY_ENV: &str = "VEIL_VAULT_KEY";
 
 /// Headers whose value identifies the API credential: the token scope (see `token`).
 /// Only fed into the HMAC, never stored or logged.
@@ -72,6 +76,8 @@ impl Metrics {
 struct VeilRoot {
     policy: Rc<CompiledPolicy>,
     minter: Rc<TokenMinter>,
+    vault: Option<Rc<Vault>>,
+    vault_key: Option<[u8; 32]>,
     metrics: Rc<Metrics>,
 }
 
@@ -79,9 +85,35 @@ impl VeilRoot {
     fn new() -> VeilRoot {
         VeilRoot {
             policy: Rc::new(default_policy()),
-            minter: Rc::new(TokenMinter::new(token_key())),
+            // Replaced in on_configure, once the vault key is known.
+            minter: Rc::new(TokenMinter::new([0; 32])),
+            vault: None,
+            vault_key: None,
             metrics: Rc::new(Metrics { ids: RefCell::new(HashMap::new()) }),
         }
+    }
+
+    /// The vault key: from `VEIL_VAULT_KEY`, else the one another worker already put
+    /// in shared data, else a new random one (shared with the other workers).
+    fn vault_key(&mut self) -> [u8; 32] {
+        if let Some(key) = self.vault_key {
+            return key;
+        }
+        let mut key = [0u8; 32];
+        let from_env = std::env::var(KEY_ENV).ok().is_some_and(|hex| parse_hex_key(hex.trim(), &mut key));
+        if !from_env {
+            if std::env::var(KEY_ENV).is_ok() {
+                log(LogLevel::Error, "veil: VEIL_VAULT_KEY is not 64 hex digits; ignoring it");
+            }
+            key = shared_random_key();
+            log(
+                LogLevel::Warn,
+                "veil: VEIL_VAULT_KEY is not set; using a random key shared by this Envoy's workers: \
+                 tokens will change and the vault will not survive a restart",
+            );
+        }
+        self.vault_key = Some(key);
+        key
     }
 }
 
@@ -93,17 +125,26 @@ fn default_policy() -> CompiledPolicy {
     }
 }
 
-fn token_key() -> [u8; 32] {
+const SHARED_KEY: &str = "veil/v1/key";
+
+fn shared_random_key() -> [u8; 32] {
     let mut key = [0u8; 32];
-    if let Ok(hex) = std::env::var(KEY_ENV) {
-        if parse_hex_key(hex.trim(), &mut key) {
+    if let Ok((Some(stored), _)) = hostcalls::get_shared_data(SHARED_KEY) {
+        if stored.len() == 32 {
+            key.copy_from_slice(&stored);
             return key;
         }
-        log(LogLevel::Error, "veil: VEIL_TOKEN_KEY is not 64 hex digits; using a random key");
     }
     if getrandom::getrandom(&mut key).is_err() {
-        log(LogLevel::Critical, "veil: no randomness for the token key");
+        log(LogLevel::Critical, "veil: no randomness for the vault key");
         std::process::abort();
+    }
+    let _ = hostcalls::set_shared_data(SHARED_KEY, Some(&key), None);
+    // Another worker may have won the race: use whatever is stored now.
+    if let Ok((Some(stored), _)) = hostcalls::get_shared_data(SHARED_KEY) {
+        if stored.len() == 32 {
+            key.copy_from_slice(&stored);
+        }
     }
     key
 }
@@ -121,29 +162,98 @@ fn parse_hex_key(hex: &str, key: &mut [u8; 32]) -> bool {
     true
 }
 
+/// Envoy shared data as the vault's store.
+struct SharedStore;
+
+impl Store for SharedStore {
+    fn get(&self, key: &str) -> Option<(Vec<u8>, u32)> {
+        match hostcalls::get_shared_data(key) {
+            Ok((Some(value), cas)) => Some((value, cas.unwrap_or(0))),
+            _ => None,
+        }
+    }
+
+    fn set(&self, key: &str, value: &[u8], cas: Option<u32>) -> Result<(), CasMismatch> {
+        hostcalls::set_shared_data(key, Some(value), cas.filter(|&c| c != 0)).map_err(|_| CasMismatch)
+    }
+}
+
+/// Creates every slot that does not exist yet, so that all vault writes can use
+/// compare-and-swap (Envoy cannot create a key only if it is absent).
+fn ensure_slots(vault: &Vault) {
+    let marker = format!("veil/v1/slots/{}", vault.config().slots());
+    if SharedStore.get(&marker).is_some() {
+        return;
+    }
+    for slot in 0..vault.config().slots() {
+        let key = Vault::slot_key(slot);
+        if SharedStore.get(&key).is_none() {
+            let _ = SharedStore.set(&key, &[], None);
+        }
+    }
+    let _ = SharedStore.set(&marker, b"1", None);
+}
+
+fn now_secs(ctx: &dyn Context) -> u64 {
+    ctx.get_current_time().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// The sweep cursor: which slot the next sweep starts at, claimed with CAS so that
+/// each range is swept by one worker.
+const SWEEP_CURSOR: &str = "veil/v1/sweep";
+const SWEEP_PERIOD_SECS: u64 = 10;
+
 impl Context for VeilRoot {}
 
 impl RootContext for VeilRoot {
     fn on_configure(&mut self, _size: usize) -> bool {
         let config = self.get_plugin_configuration().unwrap_or_default();
-        match CompiledPolicy::from_json(&config) {
-            Ok(policy) => {
-                self.policy = Rc::new(policy);
-                log(LogLevel::Info, "veil: policy loaded");
-                true
-            }
+        let policy = match CompiledPolicy::from_json(&config) {
+            Ok(policy) => policy,
             Err(err) => {
                 // The error names fields and rule ids only (PolicyError's contract).
                 log(LogLevel::Error, &format!("veil: policy rejected: {err}"));
-                false
+                return false;
             }
+        };
+        let key = self.vault_key();
+        self.minter = Rc::new(TokenMinter::new(derive(&key, "veil/v1/token")));
+        let v = &policy.policy.vault;
+        self.vault = v.enabled.then(|| {
+            let config = VaultConfig { ttl_secs: v.ttl_seconds, max_entries: v.max_entries, max_bytes: v.max_bytes };
+            let vault = Vault::new(&key, config);
+            ensure_slots(&vault);
+            Rc::new(vault)
+        });
+        self.policy = Rc::new(policy);
+        self.set_tick_period(std::time::Duration::from_secs(SWEEP_PERIOD_SECS));
+        log(LogLevel::Info, "veil: policy loaded");
+        true
+    }
+
+    fn on_tick(&mut self) {
+        let Some(vault) = self.vault.clone() else { return };
+        let slots = vault.config().slots();
+        // Sweep every slot about once per TTL/8 (at least 64 per tick).
+        let ticks_per_round = (vault.config().ttl_secs / 8 / SWEEP_PERIOD_SECS).max(1) as usize;
+        let batch = slots.div_ceil(ticks_per_round).max(64).min(slots);
+        let (cursor, cas) = match SharedStore.get(SWEEP_CURSOR) {
+            Some((bytes, cas)) => (std::str::from_utf8(&bytes).ok().and_then(|t| t.parse::<usize>().ok()).unwrap_or(0), cas),
+            None => (0, 0),
+        };
+        let next = (cursor + batch) % slots;
+        if SharedStore.set(SWEEP_CURSOR, next.to_string().as_bytes(), Some(cas)).is_err() {
+            return; // another worker took this range
         }
+        let report = vault.sweep(&SharedStore, cursor, batch, now_secs(self));
+        self.metrics.increment("vault.expired", u64::from(report.expired));
     }
 
     fn create_http_context(&self, _context_id: u32) -> Option<Box<dyn HttpContext>> {
         Some(Box::new(VeilHttp {
             policy: Rc::clone(&self.policy),
             minter: Rc::clone(&self.minter),
+            vault: self.vault.clone(),
             metrics: Rc::clone(&self.metrics),
             provider: None,
             started: SystemTime::UNIX_EPOCH,
@@ -174,6 +284,7 @@ enum ResponseMode {
 struct VeilHttp {
     policy: Rc<CompiledPolicy>,
     minter: Rc<TokenMinter>,
+    vault: Option<Rc<Vault>>,
     metrics: Rc<Metrics>,
     /// `Some` when the request matched a protected route.
     provider: Option<Provider>,
@@ -255,7 +366,11 @@ impl VeilHttp {
             None => return self.failure(),
         };
         let Some(provider) = self.provider else { return Action::Continue };
-        let redactor = Redactor { policy: &self.policy, provider, minter: &self.minter, scope: &self.scope };
+        let now = now_secs(self);
+        let vault = self.vault.clone();
+        let scope = self.scope.clone();
+        let existing = move |token: &str| vault.as_deref().and_then(|v| v.get(&SharedStore, &scope, token, now));
+        let redactor = Redactor { policy: &self.policy, provider, minter: &self.minter, scope: &self.scope, existing: &existing };
         let redaction = redactor.redact(&body);
         let monitor = self.policy.policy.mode == crate::policy::Mode::Monitor;
         let event = self.event();
@@ -278,6 +393,7 @@ impl VeilHttp {
                 self.event().request_bytes_out = new_body.len() as u64;
                 self.metrics.increment("tokens_issued", redaction.tokens.len() as u64);
                 self.tokens = redaction.tokens;
+                self.remember_tokens();
                 self.set_http_request_body(0, body_size, &new_body);
                 Action::Continue
             }
@@ -294,6 +410,79 @@ impl VeilHttp {
     }
 }
 
+/// Restores from this request's tokens first, then from the vault (same scope only).
+struct ScopedLookup<'a> {
+    tokens: &'a TokenMap,
+    vault: Option<&'a Vault>,
+    scope: &'a [u8],
+    now: u64,
+    hits: std::cell::Cell<u32>,
+}
+
+impl Lookup for ScopedLookup<'_> {
+    fn lookup(&self, token: &str) -> Option<Cow<'_, [u8]>> {
+        if let Some(value) = self.tokens.get(token) {
+            return Some(Cow::Borrowed(value));
+        }
+        let value = self.vault?.get(&SharedStore, self.scope, token, self.now)?;
+        self.hits.set(self.hits.get() + 1);
+        Some(Cow::Owned(value))
+    }
+}
+
+impl VeilHttp {
+    /// The token scope of this request, per the policy. Only ever fed into keyed
+    /// hashes; never stored or logged as is.
+    fn scope_for_request(&self) -> Vec<u8> {
+        let credential = || {
+            CREDENTIAL_HEADERS.iter().find_map(|h| self.get_http_request_header_bytes(h)).unwrap_or_default()
+        };
+        let vault = &self.policy.policy.vault;
+        match vault.scope {
+            ScopeKind::Credential => credential(),
+            ScopeKind::Header => match self.get_http_request_header_bytes(&vault.scope_header) {
+                Some(value) => [b"header:".as_slice(), &value].concat(),
+                None => credential(),
+            },
+            ScopeKind::Request => {
+                let mut nonce = [0u8; 16];
+                let _ = getrandom::getrandom(&mut nonce);
+                [b"request:".as_slice(), &nonce].concat()
+            }
+        }
+    }
+
+    fn lookup(&self) -> ScopedLookup<'_> {
+        let cross_request = self.policy.policy.vault.scope != ScopeKind::Request;
+        ScopedLookup {
+            tokens: &self.tokens,
+            vault: self.vault.as_deref().filter(|_| cross_request),
+            scope: &self.scope,
+            now: now_secs(self),
+            hits: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Writes this request's tokens to the vault.
+    fn remember_tokens(&self) {
+        let Some(vault) = self.vault.as_deref() else { return };
+        if self.policy.policy.vault.scope == ScopeKind::Request {
+            return;
+        }
+        let now = now_secs(self);
+        let (mut stored, mut evicted, mut failed) = (0u64, 0u64, 0u64);
+        for (token, value) in self.tokens.iter() {
+            let report = vault.put(&SharedStore, &self.scope, token, value, now);
+            stored += u64::from(report.stored);
+            evicted += u64::from(report.evicted);
+            failed += u64::from(report.contended || report.too_large);
+        }
+        self.metrics.increment("vault.writes", stored);
+        self.metrics.increment("vault.evicted", evicted);
+        self.metrics.increment("vault.write_failures", failed);
+    }
+}
+
 impl Context for VeilHttp {}
 
 impl HttpContext for VeilHttp {
@@ -307,10 +496,7 @@ impl HttpContext for VeilHttp {
         self.json_array_stream = path.contains(":streamGenerateContent") && !path.contains("alt=sse");
         self.started = self.get_current_time();
         self.request_id = self.get_http_request_header("x-request-id").unwrap_or_default();
-        self.scope = CREDENTIAL_HEADERS
-            .iter()
-            .find_map(|h| self.get_http_request_header_bytes(h))
-            .unwrap_or_default();
+        self.scope = self.scope_for_request();
         self.metrics.increment("requests", 1);
         self.event();
         // Ask for a body we can read back.
@@ -349,7 +535,8 @@ impl HttpContext for VeilHttp {
         }
         let status = self.get_http_response_header(":status").and_then(|s| s.parse::<u16>().ok());
         self.event().response_status = status;
-        if self.tokens.is_empty() {
+        let cross_request = self.vault.is_some() && self.policy.policy.vault.scope != ScopeKind::Request;
+        if self.tokens.is_empty() && !cross_request {
             return Action::Continue;
         }
         let encoded = self
@@ -380,6 +567,7 @@ impl HttpContext for VeilHttp {
 
     fn on_http_response_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
         if matches!(self.response, ResponseMode::Stream(_)) {
+            let now = now_secs(self);
             // Restore as it streams: this chunk goes on now, minus at most a held-back
             // token prefix (and an incomplete event), which the next chunk releases.
             let chunk = match self.get_http_response_body(0, body_size) {
@@ -389,12 +577,21 @@ impl HttpContext for VeilHttp {
             };
             let ResponseMode::Stream(restorer) = &mut self.response else { return Action::Continue };
             let before = restorer.restored;
-            let out = restorer.feed(&chunk, end_of_stream, &self.tokens);
+            let lookup = ScopedLookup {
+                tokens: &self.tokens,
+                vault: self.vault.as_deref().filter(|_| self.policy.policy.vault.scope != ScopeKind::Request),
+                scope: &self.scope,
+                now,
+                hits: std::cell::Cell::new(0),
+            };
+            let out = restorer.feed(&chunk, end_of_stream, &lookup);
+            let vault_hits = lookup.hits.get();
             let restored = restorer.restored - before;
             if out != chunk {
                 self.set_http_response_body(0, body_size, &out);
             }
             self.metrics.increment("tokens_restored", u64::from(restored));
+            self.metrics.increment("vault.restored", u64::from(vault_hits));
             self.event().tokens_restored += restored;
             return Action::Continue;
         }
@@ -406,12 +603,15 @@ impl HttpContext for VeilHttp {
         }
         let Some(body) = self.get_http_response_body(0, body_size) else { return Action::Continue };
         let provider = self.provider.unwrap_or(Provider::Generic);
+        let lookup = self.lookup();
         let restoration = match self.response {
             ResponseMode::BufferJson => {
-                restore_json(provider, &body, &self.tokens).unwrap_or_else(|_| restore_text(&body, &self.tokens))
+                restore_json(provider, &body, &lookup).unwrap_or_else(|_| restore_text(&body, &lookup))
             }
-            _ => restore_text(&body, &self.tokens),
+            _ => restore_text(&body, &lookup),
         };
+        let vault_hits = lookup.hits.get();
+        self.metrics.increment("vault.restored", u64::from(vault_hits));
         if let Some(new_body) = restoration.body {
             self.set_http_response_body(0, body_size, &new_body);
         }

@@ -18,6 +18,7 @@ pub mod restore;
 pub mod sse;
 pub mod stream;
 pub mod token;
+pub mod vault;
 
 #[cfg(target_family = "wasm")]
 mod host;

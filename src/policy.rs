@@ -36,6 +36,7 @@ pub struct Policy {
     /// What happens when the filter cannot process a protected request.
     pub failure_mode: FailureMode,
     pub audit: AuditConfig,
+    pub vault: VaultPolicy,
 }
 
 impl Default for Policy {
@@ -50,6 +51,7 @@ impl Default for Policy {
             limits: Limits::default(),
             failure_mode: FailureMode::Closed,
             audit: AuditConfig::default(),
+            vault: VaultPolicy::default(),
         }
     }
 }
@@ -180,6 +182,49 @@ impl Default for AuditConfig {
     }
 }
 
+/// Which requests share tokens (and may restore each other's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScopeKind {
+    /// Per API credential (`authorization`, `x-api-key` or `x-goog-api-key`, hashed):
+    /// a user's conversation keeps its tokens across turns with no setup.
+    Credential,
+    /// Per value of `scope_header` (a conversation or tenant id); requests without
+    /// the header fall back to the credential.
+    Header,
+    /// Per request: no token is ever restored outside the request that issued it.
+    Request,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VaultPolicy {
+    /// Keep token → value across requests (in Envoy shared data, sealed).
+    pub enabled: bool,
+    pub scope: ScopeKind,
+    /// The header naming the scope when `scope: header`.
+    pub scope_header: String,
+    /// How long an entry is restorable after it was last written.
+    pub ttl_seconds: u64,
+    /// Bound on entries; the oldest go first when full.
+    pub max_entries: usize,
+    /// Bound on stored bytes (records, not counting Envoy's per-key overhead).
+    pub max_bytes: usize,
+}
+
+impl Default for VaultPolicy {
+    fn default() -> Self {
+        VaultPolicy {
+            enabled: true,
+            scope: ScopeKind::Credential,
+            scope_header: "x-veil-scope".to_string(),
+            ttl_seconds: 24 * 3600,
+            max_entries: 100_000,
+            max_bytes: 32 * 1024 * 1024,
+        }
+    }
+}
+
 /// Why a policy was rejected. Carries field paths, never request data.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PolicyError {
@@ -285,6 +330,21 @@ fn validate(policy: &Policy) -> Result<(), PolicyError> {
     }
     if policy.limits.max_body_bytes == 0 || policy.limits.max_body_bytes > 64 * 1024 * 1024 {
         return field("limits.max_body_bytes".into(), "must be within 1..=67108864");
+    }
+    let vault = &policy.vault;
+    if vault.ttl_seconds == 0 || vault.ttl_seconds > 30 * 24 * 3600 {
+        return field("vault.ttl_seconds".into(), "must be within 1..=2592000 (30 days)");
+    }
+    if vault.max_entries < 8 || vault.max_entries > 10_000_000 {
+        return field("vault.max_entries".into(), "must be within 8..=10000000");
+    }
+    if vault.max_bytes < 4096 || vault.max_bytes > 1 << 30 {
+        return field("vault.max_bytes".into(), "must be within 4096..=1073741824");
+    }
+    let header_ok = !vault.scope_header.is_empty()
+        && vault.scope_header.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !header_ok {
+        return field("vault.scope_header".into(), "must be a lower-case header name");
     }
     Ok(())
 }

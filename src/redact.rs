@@ -53,13 +53,23 @@ pub struct Redaction {
 }
 
 /// Inputs that stay fixed for a request.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Redactor<'a> {
     pub policy: &'a CompiledPolicy,
     pub provider: Provider,
     pub minter: &'a TokenMinter,
     /// Token scope (see `token`): ids are only meaningful within it.
     pub scope: &'a [u8],
+    /// What a token already stands for outside this request (the vault), so that a
+    /// collision with an earlier value gets a longer id.
+    pub existing: &'a dyn Fn(&str) -> Option<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Redactor<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the scope: it may be a credential.
+        f.debug_struct("Redactor").field("provider", &self.provider).finish_non_exhaustive()
+    }
 }
 
 impl Redactor<'_> {
@@ -123,7 +133,9 @@ impl Redactor<'_> {
                     state.blocked.get_or_insert_with(|| category.to_string());
                     continue;
                 }
-                Action::Tokenize => state.tokens.issue(self.minter, self.scope, category, value).into_bytes(),
+                Action::Tokenize => {
+                    state.tokens.issue_checked(self.minter, self.scope, category, value, self.existing).into_bytes()
+                }
                 Action::Mask => format!("[{category}]").into_bytes(),
                 Action::Redact => b"****".to_vec(),
             };
@@ -147,7 +159,8 @@ mod tests {
     fn redact_with(policy: Policy, body: &[u8]) -> Redaction {
         let policy = CompiledPolicy::new(policy).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"t" }.redact(body)
+        Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"t", existing: &|_| None }
+            .redact(body)
     }
 
     fn redact(body: &[u8]) -> Redaction {

@@ -6,7 +6,7 @@
 use crate::edit::{splice, Edit};
 use crate::json::{self, JsonError, StrSpan};
 use crate::provider::{Provider, TextKind};
-use crate::token::{find_tokens, TokenMap};
+use crate::token::{find_tokens, Lookup};
 
 /// The outcome of restoring one body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub struct Restoration {
 }
 
 /// Restores tokens in the text fields of a JSON response body.
-pub fn restore_json(provider: Provider, body: &[u8], tokens: &TokenMap) -> Result<Restoration, JsonError> {
+pub fn restore_json(provider: Provider, body: &[u8], tokens: &dyn Lookup) -> Result<Restoration, JsonError> {
     let mut spans: Vec<(StrSpan, TextKind)> = Vec::new();
     json::visit_strings(body, &mut |path, span| {
         if let Some(kind) = provider.response_text(path) {
@@ -33,8 +33,8 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &TokenMap) -> Resul
         let raw = body.get(span.start..span.end).unwrap_or_default();
         let decoded = json::decode(raw);
         for found in find_tokens(&decoded.bytes) {
-            let Some(value) = tokens.get(&found.canonical()) else { continue };
-            let value = String::from_utf8_lossy(value);
+            let Some(value) = tokens.lookup(&found.canonical()) else { continue };
+            let value = String::from_utf8_lossy(&value);
             let mut replacement = Vec::with_capacity(value.len() + 8);
             match kind {
                 TextKind::Plain => json::escape_into(&mut replacement, &value),
@@ -57,11 +57,11 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &TokenMap) -> Resul
 }
 
 /// Restores tokens anywhere in a non-JSON body (plain text).
-pub fn restore_text(body: &[u8], tokens: &TokenMap) -> Restoration {
+pub fn restore_text(body: &[u8], tokens: &dyn Lookup) -> Restoration {
     let mut edits = Vec::new();
     for found in find_tokens(body) {
-        if let Some(value) = tokens.get(&found.canonical()) {
-            edits.push(Edit { start: found.start, end: found.end, replacement: value.to_vec() });
+        if let Some(value) = tokens.lookup(&found.canonical()) {
+            edits.push(Edit { start: found.start, end: found.end, replacement: value.into_owned() });
         }
     }
     let restored = edits.len() as u32;
@@ -72,7 +72,7 @@ pub fn restore_text(body: &[u8], tokens: &TokenMap) -> Restoration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::TokenMinter;
+    use crate::token::{TokenMap, TokenMinter};
 
     fn map_with(values: &[(&str, &str)]) -> (TokenMap, Vec<String>) {
         let mut map = TokenMap::default();

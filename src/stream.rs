@@ -15,7 +15,7 @@ use crate::edit::{splice, Edit};
 use crate::json;
 use crate::provider::{Provider, Role, StreamField, StreamKey, TextKind};
 use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
-use crate::token::{find_tokens, holdback_start, TokenMap};
+use crate::token::{find_tokens, holdback_start, Lookup};
 
 /// How the response stream is framed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl StreamRestorer {
 
     /// Takes the next chunk of the body; returns the bytes to send on now. With
     /// `end`, everything still held is flushed.
-    pub fn feed(&mut self, chunk: &[u8], end: bool, tokens: &TokenMap) -> Vec<u8> {
+    pub fn feed(&mut self, chunk: &[u8], end: bool, tokens: &dyn Lookup) -> Vec<u8> {
         let mut out = Vec::with_capacity(chunk.len() + 64);
         match self.framing {
             Framing::Sse => {
@@ -111,7 +111,7 @@ impl StreamRestorer {
         out
     }
 
-    fn sse_event(&mut self, raw: &[u8], tokens: &TokenMap, out: &mut Vec<u8>) {
+    fn sse_event(&mut self, raw: &[u8], tokens: &dyn Lookup, out: &mut Vec<u8>) {
         let event = SseEvent::parse(raw);
         let Some(data) = event.data.as_deref() else {
             // Comments and keep-alives carry no text and end nothing.
@@ -129,7 +129,7 @@ impl StreamRestorer {
         &mut self,
         raw: &[u8],
         data: &[u8],
-        tokens: &TokenMap,
+        tokens: &dyn Lookup,
         out: &mut Vec<u8>,
         to_raw: impl Fn(usize, usize) -> Option<(usize, usize)>,
     ) -> Vec<u8> {
@@ -174,7 +174,7 @@ impl StreamRestorer {
 
     /// Releases every held-back text, each in a copy of its stream's last delta event
     /// with the other text fields emptied.
-    fn flush_all(&mut self, tokens: &TokenMap, out: &mut Vec<u8>) {
+    fn flush_all(&mut self, tokens: &dyn Lookup, out: &mut Vec<u8>) {
         let pending = std::mem::take(&mut self.pending);
         for (key, p) in pending {
             let (text, count) = restore_all(&p.held, p.kind, tokens);
@@ -231,15 +231,15 @@ fn fill_template(
 
 /// Replaces every issued token in `text` with its value (escaped for the inner JSON
 /// when `kind` is embedded JSON). Returns the new text and the count.
-pub fn restore_all(text: &[u8], kind: TextKind, tokens: &TokenMap) -> (Vec<u8>, u32) {
+pub fn restore_all(text: &[u8], kind: TextKind, tokens: &dyn Lookup) -> (Vec<u8>, u32) {
     let mut edits = Vec::new();
     for found in find_tokens(text) {
-        let Some(value) = tokens.get(&found.canonical()) else { continue };
+        let Some(value) = tokens.lookup(&found.canonical()) else { continue };
         let replacement = match kind {
-            TextKind::Plain => value.to_vec(),
+            TextKind::Plain => value.into_owned(),
             TextKind::EmbeddedJson => {
                 let mut r = Vec::with_capacity(value.len() + 4);
-                json::escape_into(&mut r, &String::from_utf8_lossy(value));
+                json::escape_into(&mut r, &String::from_utf8_lossy(&value));
                 r
             }
         };
@@ -256,7 +256,7 @@ pub fn restore_all(text: &[u8], kind: TextKind, tokens: &TokenMap) -> (Vec<u8>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::TokenMinter;
+    use crate::token::{TokenMap, TokenMinter};
 
     fn tokens() -> (TokenMap, String) {
         let mut map = TokenMap::default();

@@ -6,6 +6,7 @@
 //! would share an id within one map, the later one gets a longer id — never a
 //! silent overwrite that would restore the wrong value.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use hmac::{Hmac, Mac};
@@ -91,6 +92,20 @@ impl TokenMap {
     /// Returns the token for `value`, issuing it if new. Uses the shortest id length
     /// (8, 16, 32, 64 hex digits) that does not collide with a different value.
     pub fn issue(&mut self, minter: &TokenMinter, scope: &[u8], category: &str, value: &[u8]) -> String {
+        self.issue_checked(minter, scope, category, value, &|_| None)
+    }
+
+    /// Like [`TokenMap::issue`], with `existing(token)` telling what value a token
+    /// already stands for elsewhere (the vault): a different value there is a
+    /// collision too, resolved by a longer id.
+    pub fn issue_checked(
+        &mut self,
+        minter: &TokenMinter,
+        scope: &[u8],
+        category: &str,
+        value: &[u8],
+        existing: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> String {
         self.key.clear();
         self.key.extend_from_slice(category.as_bytes());
         self.key.push(0);
@@ -98,32 +113,62 @@ impl TokenMap {
         if let Some(token) = self.by_value.get(self.key.as_slice()) {
             return token.clone();
         }
-        let token = self.issue_new(minter, scope, category, value);
+        let token = self.issue_new(minter, scope, category, value, existing);
         self.by_value.insert(self.key.clone(), token.clone());
         token
     }
 
-    fn issue_new(&mut self, minter: &TokenMinter, scope: &[u8], category: &str, value: &[u8]) -> String {
+    fn issue_new(
+        &mut self,
+        minter: &TokenMinter,
+        scope: &[u8],
+        category: &str,
+        value: &[u8],
+        existing: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> String {
         let mac = minter.mac_hex(scope, category, value);
         let mut len = ID_HEX_LEN;
         loop {
             let id = mac.get(..len).unwrap_or(&mac);
             let token = format_token(category, id);
             match self.by_token.get(&token) {
-                Some(existing) if existing.as_slice() == value => return token,
+                Some(current) if current.as_slice() == value => return token,
+                Some(_) => {} // a different value of this request has this id
                 None => {
-                    self.by_token.insert(token.clone(), value.to_vec());
-                    return token;
+                    let free_elsewhere = existing(&token).is_none_or(|v| v == value);
+                    if free_elsewhere || len >= MAX_ID_HEX_LEN {
+                        self.by_token.insert(token.clone(), value.to_vec());
+                        return token;
+                    }
                 }
-                Some(_) if len < MAX_ID_HEX_LEN => len *= 2,
-                // Full 256-bit MAC collision: cannot happen; keep the first value.
-                Some(_) => return token,
             }
+            if len >= MAX_ID_HEX_LEN {
+                // A full 256-bit MAC collision: cannot happen; keep the first value.
+                return token;
+            }
+            len *= 2;
         }
     }
 
     pub fn get(&self, token: &str) -> Option<&[u8]> {
         self.by_token.get(token).map(Vec::as_slice)
+    }
+
+    /// Every (token, value) issued.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.by_token.iter().map(|(t, v)| (t.as_str(), v.as_slice()))
+    }
+}
+
+/// Where a restorer finds the value a token stands for.
+pub trait Lookup {
+    /// The value of a canonical token, if it may be restored here.
+    fn lookup(&self, token: &str) -> Option<Cow<'_, [u8]>>;
+}
+
+impl Lookup for TokenMap {
+    fn lookup(&self, token: &str) -> Option<Cow<'_, [u8]>> {
+        self.get(token).map(Cow::Borrowed)
     }
 }
 
@@ -229,7 +274,12 @@ pub fn holdback_start(text: &[u8]) -> Option<usize> {
     let from = text.len().saturating_sub(MAX_HOLDBACK);
     (from..text.len()).find(|&p| {
         let Some(&b) = text.get(p) else { return false };
-        let candidate = b == 0xc2 || b == b'\\' || ((b == b't' || b == b'T') && (p == 0 || !text.get(p - 1).is_some_and(|&c| is_word(c))));
+        // A bare `token:` (marks dropped) is only held from "tok" on: holding every
+        // trailing "t" or "to" would reshuffle ordinary English text for nothing.
+        let bare = (b == b't' || b == b'T')
+            && text.len() - p >= 3
+            && (p == 0 || !text.get(p - 1).is_some_and(|&c| is_word(c)));
+        let candidate = b == 0xc2 || b == b'\\' || bare;
         candidate && is_token_prefix(text.get(p..).unwrap_or_default())
     })
 }
@@ -336,6 +386,20 @@ mod tests {
     }
 
     #[test]
+    fn a_collision_with_the_vault_gets_a_longer_id() {
+        let m = minter();
+        let short = format_token("EMAIL", &m.mac_hex(b"s", "EMAIL", b"jane@example.com")[..ID_HEX_LEN]);
+        let mut map = TokenMap::default();
+        let vault = |t: &str| (t == short).then(|| b"someone-else".to_vec());
+        let issued = map.issue_checked(&m, b"s", "EMAIL", b"jane@example.com", &vault);
+        assert_ne!(issued, short);
+        assert_eq!(issued.len(), short.len() + ID_HEX_LEN);
+        // The same value already in the vault is no collision.
+        let same = |t: &str| (t == short).then(|| b"jane@example.com".to_vec());
+        assert_eq!(TokenMap::default().issue_checked(&m, b"s", "EMAIL", b"jane@example.com", &same), short);
+    }
+
+    #[test]
     fn finds_tokens_and_skips_malformed() {
         let text = "a «token:EMAIL:3f9a1c0d» b «token:SSN:3f9a» «token:SSN:0123456789abcdef» «token:EMAIL»";
         let found = find_tokens(text.as_bytes());
@@ -381,7 +445,16 @@ mod tests {
             assert_eq!(holdback_start(text.as_bytes()), None, "{text}");
         }
         assert_eq!(holdback_start(&[b'a', 0xc2]), Some(1));
-        assert_eq!(holdback_start(b"going to"), Some(6));
+        assert_eq!(holdback_start(b"going to"), None);
+        assert_eq!(holdback_start(b"going tok"), Some(6));
+        assert_eq!(holdback_start(b"see token:EMAIL:3f9a"), Some(4));
+    }
+
+    #[test]
+    fn documented_bounds() {
+        // README and ARCHITECTURE.md quote these.
+        assert_eq!(MAX_TOKEN_LEN, 107);
+        assert_eq!(MAX_HOLDBACK, 119);
     }
 
     #[test]

@@ -29,12 +29,16 @@ import argparse
 import base64
 import json
 import random
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 _received: list[dict] = []
 _lock = threading.Lock()
+# Responses API state: response id -> the user text of that turn (as the vendor saw it).
+_memory: dict[str, str] = {}
+_next_id = iter(range(1, 1_000_000_000))
 
 CREATED = 1731000000
 
@@ -141,9 +145,9 @@ def responses_output(text: str, tool: bool) -> list[dict]:
     return [{"type": "message", "id": "msg_rig_1", "status": "completed", "role": "assistant", "content": [{"type": "output_text", "text": f"You said: {text}", "annotations": []}]}]
 
 
-def responses_json(request: dict, text: str, tool: bool, status: str = "completed", output=None) -> dict:
+def responses_json(request: dict, text: str, tool: bool, status: str = "completed", output=None, rid: str = "resp_rig_1") -> dict:
     return {
-        "id": "resp_rig_1",
+        "id": rid,
         "object": "response",
         "created_at": CREATED,
         "status": status,
@@ -259,6 +263,11 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # quiet: the tests read the recorded requests
         pass
 
+    def setup(self) -> None:
+        super().setup()
+        # Like the vendors' front ends: no Nagle delay on small stream writes.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def _read_body(self) -> bytes:
         if self.headers.get("transfer-encoding", "").lower() == "chunked":
             chunks = []
@@ -356,6 +365,16 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(200, f"You said: {text}".encode(), "text/plain; charset=utf-8")
             return self._send(200, json.dumps(chat_json(request, text, tool)).encode())
         if api == "responses":
+            # Stateful API: remember this turn; with previous_response_id, answer from
+            # the earlier turn (which the request itself no longer carries).
+            with _lock:
+                rid = f"resp_rig_{next(_next_id)}"
+                earlier = _memory.get(request.get("previous_response_id") or "")
+                _memory[rid] = text
+            if earlier is not None:
+                text = f"{text} | earlier: {earlier}"
+            if not request.get("stream"):
+                return self._send(200, json.dumps(responses_json(request, text, tool, rid=rid)).encode())
             if request.get("stream"):
                 return self._stream(responses_stream(request, text, tool, rnd), "text/event-stream; charset=utf-8", rnd)
             return self._send(200, json.dumps(responses_json(request, text, tool)).encode())

@@ -1,0 +1,171 @@
+"""The token vault in real Envoy with several workers: deterministic scoped tokens,
+restoration across requests, isolation between scopes, expiry and restarts."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import time
+
+import openai
+import pytest
+
+from seeds import leaked
+
+KEY_A = "11" * 32
+KEY_B = "22" * 32
+
+
+def client(gw, api_key="test-key-alpha", **headers):
+    return openai.OpenAI(
+        base_url=f"{gw.base_url}/v1", api_key=api_key, max_retries=0, timeout=20, default_headers=headers or None
+    )
+
+
+@pytest.fixture(scope="module")
+def gw4(gateways):
+    """Four workers, a fixed vault key."""
+    return gateways(concurrency=4, env={"VEIL_VAULT_KEY": KEY_A})
+
+
+def sent_user_texts(vendor) -> list[str]:
+    body = json.loads(vendor.received()[-1]["body"])
+    return [m["content"] for m in body["messages"]]
+
+
+def test_a_multi_turn_conversation_shows_the_vendor_the_same_tokens(gw4, vendor):
+    vendor.reset()
+    c = client(gw4)
+    first = c.chat.completions.create(model="m", messages=[{"role": "user", "content": "I am jane.doe@example.com"}])
+    turn1 = sent_user_texts(vendor)[0]
+    token = turn1.removeprefix("I am ")
+    assert token.startswith("«token:EMAIL:")
+    # Turn 2 resends the history as the client knows it: detokenized.
+    c.chat.completions.create(
+        model="m",
+        messages=[
+            {"role": "user", "content": "I am jane.doe@example.com"},
+            {"role": "assistant", "content": first.choices[0].message.content},
+            {"role": "user", "content": "Write to jane.doe@example.com again"},
+        ],
+    )
+    turn2 = sent_user_texts(vendor)
+    assert turn2[0] == turn1
+    assert turn2[1] == f"You said: I am {token}"
+    assert turn2[2] == f"Write to {token} again"
+
+
+def test_previous_response_id_restores_a_token_from_an_earlier_turn(gw4, vendor):
+    vendor.reset()
+    c = client(gw4)
+    first = c.responses.create(model="gpt-4o-mini", input="My card is 4111 1111 1111 1111")
+    second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="What was my card?")
+    # The second request never carried the card; the vendor's answer refers to the
+    # token from turn 1, and the vault restores it.
+    assert json.loads(vendor.received()[-1]["body"])["input"] == "What was my card?"
+    assert second.output_text == "You said: What was my card? | earlier: My card is 4111 1111 1111 1111"
+    stats = gw4.stats()
+    assert stats["wasmcustom.veil.vault.restored"] >= 1
+    assert all(leaked(r["body"]) == [] for r in vendor.received())
+
+
+def test_a_streamed_answer_restores_vault_tokens_too(gw4, vendor):
+    vendor.reset()
+    c = client(gw4)
+    first = c.responses.create(model="gpt-4o-mini", input="Call me at (415) 555-0132")
+    stream = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="Number?", stream=True)
+    text = "".join(e.delta for e in stream if e.type == "response.output_text.delta")
+    assert text == "You said: Number? | earlier: Call me at (415) 555-0132"
+
+
+def test_parallel_requests_across_workers_never_lose_or_cross_values(gw4, vendor):
+    vendor.reset()
+
+    def one(i: int) -> tuple[int, str]:
+        c = client(gw4, api_key=f"tenant-{i % 3}")
+        r = c.chat.completions.create(model="m", messages=[{"role": "user", "content": f"user{i}@example.com ssn 123-45-{6000 + i}"}])
+        return i, r.choices[0].message.content
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:
+        results = list(pool.map(one, range(60)))
+    for i, content in results:
+        assert content == f"You said: user{i}@example.com ssn 123-45-{6000 + i}"
+    for r in vendor.received():
+        assert b"@example.com" not in r["body"]
+
+
+def test_two_tenants_get_different_tokens_and_cannot_restore_each_other(gw4, vendor):
+    vendor.reset()
+    a, b = client(gw4, api_key="tenant-alpha"), client(gw4, api_key="tenant-bravo")
+    a.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    b.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    token_a, token_b = (json.loads(r["body"])["messages"][0]["content"] for r in vendor.received())
+    assert token_a != token_b
+    # B pastes A's token: B's scope has no such entry; it comes back as it went.
+    reply = b.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token_a}?"}])
+    assert reply.choices[0].message.content == f"You said: who is {token_a}?"
+    # A gets its own token restored from the vault, in a request that did not carry it.
+    reply = a.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token_a}?"}])
+    assert reply.choices[0].message.content == "You said: who is jane.doe@example.com?"
+
+
+def test_a_restart_with_the_same_key_keeps_tokens_stable(gateways, vendor):
+    def token_with(key: str | None) -> str:
+        gw = gateways(concurrency=2, env={"VEIL_VAULT_KEY": key} if key else None)
+        try:
+            vendor.reset()
+            client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+            return json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
+        finally:
+            gw.stop()
+
+    first, again, other = token_with(KEY_B), token_with(KEY_B), token_with(KEY_A)
+    assert first == again
+    assert first != other
+    # Without a key each Envoy makes its own, and says so.
+    random1, random2 = token_with(None), token_with(None)
+    assert random1 != random2
+
+
+def test_a_random_key_is_shared_by_all_workers_and_logged_as_such(gateways, vendor):
+    gw = gateways(concurrency=4)
+    tokens = set()
+    for _ in range(12):
+        vendor.reset()
+        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+        tokens.add(json.loads(vendor.received()[0]["body"])["messages"][0]["content"])
+    assert len(tokens) == 1
+    assert "VEIL_VAULT_KEY is not set" in gw.log()
+
+
+def test_header_scope_separates_conversations_of_one_credential(gateways, vendor):
+    gw = gateways({"vault": {"scope": "header"}}, env={"VEIL_VAULT_KEY": KEY_A})
+    tokens = {}
+    for conv in ("c1", "c2", "c1"):
+        vendor.reset()
+        client(gw, **{"x-veil-scope": conv}).chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}]
+        )
+        tokens.setdefault(conv, set()).add(json.loads(vendor.received()[0]["body"])["messages"][0]["content"])
+    assert len(tokens["c1"]) == 1
+    assert tokens["c1"] != tokens["c2"]
+
+
+def test_request_scope_never_restores_across_requests(gateways, vendor):
+    gw = gateways({"vault": {"scope": "request"}})
+    c = client(gw)
+    vendor.reset()
+    c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    token = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
+    reply = c.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token}?"}])
+    assert reply.choices[0].message.content == f"You said: who is {token}?"
+
+
+def test_expired_entries_are_not_restored(gateways, vendor):
+    gw = gateways({"vault": {"ttl_seconds": 1}}, env={"VEIL_VAULT_KEY": KEY_A})
+    c = client(gw)
+    first = c.responses.create(model="gpt-4o-mini", input="My ssn is 123-45-6789")
+    time.sleep(2.2)
+    second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="ssn?")
+    assert "123-45-6789" not in second.output_text
+    assert "«token:SSN:" in second.output_text
