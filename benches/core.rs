@@ -1,0 +1,149 @@
+//! Criterion benchmarks of the pure core (native): detection, redaction, stream
+//! restoration and the vault. `cargo bench --bench core`; figures in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use veil::policy::CompiledPolicy;
+use veil::provider::Provider;
+use veil::redact::Redactor;
+use veil::stream::{Framing, StreamRestorer};
+use veil::token::{TokenMap, TokenMinter};
+use veil::vault::{MemStore, Vault, VaultConfig};
+
+const WORDS: &[&str] = &[
+    "the", "deployment", "pipeline", "failed", "again", "after", "config", "change", "so", "we", "rolled", "back",
+    "and", "opened", "an", "incident", "to", "track", "root", "cause", "while", "customers", "reported", "slow",
+    "checkout", "pages", "version", "2.4.1", "at", "12:30", "on", "2024-05-01", "order", "#88123",
+];
+const PII: &[&str] = &["jane.doe@example.com", "(415) 555-0132", "123-45-6789", "4111 1111 1111 1111", "10.20.30.40"];
+
+/// Realistic text of `size` bytes; with `pii`, one value per KiB.
+fn text(size: usize, pii: bool) -> String {
+    let mut out = String::with_capacity(size + 32);
+    let mut i = 0usize;
+    while out.len() < size {
+        i += 1;
+        if pii && i % 150 == 0 {
+            out.push_str(PII[(i / 150) % PII.len()]);
+        } else {
+            out.push_str(WORDS[(i * 7 + i / 3) % WORDS.len()]);
+        }
+        out.push(' ');
+    }
+    out
+}
+
+fn detection(c: &mut Criterion) {
+    let policy = CompiledPolicy::from_json(b"").unwrap();
+    let mut group = c.benchmark_group("detect");
+    for size in [1024, 64 * 1024, 1024 * 1024] {
+        for pii in [false, true] {
+            let t = text(size, pii);
+            group.throughput(Throughput::Bytes(t.len() as u64));
+            group.bench_with_input(BenchmarkId::new(if pii { "pii_per_kib" } else { "clean" }, size), &t, |b, t| {
+                b.iter(|| policy.engine.scan(t.as_bytes()))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn redaction(c: &mut Criterion) {
+    let policy = CompiledPolicy::from_json(b"").unwrap();
+    let minter = TokenMinter::new([1; 32]);
+    let mut group = c.benchmark_group("redact_chat_body");
+    for size in [1024, 16 * 1024, 128 * 1024] {
+        for pii in [false, true] {
+            let messages: Vec<_> = text(size, pii)
+                .as_bytes()
+                .chunks(1500)
+                .map(|c| serde_json::json!({"role": "user", "content": String::from_utf8_lossy(c)}))
+                .collect();
+            let body = serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages})).unwrap();
+            group.throughput(Throughput::Bytes(body.len() as u64));
+            group.bench_with_input(BenchmarkId::new(if pii { "pii_per_kib" } else { "clean" }, size), &body, |b, body| {
+                let r = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", existing: &|_| None };
+                b.iter(|| r.redact(body))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn streaming(c: &mut Criterion) {
+    let mut map = TokenMap::default();
+    let token = map.issue(&TokenMinter::new([1; 32]), b"s", "EMAIL", b"jane@example.com");
+    let mut stream = String::new();
+    for i in 0..200 {
+        let piece = if i % 20 == 0 { format!("mail {token} ") } else { "some words ".to_string() };
+        stream += &format!(
+            "data: {{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}},\"finish_reason\":null}}]}}\n\n",
+            serde_json::to_string(&piece).unwrap()
+        );
+    }
+    stream += "data: [DONE]\n\n";
+    let mut group = c.benchmark_group("stream_restore");
+    group.throughput(Throughput::Bytes(stream.len() as u64));
+    group.bench_function("openai_chat_200_events_64b_chunks", |b| {
+        b.iter(|| {
+            let mut r = StreamRestorer::new(Provider::OpenAiChat, Framing::Sse);
+            let chunks: Vec<&[u8]> = stream.as_bytes().chunks(64).collect();
+            let mut n = 0;
+            for (i, chunk) in chunks.iter().enumerate() {
+                n += r.feed(chunk, i + 1 == chunks.len(), &map).len();
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+fn vault(c: &mut Criterion) {
+    let config = VaultConfig { ttl_secs: 86_400, max_entries: 100_000, max_bytes: 32 << 20 };
+    let vault = Vault::new(&[9; 32], config);
+    let store = MemStore::default();
+    for i in 0..100_000u64 {
+        vault.put(&store, b"scope", &format!("«token:EMAIL:{i:08x}»"), format!("user{i}@example.com").as_bytes(), 1_000);
+    }
+    let mut group = c.benchmark_group("vault");
+    let mut i = 0u64;
+    group.bench_function("put_token", |b| {
+        b.iter(|| {
+            i += 1;
+            vault.put(&store, b"scope", &format!("«token:EMAIL:{:08x}»", i % 100_000), b"user@example.com", 2_000)
+        })
+    });
+    group.bench_function("get_token", |b| {
+        b.iter(|| {
+            i += 1;
+            vault.get(&store, b"scope", &format!("«token:EMAIL:{:08x}»", i % 100_000), 2_000)
+        })
+    });
+    group.sample_size(10);
+    group.bench_function("sweep_100k_entries_all_expired", |b| {
+        b.iter_batched(
+            || {
+                let s = MemStore::default();
+                for i in 0..100_000u64 {
+                    vault.put(&s, b"scope", &format!("«token:EMAIL:{i:08x}»"), b"user@example.com", 1_000);
+                }
+                s
+            },
+            |s| vault.sweep(&s, 0, config.slots(), 1_000 + 86_400),
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("sweep_100k_entries_none_expired", |b| {
+        b.iter(|| vault.sweep(&store, 0, config.slots(), 2_000))
+    });
+    group.finish();
+    println!(
+        "vault memory: {} keys, {} bytes for {} entries ({} bytes per entry, keys included)",
+        store.keys(),
+        store.bytes(),
+        100_000,
+        store.bytes() / 100_000
+    );
+}
+
+criterion_group!(benches, detection, redaction, streaming, vault);
+criterion_main!(benches);
