@@ -20,7 +20,7 @@ use crate::provider::Provider;
 use crate::redact::{Redactor, Verdict};
 use crate::restore::{restore_json, restore_text};
 use crate::stream::{Framing, StreamRestorer};
-use crate::token::{Lookup, TokenMap, TokenMinter};
+use crate::token::{id_hex_len_for, Lookup, TokenMap, TokenMinter, ID_HEX_LEN};
 use crate::vault::{derive, CasMismatch, Store, Vault, VaultConfig};
 use crate::policy::ScopeKind;
 use std::borrow::Cow;
@@ -217,8 +217,9 @@ impl RootContext for VeilRoot {
             }
         };
         let key = self.vault_key();
-        self.minter = Rc::new(TokenMinter::new(derive(&key, "veil/v1/token")));
         let v = &policy.policy.vault;
+        let id_len = if v.enabled { id_hex_len_for(v.max_entries) } else { ID_HEX_LEN };
+        self.minter = Rc::new(TokenMinter::new(derive(&key, "veil/v1/token")).with_id_len(id_len));
         self.vault = v.enabled.then(|| {
             let config = VaultConfig { ttl_secs: v.ttl_seconds, max_entries: v.max_entries, max_bytes: v.max_bytes };
             let vault = Vault::new(&key, config);
@@ -367,9 +368,19 @@ impl VeilHttp {
         };
         let Some(provider) = self.provider else { return Action::Continue };
         let now = now_secs(self);
-        let vault = self.vault.clone();
+        let vault = self.vault.clone().filter(|_| self.policy.policy.vault.scope != ScopeKind::Request);
         let scope = self.scope.clone();
-        let existing = move |token: &str| vault.as_deref().and_then(|v| v.get(&SharedStore, &scope, token, now));
+        // Tokens already in the vault with the same value and more than half their
+        // lifetime left need no write after this request.
+        let fresh: RefCell<Vec<String>> = RefCell::new(Vec::new());
+        let existing = |token: &str| {
+            let v = vault.as_deref()?;
+            let (value, expires) = v.get_with_expiry(&SharedStore, &scope, token, now)?;
+            if expires.saturating_sub(now) > v.config().ttl_secs / 2 {
+                fresh.borrow_mut().push(token.to_string());
+            }
+            Some(value)
+        };
         let redactor = Redactor { policy: &self.policy, provider, minter: &self.minter, scope: &self.scope, existing: &existing };
         let redaction = redactor.redact(&body);
         let monitor = self.policy.policy.mode == crate::policy::Mode::Monitor;
@@ -393,7 +404,7 @@ impl VeilHttp {
                 self.event().request_bytes_out = new_body.len() as u64;
                 self.metrics.increment("tokens_issued", redaction.tokens.len() as u64);
                 self.tokens = redaction.tokens;
-                self.remember_tokens();
+                self.remember_tokens(&fresh.borrow());
                 self.set_http_request_body(0, body_size, &new_body);
                 Action::Continue
             }
@@ -463,8 +474,8 @@ impl VeilHttp {
         }
     }
 
-    /// Writes this request's tokens to the vault.
-    fn remember_tokens(&self) {
+    /// Writes this request's tokens to the vault, but those found `fresh` there.
+    fn remember_tokens(&self, fresh: &[String]) {
         let Some(vault) = self.vault.as_deref() else { return };
         if self.policy.policy.vault.scope == ScopeKind::Request {
             return;
@@ -472,6 +483,9 @@ impl VeilHttp {
         let now = now_secs(self);
         let (mut stored, mut evicted, mut failed) = (0u64, 0u64, 0u64);
         for (token, value) in self.tokens.iter() {
+            if fresh.iter().any(|f| f == token) {
+                continue;
+            }
             let report = vault.put(&SharedStore, &self.scope, token, value, now);
             stored += u64::from(report.stored);
             evicted += u64::from(report.evicted);

@@ -31,6 +31,20 @@ pub const MAX_TOKEN_LEN: usize = PREFIX.len() + MAX_CATEGORY_LEN + 1 + MAX_ID_HE
 pub struct TokenMinter {
     /// HMAC state with the key already absorbed (saves two SHA-256 blocks per token).
     keyed: Option<Hmac<Sha256>>,
+    /// Hex digits of a new id (before any collision lengthening).
+    id_len: usize,
+}
+
+/// The id length (hex digits) that keeps the chance of *any* collision among
+/// `entries` tokens of one scope below one in a million (birthday bound
+/// n²/2^(4L+1) < 10⁻⁶): 14 digits for the vault's default 100 000 entries. Between
+/// tokens that do collide, the vault check in [`TokenMap::issue_checked`] still
+/// resolves it; this keeps the unresolvable case (an expired entry's old token
+/// meeting a new value) negligible.
+pub fn id_hex_len_for(entries: usize) -> usize {
+    let n = entries.max(1) as f64;
+    let bits = (n * n * 1e6).log2() - 1.0;
+    ((bits / 4.0).ceil() as usize).clamp(ID_HEX_LEN, MAX_ID_HEX_LEN)
 }
 
 impl std::fmt::Debug for TokenMinter {
@@ -41,7 +55,17 @@ impl std::fmt::Debug for TokenMinter {
 
 impl TokenMinter {
     pub fn new(key: [u8; 32]) -> TokenMinter {
-        TokenMinter { keyed: <Hmac<Sha256> as Mac>::new_from_slice(&key).ok() }
+        TokenMinter { keyed: <Hmac<Sha256> as Mac>::new_from_slice(&key).ok(), id_len: ID_HEX_LEN }
+    }
+
+    /// The same minter issuing ids of `len` hex digits (clamped to 8..=64).
+    pub fn with_id_len(mut self, len: usize) -> TokenMinter {
+        self.id_len = len.clamp(ID_HEX_LEN, MAX_ID_HEX_LEN);
+        self
+    }
+
+    pub fn id_len(&self) -> usize {
+        self.id_len
     }
 
     /// The full-length hex MAC of (scope, category, value); length-prefixed fields so
@@ -127,7 +151,7 @@ impl TokenMap {
         existing: &dyn Fn(&str) -> Option<Vec<u8>>,
     ) -> String {
         let mac = minter.mac_hex(scope, category, value);
-        let mut len = ID_HEX_LEN;
+        let mut len = minter.id_len;
         loop {
             let id = mac.get(..len).unwrap_or(&mac);
             let token = format_token(category, id);
@@ -146,7 +170,7 @@ impl TokenMap {
                 // A full 256-bit MAC collision: cannot happen; keep the first value.
                 return token;
             }
-            len *= 2;
+            len = (len * 2).min(MAX_ID_HEX_LEN);
         }
     }
 
@@ -448,6 +472,18 @@ mod tests {
         assert_eq!(holdback_start(b"going to"), None);
         assert_eq!(holdback_start(b"going tok"), Some(6));
         assert_eq!(holdback_start(b"see token:EMAIL:3f9a"), Some(4));
+    }
+
+    #[test]
+    fn id_length_grows_with_the_vault() {
+        assert_eq!(id_hex_len_for(1), ID_HEX_LEN);
+        assert_eq!(id_hex_len_for(1000), 10);
+        assert_eq!(id_hex_len_for(100_000), 14);
+        assert_eq!(id_hex_len_for(10_000_000), 17);
+        let mut map = TokenMap::default();
+        let t = map.issue(&minter().with_id_len(14), b"s", "EMAIL", b"a@example.com");
+        assert_eq!(t.len(), format_token("EMAIL", "").len() + 14);
+        assert_eq!(find_tokens(t.as_bytes())[0].canonical(), t);
     }
 
     #[test]

@@ -179,12 +179,20 @@ impl Vault {
 
     /// The value of `token` in `scope`, if stored and unexpired at `now` (seconds).
     pub fn get(&self, store: &dyn Store, scope: &[u8], token: &str, now: u64) -> Option<Vec<u8>> {
+        self.get_with_expiry(store, scope, token, now).map(|(value, _)| value)
+    }
+
+    /// Like [`Vault::get`], with the record's expiry (so a writer can skip refreshing
+    /// a record that is still fresh).
+    pub fn get_with_expiry(&self, store: &dyn Store, scope: &[u8], token: &str, now: u64) -> Option<(Vec<u8>, u64)> {
         let (id, slot) = self.locate(scope, token);
         let (bytes, _) = store.get(&Self::slot_key(slot))?;
         let record = decode(&bytes).into_iter().find(|r| r.id == id && r.expires > now)?;
-        self.seal
+        let value = self
+            .seal
             .decrypt(Nonce::from_slice(&Self::nonce(&id)), Payload { msg: &record.sealed, aad: &Self::aad(scope, token) })
-            .ok()
+            .ok()?;
+        Some((value, record.expires))
     }
 
     /// Stores `value` for `token` in `scope` until `now + ttl`, refreshing an existing
