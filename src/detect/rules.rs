@@ -189,3 +189,51 @@ fn escape(s: &str) -> String {
     }
     out
 }
+
+/// How bad a leak of this category is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Low,
+    Medium,
+    High,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Low => "LOW",
+            Severity::Medium => "MEDIUM",
+            Severity::High => "HIGH",
+        }
+    }
+}
+
+/// Severity of a category: secrets and government or payment numbers are high;
+/// contact data medium; internal network details low. Custom categories: medium.
+pub fn severity(category: &str) -> Severity {
+    match category {
+        "SSN" | "CREDIT_CARD" | "AWS_ACCESS_KEY" | "API_KEY" => Severity::High,
+        "PRIVATE_IP" | "INTERNAL_URL" => Severity::Low,
+        _ => Severity::Medium,
+    }
+}
+
+/// A human label for a category.
+pub fn label(category: &str) -> &str {
+    match category {
+        "EMAIL" => "Email address",
+        "PHONE" => "Phone number",
+        "SSN" => "US Social Security number",
+        "CREDIT_CARD" => "Payment card number",
+        "AWS_ACCESS_KEY" => "AWS access key id",
+        "API_KEY" => "LLM API key",
+        "PRIVATE_IP" => "Private IP address",
+        "INTERNAL_URL" => "Internal URL",
+        other => other,
+    }
+}
+
+/// Whether a rule's findings are confirmed by a checksum or structural validator.
+pub fn validated(id: &str) -> bool {
+    BUILTIN.iter().any(|r| r.id == id && r.validator != Validator::None)
+}

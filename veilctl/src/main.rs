@@ -1,0 +1,342 @@
+//! `veilctl`: the filter's engine and policy model, natively.
+//!
+//! Same detectors, same policy validation as `veil.wasm`, so what `veilctl scan` finds
+//! and what `veilctl policy check` accepts is exactly what the gateway will do.
+#![forbid(unsafe_code)]
+#![deny(rust_2018_idioms)]
+
+use std::io::{self, BufRead, Read, Write};
+use std::process::ExitCode;
+
+use serde_json::{json, Value};
+use veil::detect::rules;
+use veil::policy::{CompiledPolicy, Policy};
+use veil::token::{TokenMap, TokenMinter};
+
+const USAGE: &str = "\
+veilctl <command>
+
+  scan [FILE|-] [--policy FILE] [--jsonl]
+      Detect sensitive data in a text (default: stdin). Prints a JSON result with
+      entities (type, label, UTF-16 and byte offsets, confidence, severity, source,
+      rule_id; never the matched text), stats and a reliability score. With --jsonl,
+      reads one JSON object per line with a \"text\" field and writes one result per line.
+  anonymize [FILE|-] --mode redact|placeholder|tokenize [--policy FILE]
+      Print the text with findings replaced by ****, [CATEGORY] or «token:CATEGORY:id»
+      (tokenize uses VEIL_VAULT_KEY if set, else a random key).
+  policy check FILE
+      Validate a YAML (or JSON) policy with the filter's own model. Exit 1 on error,
+      with the field path: `detectors.custom[0].pattern: …`.
+  policy render FILE [--format json|ecds|istio]
+      Render a policy as the filter's JSON configuration (default), an Envoy ECDS
+      TypedExtensionConfig, or an Istio WasmPlugin manifest.
+";
+
+type Fallible<T = ()> = Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("scan") => scan(&args[1..]),
+        Some("anonymize") => anonymize(&args[1..]),
+        Some("policy") => match args.get(1).map(String::as_str) {
+            Some("check") => policy_check(&args[2..]),
+            Some("render") => policy_render(&args[2..]),
+            _ => Err(format!("usage:\n{USAGE}")),
+        },
+        Some("-h" | "--help" | "help") => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(format!("usage:\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("veilctl: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--name value` options and positional arguments.
+struct Args {
+    positional: Vec<String>,
+    options: Vec<(String, Option<String>)>,
+}
+
+impl Args {
+    fn parse(args: &[String], flags: &[&str]) -> Fallible<Args> {
+        let mut positional = Vec::new();
+        let mut options = Vec::new();
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            if let Some(name) = arg.strip_prefix("--") {
+                if flags.contains(&name) {
+                    options.push((name.to_string(), None));
+                } else {
+                    let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
+                    options.push((name.to_string(), Some(value.clone())));
+                }
+            } else {
+                positional.push(arg.clone());
+            }
+        }
+        Ok(Args { positional, options })
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.options.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref())
+    }
+
+    fn flag(&self, name: &str) -> bool {
+        self.options.iter().any(|(n, _)| n == name)
+    }
+
+    fn check(&self, allowed: &[&str]) -> Fallible {
+        match self.options.iter().find(|(n, _)| !allowed.contains(&n.as_str())) {
+            Some((n, _)) => Err(format!("unknown option --{n}")),
+            None => Ok(()),
+        }
+    }
+}
+
+fn read_input(path: Option<&str>) -> Fallible<Vec<u8>> {
+    let mut data = Vec::new();
+    match path {
+        None | Some("-") => {
+            io::stdin().read_to_end(&mut data).map_err(|e| format!("stdin: {e}"))?;
+        }
+        Some(p) => data = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?,
+    }
+    Ok(data)
+}
+
+/// Loads a policy file (YAML or JSON) with the filter's model; errors carry the path
+/// of the offending field.
+fn load_policy(path: &str) -> Fallible<CompiledPolicy> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let deserializer = serde_norway::Deserializer::from_str(&text);
+    let policy: Policy = serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let at = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if at == "." {
+            format!("{path}: {inner}")
+        } else {
+            format!("{path}: {at}: {inner}")
+        }
+    })?;
+    CompiledPolicy::new(policy).map_err(|e| format!("{path}: {e}"))
+}
+
+fn policy_or_default(args: &Args) -> Fallible<CompiledPolicy> {
+    match args.get("policy") {
+        Some(p) => load_policy(p),
+        None => CompiledPolicy::from_json(b"").map_err(|e| e.to_string()),
+    }
+}
+
+/// One detection result in the shape of a detection API (never the matched text).
+fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
+    let findings = policy.engine.scan(text);
+    let lossy = String::from_utf8_lossy(text);
+    let utf8_valid = std::str::from_utf8(text).is_ok();
+    // UTF-16 offset of every byte offset that starts a finding or ends one.
+    let utf16 = |byte: usize| -> usize {
+        match std::str::from_utf8(text) {
+            Ok(t) => t.get(..byte).map_or(0, |p| p.encode_utf16().count()),
+            Err(_) => String::from_utf8_lossy(text.get(..byte).unwrap_or_default()).encode_utf16().count(),
+        }
+    };
+    let mut entities = Vec::new();
+    let mut by_type = serde_json::Map::new();
+    let mut severities = [0u32; 3];
+    let (mut min, mut max, mut sum) = (1.0f64, 0.0f64, 0.0f64);
+    let mut validated = 0;
+    for f in &findings {
+        let Some(rule) = policy.engine.rule(f.rule) else { continue };
+        let severity = rules::severity(&rule.category);
+        let confidence = f64::from(rule.confidence);
+        min = min.min(confidence);
+        max = max.max(confidence);
+        sum += confidence;
+        severities[severity as usize] += 1;
+        validated += usize::from(rules::validated(&rule.id));
+        let count = by_type.entry(rule.category.clone()).or_insert(json!(0));
+        *count = json!(count.as_u64().unwrap_or(0) + 1);
+        let custom = policy.policy.detectors.custom.iter().any(|c| c.id == rule.id);
+        entities.push(json!({
+            "type": rule.category,
+            "label": rules::label(&rule.category),
+            "start": utf16(f.start),
+            "end": utf16(f.end),
+            "byte_start": f.start,
+            "byte_end": f.end,
+            "confidence": (confidence * 100.0).round() / 100.0,
+            "severity": severity.name(),
+            "source": if custom { "policy_regex" } else if rules::validated(&rule.id) { "regex+validator" } else { "regex" },
+            "rule_id": rule.id,
+        }));
+    }
+    let n = entities.len();
+    let avg = if n == 0 { 1.0 } else { sum / n as f64 };
+    let binary = text.iter().filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b)).count() as f64 / text.len().max(1) as f64;
+    let score = avg * if utf8_valid { 1.0 } else { 0.8 } * (1.0 - binary.min(1.0) * 0.5);
+    json!({
+        "entities": entities,
+        "stats": {
+            "total": n,
+            "by_type": by_type,
+            "confidence": if n == 0 { json!(null) } else { json!({"min": min, "max": max, "avg": (avg * 1000.0).round() / 1000.0}) },
+            "severity": {"LOW": severities[0], "MEDIUM": severities[1], "HIGH": severities[2]},
+        },
+        "reliability": {
+            "score": (score * 1000.0).round() / 1000.0,
+            "signals": {
+                "utf8_valid": utf8_valid,
+                "binary_ratio": (binary * 1000.0).round() / 1000.0,
+                "avg_confidence": (avg * 1000.0).round() / 1000.0,
+                "validated_share": if n == 0 { json!(null) } else { json!((validated as f64 / n as f64 * 1000.0).round() / 1000.0) },
+                "bytes": text.len(),
+                "utf16_units": lossy.encode_utf16().count(),
+            }
+        }
+    })
+}
+
+fn scan(raw: &[String]) -> Fallible {
+    let args = Args::parse(raw, &["jsonl"])?;
+    args.check(&["policy", "jsonl"])?;
+    let policy = policy_or_default(&args)?;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if args.flag("jsonl") {
+        let reader: Box<dyn BufRead> = match args.positional.first().map(String::as_str) {
+            None | Some("-") => Box::new(io::BufReader::new(io::stdin())),
+            Some(p) => Box::new(io::BufReader::new(std::fs::File::open(p).map_err(|e| format!("{p}: {e}"))?)),
+        };
+        for (i, line) in reader.split(b'\n').enumerate() {
+            let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let result = match serde_json::from_slice::<Value>(&line) {
+                Ok(v) => match v.get("text").and_then(Value::as_str) {
+                    Some(text) => scan_result(&policy, text.as_bytes()),
+                    None => json!({"error": {"code": "missing_text", "line": i + 1}}),
+                },
+                Err(e) => json!({"error": {"code": "invalid_json", "line": i + 1, "column": e.column()}}),
+            };
+            writeln!(out, "{result}").map_err(|e| e.to_string())?;
+        }
+        return Ok(());
+    }
+    let text = read_input(args.positional.first().map(String::as_str))?;
+    let result = scan_result(&policy, &text);
+    writeln!(out, "{}", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+}
+
+fn anonymize(raw: &[String]) -> Fallible {
+    let args = Args::parse(raw, &[])?;
+    args.check(&["policy", "mode"])?;
+    let policy = policy_or_default(&args)?;
+    let mode = args.get("mode").ok_or("--mode redact|placeholder|tokenize is required")?;
+    if !matches!(mode, "redact" | "placeholder" | "tokenize") {
+        return Err(format!("unknown --mode {mode}: redact, placeholder or tokenize"));
+    }
+    let text = read_input(args.positional.first().map(String::as_str))?;
+    let mut key = [0u8; 32];
+    match std::env::var("VEIL_VAULT_KEY") {
+        Ok(hex) if hex.len() == 64 => {
+            for (i, b) in key.iter_mut().enumerate() {
+                *b = u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("00"), 16).map_err(|_| "VEIL_VAULT_KEY is not hex")?;
+            }
+        }
+        _ => {
+            let seed = std::collections::hash_map::RandomState::new();
+            for (i, chunk) in key.chunks_mut(8).enumerate() {
+                use std::hash::{BuildHasher, Hasher};
+                let mut h = seed.build_hasher();
+                h.write_usize(i);
+                chunk.copy_from_slice(&h.finish().to_le_bytes());
+            }
+        }
+    }
+    let minter = TokenMinter::new(veil::vault::derive(&key, "veil/v1/token"));
+    let mut tokens = TokenMap::default();
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for f in policy.engine.scan(&text) {
+        let Some(rule) = policy.engine.rule(f.rule) else { continue };
+        out.extend_from_slice(text.get(at..f.start).unwrap_or_default());
+        let replacement = match mode {
+            "redact" => "****".to_string(),
+            "placeholder" => format!("[{}]", rule.category),
+            _ => tokens.issue(&minter, b"veilctl", &rule.category, text.get(f.start..f.end).unwrap_or_default()),
+        };
+        out.extend_from_slice(replacement.as_bytes());
+        at = f.end;
+    }
+    out.extend_from_slice(text.get(at..).unwrap_or_default());
+    io::stdout().write_all(&out).map_err(|e| e.to_string())
+}
+
+fn policy_check(raw: &[String]) -> Fallible {
+    let args = Args::parse(raw, &[])?;
+    args.check(&[])?;
+    let path = args.positional.first().ok_or("policy check FILE")?;
+    let policy = load_policy(path)?;
+    println!(
+        "{path}: ok ({} routes, {} detectors, mode {:?})",
+        policy.policy.routes.len(),
+        policy.engine.rules().len(),
+        policy.policy.mode
+    );
+    Ok(())
+}
+
+fn policy_render(raw: &[String]) -> Fallible {
+    let args = Args::parse(raw, &[])?;
+    args.check(&["format"])?;
+    let path = args.positional.first().ok_or("policy render FILE")?;
+    let policy = load_policy(path)?.policy;
+    let config = serde_json::to_string(&policy).map_err(|e| e.to_string())?;
+    let rendered = match args.get("format").unwrap_or("json") {
+        "json" => serde_json::to_string_pretty(&policy).map_err(|e| e.to_string())?,
+        "ecds" => serde_norway::to_string(&json!({
+            "name": "veil",
+            "typed_config": {
+                "@type": "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm",
+                "config": {
+                    "name": "veil",
+                    "root_id": "veil",
+                    "configuration": {"@type": "type.googleapis.com/google.protobuf.StringValue", "value": config},
+                    "vm_config": {
+                        "vm_id": "veil",
+                        "runtime": "envoy.wasm.runtime.v8",
+                        "environment_variables": {"host_env_keys": ["VEIL_VAULT_KEY"]},
+                        "code": {"local": {"filename": "/etc/envoy/veil.wasm"}},
+                    },
+                },
+            },
+        }))
+        .map_err(|e| e.to_string())?,
+        "istio" => serde_norway::to_string(&json!({
+            "apiVersion": "extensions.istio.io/v1alpha1",
+            "kind": "WasmPlugin",
+            "metadata": {"name": "veil", "namespace": "istio-system"},
+            "spec": {
+                "selector": {"matchLabels": {"istio": "egressgateway"}},
+                "url": "oci://registry.example.com/veil:0.1.0",
+                "phase": "AUTHN",
+                "failStrategy": "FAIL_CLOSE",
+                "vmConfig": {"env": [{"name": "VEIL_VAULT_KEY", "valueFrom": "HOST"}]},
+                "pluginConfig": serde_json::to_value(&policy).map_err(|e| e.to_string())?,
+            },
+        }))
+        .map_err(|e| e.to_string())?,
+        other => return Err(format!("unknown --format {other}: json, ecds or istio")),
+    };
+    println!("{}", rendered.trim_end());
+    Ok(())
+}

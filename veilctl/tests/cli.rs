@@ -1,0 +1,102 @@
+//! `veilctl` as a user runs it: real process, stdin/stdout, exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_veilctl"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn scan_reports_utf16_offsets_and_never_the_text() {
+    // "é😀" is 6 bytes and 3 UTF-16 units before the email.
+    let out = run(&["scan"], "é😀 jane.doe@example.com and 123-45-6789".as_bytes());
+    let v = json(&out);
+    let e = &v["entities"][0];
+    assert_eq!(e["type"], "EMAIL");
+    assert_eq!((e["start"].as_u64(), e["byte_start"].as_u64()), (Some(4), Some(7)));
+    assert_eq!(e["end"].as_u64(), Some(24));
+    assert_eq!(e["rule_id"], "pii.email.v1");
+    assert_eq!(v["entities"][1]["severity"], "HIGH");
+    assert_eq!(v["stats"]["by_type"]["SSN"], 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("jane.doe") && !text.contains("6789"), "{text}");
+}
+
+#[test]
+fn scan_jsonl_keeps_order_and_reports_bad_lines() {
+    let input = b"{\"text\":\"a@example.com\"}\nnot json\n{\"text\":\"nothing here\"}\n{\"x\":1}\n";
+    let out = run(&["scan", "--jsonl"], input);
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["stats"]["total"], 1);
+    assert_eq!(lines[1]["error"]["code"], "invalid_json");
+    assert_eq!(lines[2]["stats"]["total"], 0);
+    assert_eq!(lines[3]["error"]["code"], "missing_text");
+}
+
+#[test]
+fn anonymize_modes() {
+    let text = b"mail jane.doe@example.com now";
+    assert_eq!(run(&["anonymize", "--mode", "redact"], text).stdout, b"mail **** now");
+    assert_eq!(run(&["anonymize", "--mode", "placeholder"], text).stdout, b"mail [EMAIL] now");
+    let out = run(&["anonymize", "--mode", "tokenize"], text);
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("mail «token:EMAIL:") && s.ends_with("» now"), "{s}");
+    assert!(!run(&["anonymize", "--mode", "shred"], text).status.success());
+}
+
+#[test]
+fn policy_check_accepts_the_examples_and_names_the_bad_field() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../policies/");
+    for file in ["default.yaml", "strict.yaml", "monitor.yaml"] {
+        let out = run(&["policy", "check", &format!("{root}{file}")], b"");
+        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let dir = std::env::temp_dir().join(format!("veilctl-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("typo.yaml", "apiVersion: veil/v1\nlimits:\n  max_body_byte: 5\n", "limits: unknown field `max_body_byte`"),
+        (
+            "regex.yaml",
+            "apiVersion: veil/v1\ndetectors:\n  custom:\n    - {id: acme.id, category: ACME, pattern: \"(unclosed\"}\n",
+            "detectors.custom[0] (acme.id): invalid pattern",
+        ),
+        ("action.yaml", "apiVersion: veil/v1\nactions:\n  EMAIL: shred\n", "actions.EMAIL: unknown variant `shred`"),
+    ];
+    for (name, body, want) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, body).unwrap();
+        let out = run(&["policy", "check", path.to_str().unwrap()], b"");
+        assert!(!out.status.success(), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{name}: {err}");
+    }
+}
+
+#[test]
+fn policy_render_formats() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../policies/strict.yaml");
+    let out = run(&["policy", "render", file], b"");
+    let v = json(&out);
+    assert_eq!(v["actions"]["API_KEY"], "block");
+    let ecds = String::from_utf8(run(&["policy", "render", file, "--format", "ecds"], b"").stdout).unwrap();
+    assert!(ecds.contains("envoy.extensions.filters.http.wasm.v3.Wasm") && ecds.contains("google.protobuf.StringValue"));
+    let istio = String::from_utf8(run(&["policy", "render", file, "--format", "istio"], b"").stdout).unwrap();
+    assert!(istio.contains("kind: WasmPlugin") && istio.contains("pluginConfig"));
+}
