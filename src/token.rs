@@ -80,8 +80,9 @@ impl TokenMinter {
         let bytes = mac.finalize().into_bytes();
         let mut out = String::with_capacity(64);
         for b in bytes {
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xf)]));
+            for nibble in [b >> 4, b & 0xf] {
+                out.push(char::from(HEX.get(usize::from(nibble)).copied().unwrap_or(b'0')));
+            }
         }
         out
     }

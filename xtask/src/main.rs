@@ -124,10 +124,25 @@ fn build() -> Result {
 fn test() -> Result {
     setup()?;
     build()?;
+    clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
     step("pytest tests/e2e (real Envoy, real SDKs)");
     python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
+}
+
+/// The lint invariants (no unwrap/expect/panic/indexing on the request path) are
+/// clippy lints: check them on the wasm build, when clippy is installed.
+fn clippy() -> Result {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    if !Command::new(&cargo).args(["clippy", "--version"]).output().is_ok_and(|o| o.status.success()) {
+        step("clippy is not installed: lint invariants not checked");
+        return Ok(());
+    }
+    step(&format!("cargo clippy -p veil --target {WASM_TARGET} -- -D warnings"));
+    run(Command::new(&cargo).args([
+        "clippy", "--quiet", "--release", "-p", "veil", "--target", WASM_TARGET, "--", "-D", "warnings",
+    ]))
 }
 
 fn python(args: &[&str], extra: &[String]) -> Result {
