@@ -138,23 +138,22 @@ impl TokenMap {
         if let Some(token) = self.by_value.get(self.key.as_slice()) {
             return token.clone();
         }
-        let token = self.issue_new(minter, scope, category, value, existing);
+        let token = self.new_token(&minter.mac_hex(scope, category, value), minter.id_len, category, value, existing);
         self.by_value.insert(self.key.clone(), token.clone());
         token
     }
 
-    fn issue_new(
+    /// The shortest free token for `value` from its MAC, starting at `len` digits.
+    fn new_token(
         &mut self,
-        minter: &TokenMinter,
-        scope: &[u8],
+        mac: &str,
+        mut len: usize,
         category: &str,
         value: &[u8],
         existing: &dyn Fn(&str) -> Option<Vec<u8>>,
     ) -> String {
-        let mac = minter.mac_hex(scope, category, value);
-        let mut len = minter.id_len;
         loop {
-            let id = mac.get(..len).unwrap_or(&mac);
+            let id = mac.get(..len).unwrap_or(mac);
             let token = format_token(category, id);
             match self.by_token.get(&token) {
                 Some(current) if current.as_slice() == value => return token,
