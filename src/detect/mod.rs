@@ -388,6 +388,26 @@ mod tests {
             ("host 192.168.1.20", "PRIVATE_IP", "192.168.1.20"),
             ("see http://wiki.corp/page?x=1 ok", "INTERNAL_URL", "http://wiki.corp/page?x=1"),
             ("see https://localhost:8443/admin", "INTERNAL_URL", "https://localhost:8443/admin"),
+            ("t ghp_0123456789abcdefghijABCDEFGHIJ012345 x", "GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+            ("t glpat-abcdefghij0123456789 x", "GITLAB_TOKEN", "glpat-abcdefghij0123456789"),
+            ("t xoxb-1234567890-abcdefghij x", "SLACK_TOKEN", "xoxb-1234567890-abcdefghij"),
+            ("t sk_live_0123456789abcdefABCD x", "STRIPE_KEY", "sk_live_0123456789abcdefABCD"),
+            ("k AIzaSyA0123456789abcdefghijklmnopqrstuv x", "GOOGLE_API_KEY", "AIzaSyA0123456789abcdefghijklmnopqrstuv"),
+            (
+                "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz ok",
+                "JWT",
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz",
+            ),
+            (
+                "key -----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY----- end",
+                "PRIVATE_KEY",
+                "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY-----",
+            ),
+            ("db postgres://app:s3cr3tpw@db.example.com:5432/prod ok", "CONNECTION_STRING", "postgres://app:s3cr3tpw@db.example.com:5432/prod"),
+            ("set password = \"hunter2hunter\" now", "PASSWORD", "hunter2hunter"),
+            ("Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345 end", "BEARER_TOKEN", "abcdefghijklmnopqrstuvwxyz012345"),
+            ("iban GB82 WEST 1234 5698 7654 32 ok", "IBAN", "GB82 WEST 1234 5698 7654 32"),
+            ("nic 3c:22:fb:1a:9e:07 up", "MAC_ADDRESS", "3c:22:fb:1a:9e:07"),
             ("box (http://wiki.corp/runbook) up", "INTERNAL_URL", "http://wiki.corp/runbook"),
             ("read http://wiki.corp/a/b.html.", "INTERNAL_URL", "http://wiki.corp/a/b.html"),
             ("at http://localhost:3000, then", "INTERNAL_URL", "http://localhost:3000"),
@@ -411,6 +431,10 @@ mod tests {
             "https://example.com/docs",
             "http://wiki.corporate.example/x and http://localhostile.example",
             "10.0.0.300 is not an address",
+            "iban GB82 WEST 1234 5698 7654 33 fails mod-97",
+            "eyJub3RoaW5nIjoxfQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl has no alg",
+            "the password field is required",
+            "at 12:30:45.123 and 00:00:00:00:00:00",
         ] {
             assert_eq!(categories(text), vec![], "{text}");
         }

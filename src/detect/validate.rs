@@ -16,6 +16,12 @@ pub enum Validator {
     Ipv4,
     /// Phone number: 10 to 15 digits in all.
     Phone,
+    /// IBAN: ISO 13616 mod-97 check (separators ignored), 15–34 characters.
+    Iban,
+    /// JWT: the first segment is base64url JSON with an `alg` member.
+    Jwt,
+    /// MAC address: one separator kind throughout, not all zeros or all ones.
+    Mac,
 }
 
 impl Validator {
@@ -47,8 +53,69 @@ impl Validator {
                 let n = matched.iter().filter(|b| b.is_ascii_digit()).count();
                 (10..=15).contains(&n)
             }
+            Validator::Iban => iban(matched),
+            Validator::Jwt => jwt(matched),
+            Validator::Mac => mac(matched),
         }
     }
+}
+
+fn iban(matched: &[u8]) -> bool {
+    let chars: Vec<u8> = matched.iter().copied().filter(|b| *b != b' ').collect();
+    if !(15..=34).contains(&chars.len()) || !chars.iter().all(u8::is_ascii_alphanumeric) {
+        return false;
+    }
+    // Move the first four characters to the end; letters count as 10..35.
+    let (head, tail) = chars.split_at(4);
+    let mut rem: u32 = 0;
+    for &c in tail.iter().chain(head) {
+        let v = match c {
+            b'0'..=b'9' => u32::from(c - b'0'),
+            b'A'..=b'Z' => u32::from(c - b'A') + 10,
+            _ => return false,
+        };
+        rem = if v >= 10 { (rem * 100 + v) % 97 } else { (rem * 10 + v) % 97 };
+    }
+    rem == 1
+}
+
+/// Decodes unpadded base64url; `None` on a byte outside the alphabet.
+fn base64url(input: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &c in input {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' => 62,
+            b'_' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+fn jwt(matched: &[u8]) -> bool {
+    let header = matched.split(|&b| b == b'.').next().unwrap_or_default();
+    let Some(decoded) = base64url(header) else { return false };
+    let text = String::from_utf8_lossy(&decoded);
+    text.trim_start().starts_with('{') && text.contains("\"alg\"")
+}
+
+fn mac(matched: &[u8]) -> bool {
+    let seps: Vec<u8> = matched.iter().copied().filter(|b| *b == b':' || *b == b'-').collect();
+    let same_sep = seps.windows(2).all(|w| w[0] == w[1]);
+    let hex: Vec<u8> = matched.iter().copied().filter(u8::is_ascii_hexdigit).collect();
+    let all = |c: u8| hex.iter().all(|h| h.eq_ignore_ascii_case(&c));
+    same_sep && !all(b'0') && !all(b'f')
 }
 
 fn digits(matched: &[u8]) -> Vec<u8> {
@@ -148,6 +215,18 @@ mod tests {
         assert_eq!(v.accept(b"4111-1111-1111-1111"), Some(19));
         assert_eq!(v.accept(b"4111 1111 1111 1112 123"), None);
         assert_eq!(Validator::Ssn.accept(b"123-45-6789"), Some(11));
+    }
+
+    #[test]
+    fn ibans_jwts_macs() {
+        assert!(Validator::Iban.check(b"GB82 WEST 1234 5698 7654 32"));
+        assert!(Validator::Iban.check(b"DE89370400440532013000"));
+        assert!(!Validator::Iban.check(b"GB82 WEST 1234 5698 7654 33"));
+        assert!(Validator::Jwt.check(b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz"));
+        assert!(!Validator::Jwt.check(b"eyJub3RoaW5nIjoxfQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"));
+        assert!(Validator::Mac.check(b"3C:22:FB:1A:9E:07"));
+        assert!(!Validator::Mac.check(b"3C:22-FB:1A:9E:07"));
+        assert!(!Validator::Mac.check(b"00:00:00:00:00:00"));
     }
 
     #[test]

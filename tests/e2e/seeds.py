@@ -1,7 +1,8 @@
 """Synthetic sensitive values, one or more per category of the first-cut detectors.
 
 All are made up: reserved example domains, test card numbers, AWS's documented
-example key id, and never-issued SSNs and phone numbers.
+example key id, the IBAN registry's example, never-issued SSNs and phone numbers,
+and keys that say "T3stOnly".
 """
 
 SEEDS = {
@@ -13,6 +14,18 @@ SEEDS = {
     "API_KEY": ["sk-proj-T3stOnlyAbCdEfGhIjKlMnOpQrSt", "sk-ant-api03-TestOnlyAbCdEfGhIjKlMnOpQr"],
     "PRIVATE_IP": ["10.20.30.40", "192.168.1.77"],
     "INTERNAL_URL": ["http://wiki.corp/payroll?id=7", "https://localhost:8443/admin"],
+    "GITHUB_TOKEN": ["ghp_T3stOnly0123456789abcdefghijABCDEFGH"],
+    "GITLAB_TOKEN": ["glpat-T3stOnly0123456789ab"],
+    "SLACK_TOKEN": ["xoxb-0000000000-T3stOnlyAbCd"],
+    "STRIPE_KEY": ["sk_test_T3stOnly0123456789abcd"],
+    "GOOGLE_API_KEY": ["AIzaSyT3stOnly0123456789abcdefghijklmno"],
+    "JWT": ["eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0ZXN0LW9ubHkifQ.dGVzdC1vbmx5LXNpZ25hdHVyZQ"],
+    "PRIVATE_KEY": ["-----BEGIN PRIVATE KEY-----\nMIIBVAIBADANBgkqhkiG9w0BAQEFAASCAT4wggE6AgEAAkEAT3stOnly\n-----END PRIVATE KEY-----"],
+    "CONNECTION_STRING": ["postgres://app:T3stOnlyPw@db.corp.example:5432/prod"],
+    "PASSWORD": ["password=T3stOnly-Pa55"],
+    "BEARER_TOKEN": ["Bearer T3stOnlyBearerToken0123456789"],
+    "IBAN": ["GB82 WEST 1234 5698 7654 32"],
+    "MAC_ADDRESS": ["3c:22:fb:1a:9e:07"],
 }
 
 ALL = [value for values in SEEDS.values() for value in values]
