@@ -124,6 +124,23 @@ impl Engine {
             }
             match rule.gate {
                 Gate::Always => rule.search(index, text, 0, &mut candidates),
+                Gate::AfterCountryCode { span } => {
+                    for run in runs.get_or_insert_with(|| numeric_runs(text)).iter() {
+                        // The run starts at its first digit or just before it.
+                        let digit = (run.start..run.end).find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
+                        let Some(d) = digit else { continue };
+                        let country = d >= 2 && text.get(d - 2..d).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
+                        if country {
+                            let hay = text.get(..(d + span).min(text.len())).unwrap_or(text);
+                            rule.search(index, hay, d - 2, &mut candidates);
+                        }
+                    }
+                }
+                Gate::Test(test) => {
+                    if test(text) {
+                        rule.search(index, text, 0, &mut candidates);
+                    }
+                }
                 Gate::Contains(needle) => {
                     if contains(text, needle) {
                         rule.search(index, text, 0, &mut candidates);

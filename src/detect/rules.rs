@@ -8,7 +8,7 @@ use super::validate::Validator;
 
 /// A cheap test that decides where a rule's regex must run at all. Most chat text
 /// has no `@`, no `://` and few digits, so most rules never touch most bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Gate {
     /// Run over the whole text.
     Always,
@@ -18,6 +18,35 @@ pub enum Gate {
     /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
     /// inside one such run, so the regex never sees the rest of the text.
     NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
+    /// Run over the whole text only if this cheap test of the text passes.
+    Test(fn(&[u8]) -> bool),
+    /// Run only at numeric runs right after two upper-case letters (an IBAN's country
+    /// code and check digits), over the next `span` bytes.
+    AfterCountryCode { span: usize },
+}
+
+/// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
+pub fn mac_like(text: &[u8]) -> bool {
+    let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let mut from = 0;
+    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr2(b':', b'-', t)) {
+        let at = from + rel;
+        let sep = text.get(at).copied();
+        let full = at >= 2
+            && hex(at - 2)
+            && hex(at - 1)
+            && (0..5).all(|k| text.get(at + 3 * k).copied() == sep && hex(at + 3 * k + 1) && hex(at + 3 * k + 2));
+        if full {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
+
+/// Slack gate: a token prefix or the webhook host.
+pub fn slack_like(text: &[u8]) -> bool {
+    memchr::memmem::find(text, b"xox").is_some() || memchr::memmem::find(text, b"hooks.slack.com").is_some()
 }
 
 /// A built-in rule before compilation.
@@ -167,7 +196,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.97,
-        gate: Gate::Always,
+        gate: Gate::Test(slack_like),
     },
     BuiltinRule {
         id: "secret.stripe_key.v1",
@@ -255,7 +284,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Iban,
         confidence: 0.95,
-        gate: Gate::Always,
+        gate: Gate::AfterCountryCode { span: 48 },
     },
     BuiltinRule {
         id: "net.mac_address.v1",
@@ -266,7 +295,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Mac,
         confidence: 0.8,
-        gate: Gate::Always,
+        gate: Gate::Test(mac_like),
     },
     BuiltinRule {
         id: "net.private_ipv4.v1",
