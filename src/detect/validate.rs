@@ -112,7 +112,7 @@ fn jwt(matched: &[u8]) -> bool {
 
 fn mac(matched: &[u8]) -> bool {
     let seps: Vec<u8> = matched.iter().copied().filter(|b| *b == b':' || *b == b'-').collect();
-    let same_sep = seps.windows(2).all(|w| w[0] == w[1]);
+    let same_sep = seps.windows(2).all(|w| w.first() == w.last());
     let hex: Vec<u8> = matched.iter().copied().filter(u8::is_ascii_hexdigit).collect();
     let all = |c: u8| hex.iter().all(|h| h.eq_ignore_ascii_case(&c));
     same_sep && !all(b'0') && !all(b'f')
