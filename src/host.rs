@@ -218,9 +218,11 @@ impl RootContext for VeilRoot {
         };
         let key = self.vault_key();
         let v = &policy.policy.vault;
-        let id_len = if v.enabled { id_hex_len_for(v.max_entries) } else { ID_HEX_LEN };
+        // With per-request scope nothing crosses requests: no vault to keep.
+        let shared = v.enabled && v.scope != ScopeKind::Request;
+        let id_len = if shared { id_hex_len_for(v.max_entries) } else { ID_HEX_LEN };
         self.minter = Rc::new(TokenMinter::new(derive(&key, "veil/v1/token")).with_id_len(id_len));
-        self.vault = v.enabled.then(|| {
+        self.vault = shared.then(|| {
             let config = VaultConfig { ttl_secs: v.ttl_seconds, max_entries: v.max_entries, max_bytes: v.max_bytes };
             let vault = Vault::new(&key, config);
             ensure_slots(&vault);
@@ -285,6 +287,7 @@ enum ResponseMode {
 struct VeilHttp {
     policy: Rc<CompiledPolicy>,
     minter: Rc<TokenMinter>,
+    /// The cross-request vault; `None` when disabled or when the scope is per request.
     vault: Option<Rc<Vault>>,
     metrics: Rc<Metrics>,
     /// `Some` when the request matched a protected route.
@@ -368,7 +371,7 @@ impl VeilHttp {
         };
         let Some(provider) = self.provider else { return Action::Continue };
         let now = now_secs(self);
-        let vault = self.vault.clone().filter(|_| self.policy.policy.vault.scope != ScopeKind::Request);
+        let vault = self.vault.clone();
         let scope = self.scope.clone();
         // Tokens already in the vault with the same value and more than half their
         // lifetime left need no write after this request.
@@ -430,6 +433,12 @@ struct ScopedLookup<'a> {
     hits: std::cell::Cell<u32>,
 }
 
+impl<'a> ScopedLookup<'a> {
+    fn new(tokens: &'a TokenMap, vault: Option<&'a Vault>, scope: &'a [u8], now: u64) -> ScopedLookup<'a> {
+        ScopedLookup { tokens, vault, scope, now, hits: std::cell::Cell::new(0) }
+    }
+}
+
 impl Lookup for ScopedLookup<'_> {
     fn lookup(&self, token: &str) -> Option<Cow<'_, [u8]>> {
         if let Some(value) = self.tokens.get(token) {
@@ -464,22 +473,12 @@ impl VeilHttp {
     }
 
     fn lookup(&self) -> ScopedLookup<'_> {
-        let cross_request = self.policy.policy.vault.scope != ScopeKind::Request;
-        ScopedLookup {
-            tokens: &self.tokens,
-            vault: self.vault.as_deref().filter(|_| cross_request),
-            scope: &self.scope,
-            now: now_secs(self),
-            hits: std::cell::Cell::new(0),
-        }
+        ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now_secs(self))
     }
 
     /// Writes this request's tokens to the vault, but those found `fresh` there.
     fn remember_tokens(&self, fresh: &[String]) {
         let Some(vault) = self.vault.as_deref() else { return };
-        if self.policy.policy.vault.scope == ScopeKind::Request {
-            return;
-        }
         let now = now_secs(self);
         let (mut stored, mut evicted, mut failed) = (0u64, 0u64, 0u64);
         for (token, value) in self.tokens.iter() {
@@ -549,8 +548,8 @@ impl HttpContext for VeilHttp {
         }
         let status = self.get_http_response_header(":status").and_then(|s| s.parse::<u16>().ok());
         self.event().response_status = status;
-        let cross_request = self.vault.is_some() && self.policy.policy.vault.scope != ScopeKind::Request;
-        if self.tokens.is_empty() && !cross_request {
+        // With a vault, an earlier request's tokens may come back in any response.
+        if self.tokens.is_empty() && self.vault.is_none() {
             return Action::Continue;
         }
         let encoded = self
@@ -591,13 +590,7 @@ impl HttpContext for VeilHttp {
             };
             let ResponseMode::Stream(restorer) = &mut self.response else { return Action::Continue };
             let before = restorer.restored;
-            let lookup = ScopedLookup {
-                tokens: &self.tokens,
-                vault: self.vault.as_deref().filter(|_| self.policy.policy.vault.scope != ScopeKind::Request),
-                scope: &self.scope,
-                now,
-                hits: std::cell::Cell::new(0),
-            };
+            let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
             let out = restorer.feed(&chunk, end_of_stream, &lookup);
             let vault_hits = lookup.hits.get();
             let restored = restorer.restored - before;

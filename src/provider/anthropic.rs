@@ -24,7 +24,7 @@ pub(super) const RESPONSE: FieldTable = &[
 const LANE_TEXT: u8 = 0;
 const LANE_INPUT_JSON: u8 = 2;
 
-pub(super) fn stream_fields(event: &EventScan) -> Vec<StreamField> {
+pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let block = event.number(&["index"]).unwrap_or(0);
     let whole = |pattern: &'static [&'static str]| -> Vec<StreamField> {
         event.matching(pattern).map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole }).collect()

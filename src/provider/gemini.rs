@@ -21,7 +21,7 @@ pub(super) const RESPONSE: FieldTable = &[
     (&["candidates", "*", "content", "parts", "*", "functionCall", "args", "**"], TextKind::Plain),
 ];
 
-pub(super) fn stream_fields(event: &EventScan) -> Vec<StreamField> {
+pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let mut out: Vec<StreamField> = event
         .matching(&["candidates", "*", "content", "parts", "*", "text"])
         .map(|(path, span)| StreamField {

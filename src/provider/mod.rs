@@ -127,7 +127,7 @@ impl Provider {
             Provider::Generic => event
                 .strings
                 .iter()
-                .filter(|(path, _)| !path.iter().any(|s| GENERIC_SKIP_KEYS.contains(&s.as_str())))
+                .filter(|(path, _)| generic(path).is_some())
                 .map(|(_, span)| StreamField { span: *span, kind: TextKind::Plain, role: Role::Whole })
                 .collect(),
         })
@@ -175,66 +175,57 @@ impl Provider {
 }
 
 /// What one pass over a stream event's JSON found: every string with its path, and
-/// the numbers and short strings that say which stream a delta belongs to.
+/// the numbers and short strings that say which stream a delta belongs to. Paths
+/// borrow their keys from the event's bytes.
 #[derive(Debug, Default)]
-pub(crate) struct EventScan {
-    /// Every string value: its path (keys and indices as text) and span.
-    pub strings: Vec<(Vec<String>, StrSpan)>,
+pub(crate) struct EventScan<'d> {
+    /// Every string value: its path and span.
+    pub strings: Vec<(Vec<Seg<'d>>, StrSpan)>,
     /// Numbers by path, for `index`, `output_index` and the like.
-    pub numbers: Vec<(Vec<String>, u32)>,
+    pub numbers: Vec<(Vec<Seg<'d>>, u32)>,
     /// The top-level `type` field (Responses and Anthropic events).
     pub event_type: Option<String>,
 }
 
-impl EventScan {
-    fn note(&mut self, data: &[u8], path: &[Seg<'_>], scalar: Scalar) {
-        let owned = || path.iter().map(seg_text).collect::<Vec<String>>();
+impl<'d> EventScan<'d> {
+    fn note(&mut self, data: &[u8], path: &[Seg<'d>], scalar: Scalar) {
         match scalar {
             Scalar::String(span) => {
                 if path.len() == 1 && matches!(path.first(), Some(Seg::Key(k)) if k == "type") {
                     self.event_type = Some(json::decode(data.get(span.start..span.end).unwrap_or_default()).text().into_owned());
                 }
-                self.strings.push((owned(), span));
+                self.strings.push((path.to_vec(), span));
             }
             Scalar::Number(span) => {
                 let text = data.get(span.start..span.end).unwrap_or_default();
                 if let Some(n) = std::str::from_utf8(text).ok().and_then(|t| t.parse::<u32>().ok()) {
-                    self.numbers.push((owned(), n));
+                    self.numbers.push((path.to_vec(), n));
                 }
             }
         }
     }
 
-    /// The number at exactly `path`.
+    /// The number at exactly `path` (keys, and array indices written as numbers).
     pub fn number(&self, path: &[&str]) -> Option<u32> {
-        self.numbers.iter().find(|(p, _)| p.len() == path.len() && p.iter().zip(path).all(|(a, b)| a == b)).map(|(_, n)| *n)
+        let is = |seg: &Seg<'_>, pat: &&str| match seg {
+            Seg::Key(k) => k == pat,
+            Seg::Index(i) => pat.parse::<usize>().ok() == Some(*i),
+        };
+        self.numbers
+            .iter()
+            .find(|(p, _)| p.len() == path.len() && p.iter().zip(path).all(|(seg, pat)| is(seg, pat)))
+            .map(|(_, n)| *n)
     }
 
     /// Strings whose path matches `pattern` (with `*` and a trailing `**`).
-    pub fn matching<'s>(&'s self, pattern: &'s [&'s str]) -> impl Iterator<Item = (&'s [String], StrSpan)> + 's {
-        self.strings.iter().filter(move |(p, _)| text_path_matches(p, pattern)).map(|(p, s)| (p.as_slice(), *s))
+    pub fn matching<'s>(&'s self, pattern: &'s [&'s str]) -> impl Iterator<Item = (&'s [Seg<'d>], StrSpan)> + 's {
+        self.strings.iter().filter(move |(p, _)| path_matches(p, pattern)).map(|(p, s)| (p.as_slice(), *s))
     }
 }
 
-fn seg_text(seg: &Seg<'_>) -> String {
-    match seg {
-        Seg::Key(k) => k.to_string(),
-        Seg::Index(i) => i.to_string(),
-    }
-}
-
-fn text_path_matches(path: &[String], pattern: &[&str]) -> bool {
-    let (pattern, rest_any) = match pattern.split_last() {
-        Some((&"**", head)) => (head, true),
-        _ => (pattern, false),
-    };
-    let len_ok = if rest_any { path.len() >= pattern.len() } else { path.len() == pattern.len() };
-    len_ok && path.iter().zip(pattern).all(|(seg, pat)| *pat == "*" || seg == pat)
-}
-
-/// Parses the index segment at `at` of a text path.
-pub(crate) fn index_of(path: &[String], at: usize) -> u32 {
-    path.get(at).and_then(|s| s.parse().ok()).unwrap_or(0)
+/// The array index at segment `at` of a path (0 if that segment is not an index).
+pub(crate) fn index_of(path: &[Seg<'_>], at: usize) -> u32 {
+    json::index_at(path, at).map_or(0, |i| i as u32)
 }
 
 fn lookup(table: FieldTable, path: &[Seg<'_>]) -> Option<TextKind> {

@@ -42,7 +42,7 @@ const LANE_FUNCTION_CALL: u8 = 3;
 
 /// `chat.completion.chunk`: `choices[i].delta.content`, `.refusal`, and
 /// `.tool_calls[j].function.arguments` keyed by the tool call's own `index`.
-pub(super) fn chat_stream_fields(event: &EventScan) -> Vec<StreamField> {
+pub(super) fn chat_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let mut out = Vec::new();
     for (path, span) in event.matching(&["choices", "*", "delta", "content"]) {
         let key = StreamKey { lane: LANE_CONTENT, a: index_of(path, 1), b: 0 };
@@ -71,7 +71,7 @@ pub(super) fn chat_stream_fields(event: &EventScan) -> Vec<StreamField> {
 
 /// Responses API events, by their `type`: deltas keyed by output item and content
 /// part, and every place the full text is repeated (`*.done`, `response.completed`).
-pub(super) fn responses_stream_fields(event: &EventScan) -> Vec<StreamField> {
+pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let output = event.number(&["output_index"]).unwrap_or(0);
     let content = event.number(&["content_index"]).unwrap_or(0);
     let delta = |lane: u8, b: u32, kind: TextKind| -> Vec<StreamField> {
