@@ -21,6 +21,9 @@ pub enum Outcome {
     Blocked,
     /// Body larger than `limits.max_body_bytes` (413).
     TooLarge,
+    /// Body larger than `limits.max_body_bytes`, forwarded unscanned because the
+    /// policy says `limits.on_oversize: pass`.
+    OversizePassed,
     /// The filter could not process the request and the policy failed closed (500).
     Failed,
     /// The filter could not process the request and the policy failed open.
@@ -34,6 +37,9 @@ pub struct AuditEvent {
     /// Envoy's `x-request-id`.
     pub request_id: String,
     pub provider: &'static str,
+    /// Name of the policy rule that matched; absent for the top-level settings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     pub outcome: Outcome,
     /// `json` or `text` (how the request body was read).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -66,6 +72,7 @@ mod tests {
             event: "veil.audit",
             request_id: "r-1".into(),
             provider: "openai.chat",
+            rule: Some("tenant-acme".into()),
             outcome: Outcome::Rewritten,
             body: Some("json"),
             findings: [("EMAIL".to_string(), 2)].into_iter().collect(),

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::detect::{DetectError, Engine};
+use crate::detect::Engine;
 use crate::provider::Provider;
 
 /// The only schema version this build understands.
@@ -36,7 +36,14 @@ pub struct Policy {
     /// What happens when the filter cannot process a protected request.
     pub failure_mode: FailureMode,
     pub audit: AuditConfig,
+    /// Which tokenized categories are restored in responses.
+    pub restore: RestoreConfig,
+    /// Token format.
+    pub tokens: TokenConfig,
     pub vault: VaultPolicy,
+    /// Request-specific overrides, first match wins; a request no rule matches gets
+    /// the top-level settings.
+    pub rules: Vec<Rule>,
 }
 
 impl Default for Policy {
@@ -51,7 +58,10 @@ impl Default for Policy {
             limits: Limits::default(),
             failure_mode: FailureMode::Closed,
             audit: AuditConfig::default(),
+            restore: RestoreConfig::default(),
+            tokens: TokenConfig::default(),
             vault: VaultPolicy::default(),
+            rules: Vec::new(),
         }
     }
 }
@@ -150,14 +160,27 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Largest request body scanned. Larger bodies get a vendor-shaped 413.
+    /// Largest request body scanned.
     pub max_body_bytes: usize,
+    /// What happens to a larger body.
+    pub on_oversize: OnOversize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_body_bytes: DEFAULT_MAX_BODY_BYTES }
+        Limits { max_body_bytes: DEFAULT_MAX_BODY_BYTES, on_oversize: OnOversize::Reject }
     }
+}
+
+/// What happens to a request body over `limits.max_body_bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnOversize {
+    /// Answer with a vendor-shaped 413; nothing is forwarded.
+    Reject,
+    /// Forward it unscanned and audit it as `oversize_passed`: an explicit fail-open
+    /// for routes whose large bodies are known not to carry personal data.
+    Pass,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,6 +203,112 @@ impl Default for AuditConfig {
     fn default() -> Self {
         AuditConfig { enabled: true }
     }
+}
+
+/// Which tokenized categories come back in responses. A category that is not
+/// restored still gets a stable token (so the model can tell two values apart), but
+/// the value is never kept, not even in the vault.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RestoreConfig {
+    /// Restore tokenized values in responses.
+    pub enabled: bool,
+    /// Categories that do the opposite of `enabled`.
+    pub except: Vec<String>,
+}
+
+impl Default for RestoreConfig {
+    fn default() -> Self {
+        RestoreConfig { enabled: true, except: Vec::new() }
+    }
+}
+
+impl RestoreConfig {
+    pub fn restores(&self, category: &str) -> bool {
+        self.enabled != self.except.iter().any(|c| c == category)
+    }
+}
+
+/// The token format: `«token:CATEGORY:id»`, `id` being the first hex digits of a
+/// keyed MAC of (scope, category, value).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TokenConfig {
+    /// Hex digits in a new token's id (8..=32, even); `null` sizes it from
+    /// `vault.max_entries` so that collisions stay below one in a million.
+    pub id_length: Option<usize>,
+}
+
+#[allow(clippy::derivable_impls)] // spelled out: the default is part of the schema
+impl Default for TokenConfig {
+    fn default() -> Self {
+        TokenConfig { id_length: None }
+    }
+}
+
+/// One request-specific rule: a match and the settings it overrides.
+///
+/// Overrides are merged onto the top-level settings (objects key by key, lists and
+/// scalars replaced), so a rule names only what differs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rule {
+    /// Reported in the audit line (`rule`); unique within the policy.
+    pub name: String,
+    /// All conditions must hold; an empty condition list matches anything.
+    #[serde(rename = "match", default)]
+    pub matches: Match,
+    /// The API shape, for paths the `routes` table does not know (an internal
+    /// OpenAI-compatible proxy, say). Without it the `routes` table decides, and a
+    /// request neither knows is not an LLM call and passes untouched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<Provider>,
+    /// Any of [`RULE_OVERRIDES`], in the same shape as at the top level.
+    #[serde(flatten)]
+    pub overrides: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Top-level settings a rule may override. The others (`apiVersion`, `routes`,
+/// `tokens`, `vault`, `rules`) are gateway-wide.
+pub const RULE_OVERRIDES: &[&str] = &[
+    "mode",
+    "detectors",
+    "actions",
+    "default_action",
+    "restore",
+    "limits",
+    "failure_mode",
+    "audit",
+    "verification",
+];
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Match {
+    /// `:authority` without the port, case-insensitive; `*.example.com` matches
+    /// subdomains. Any of them.
+    pub hosts: Vec<String>,
+    /// Path without the query; `*` matches within one segment, `**` across
+    /// segments. Any of them.
+    pub paths: Vec<String>,
+    /// Upper-case HTTP methods. Any of them.
+    pub methods: Vec<String>,
+    /// Every one of them.
+    pub headers: Vec<HeaderMatch>,
+}
+
+/// A request header condition: exactly one of `exact`, `prefix`, `present`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeaderMatch {
+    /// Lower-case header name.
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    /// `true`: the header is there (any value); `false`: it is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub present: Option<bool>,
 }
 
 /// Which requests share tokens (and may restore each other's).
@@ -225,42 +354,157 @@ impl Default for VaultPolicy {
     }
 }
 
-/// Why a policy was rejected. Carries field paths, never request data.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PolicyError {
-    #[error("policy is not valid JSON for the schema: {0}")]
-    Parse(String),
-    #[error("apiVersion: expected \"{API_VERSION}\"")]
-    ApiVersion,
-    #[error("{path}: {reason}")]
-    Field { path: String, reason: &'static str },
-    #[error(transparent)]
-    Detect(#[from] DetectError),
+/// One thing wrong with a policy: the field's path and what is wrong. Carries field
+/// paths, rule ids and limits, never request data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// `detectors.custom[2].pattern`, `rules[1].match.headers[0].name`; empty for the
+    /// document as a whole.
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Issue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.path.as_str() {
+            "" => f.write_str(&self.message),
+            // A detector error names its own path after the rule prefix.
+            p if p.ends_with('.') => write!(f, "{p}{}", self.message),
+            p => write!(f, "{p}: {}", self.message),
+        }
+    }
+}
+
+/// Why a policy was rejected: every issue found, in document order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyError {
+    pub issues: Vec<Issue>,
+}
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, issue) in self.issues.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{issue}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PolicyError {}
+
+impl PolicyError {
+    fn one(path: impl Into<String>, message: impl Into<String>) -> PolicyError {
+        PolicyError { issues: vec![Issue { path: path.into(), message: message.into() }] }
+    }
 }
 
 /// A validated policy with its detectors compiled: what a request context reads.
+///
+/// The top level is itself the profile for requests no rule matches; each rule is a
+/// profile of its own (its overrides merged onto the top level), compiled once here.
 #[derive(Debug, Clone)]
 pub struct CompiledPolicy {
     pub policy: Policy,
     pub engine: Engine,
+    rules: Vec<CompiledRule>,
+}
+
+#[derive(Debug, Clone)]
+struct CompiledRule {
+    name: String,
+    matches: Match,
+    provider: Option<Provider>,
+    profile: CompiledPolicy,
+}
+
+/// What a request looks like to rule matching. Header values are fetched lazily:
+/// only rules with header conditions ask.
+pub struct RequestInfo<'a> {
+    pub authority: &'a str,
+    pub path: &'a str,
+    pub method: &'a str,
+    pub header: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// The settings a request is processed under.
+#[derive(Debug, Clone, Copy)]
+pub struct Selection<'a> {
+    pub profile: &'a CompiledPolicy,
+    pub provider: Provider,
+    /// Index of the matching rule; `None` for the top level.
+    pub rule: Option<usize>,
 }
 
 impl CompiledPolicy {
     /// Parses the filter's JSON configuration. Empty input means the built-in default.
     pub fn from_json(bytes: &[u8]) -> Result<CompiledPolicy, PolicyError> {
-        let trimmed = bytes.iter().all(|b| b.is_ascii_whitespace());
-        let policy = if trimmed {
-            Policy::default()
-        } else {
-            serde_json::from_slice::<Policy>(bytes).map_err(|e| PolicyError::Parse(e.to_string()))?
-        };
+        if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+            return CompiledPolicy::new(Policy::default());
+        }
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let policy: Policy = serde_path_to_error::deserialize(&mut de).map_err(parse_error)?;
+        CompiledPolicy::new(policy)
+    }
+
+    /// Validates a policy already parsed to a JSON value (from YAML, say), with the
+    /// path of the offending field in the error.
+    pub fn from_value(value: serde_json::Value) -> Result<CompiledPolicy, PolicyError> {
+        let policy: Policy = serde_path_to_error::deserialize(value).map_err(parse_error)?;
         CompiledPolicy::new(policy)
     }
 
     pub fn new(policy: Policy) -> Result<CompiledPolicy, PolicyError> {
-        validate(&policy)?;
-        let engine = Engine::new(&policy.detectors)?;
-        Ok(CompiledPolicy { policy, engine })
+        let mut issues = validate(&policy);
+        let engine = Engine::new(&policy.detectors)
+            .map_err(|e| issues.push(Issue { path: String::new(), message: e.to_string() }))
+            .ok();
+        let top_level_ok = issues.is_empty();
+        for (i, rule) in policy.rules.iter().enumerate() {
+            issues.extend(rule_issues(&policy, i, rule));
+        }
+        // Rules are merged onto the top level only when both are sound: otherwise
+        // every rule would repeat the top level's issues.
+        let (Some(engine), true) = (engine, top_level_ok && issues.is_empty()) else {
+            return Err(PolicyError { issues });
+        };
+        let mut rules = Vec::with_capacity(policy.rules.len());
+        for (i, rule) in policy.rules.iter().enumerate() {
+            match compile_rule(&policy, &engine, i, rule) {
+                Ok(r) => rules.push(r),
+                Err(mut e) => issues.append(&mut e.issues),
+            }
+        }
+        if !issues.is_empty() {
+            return Err(PolicyError { issues });
+        }
+        Ok(CompiledPolicy { policy, engine, rules })
+    }
+
+    /// The settings for a request, or `None` when it is not an LLM API call this
+    /// policy knows (it then passes untouched).
+    pub fn select(&self, req: &RequestInfo<'_>) -> Option<Selection<'_>> {
+        let path = req.path.split(['?', '#']).next().unwrap_or(req.path);
+        let host = strip_port(req.authority);
+        let hit = self.rules.iter().enumerate().find(|(_, r)| r.matches.matches(host, path, req.method, req.header));
+        let (profile, rule, provider) = match hit {
+            Some((i, r)) => (&r.profile, Some(i), r.provider),
+            None => (self, None, None),
+        };
+        let provider = provider.or_else(|| self.route(req.authority, path).map(|r| r.provider))?;
+        Some(Selection { profile, provider, rule })
+    }
+
+    /// The profile of rule `index` (`None`: the top level).
+    pub fn profile(&self, index: Option<usize>) -> &CompiledPolicy {
+        index.and_then(|i| self.rules.get(i)).map_or(self, |r| &r.profile)
+    }
+
+    /// The name of rule `index`, for the audit line (`None`: the top level).
+    pub fn rule_name(&self, index: Option<usize>) -> Option<&str> {
+        index.and_then(|i| self.rules.get(i)).map(|r| r.name.as_str())
     }
 
     /// The route for a request, if any: exact path match (query ignored), host filter.
@@ -277,12 +521,126 @@ impl CompiledPolicy {
     }
 }
 
-/// `*` matches any run of characters other than `/`; everything else literally.
+fn parse_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> PolicyError {
+    let path = e.path().to_string();
+    let path = if path == "." { String::new() } else { path };
+    PolicyError::one(path, e.into_inner().to_string())
+}
+
+/// A rule's own structure: name, match, which keys it overrides.
+fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
+    let at = format!("rules[{i}]");
+    let mut issues = Vec::new();
+    if rule.name.is_empty() {
+        issues.push(Issue { path: format!("{at}.name"), message: "must not be empty".into() });
+    }
+    if base.rules.iter().take(i).any(|r| r.name == rule.name) {
+        issues.push(Issue { path: format!("{at}.name"), message: "duplicate rule name".into() });
+    }
+    issues.extend(validate_match(&rule.matches, &format!("{at}.match")));
+    for key in rule.overrides.keys() {
+        if !RULE_OVERRIDES.contains(&key.as_str()) {
+            let message = if matches!(key.as_str(), "apiVersion" | "routes" | "tokens" | "vault" | "rules") {
+                "cannot be set per rule (gateway-wide)".to_string()
+            } else {
+                format!("unknown field, expected one of name, match, provider, {}", RULE_OVERRIDES.join(", "))
+            };
+            issues.push(Issue { path: format!("{at}.{key}"), message });
+        }
+    }
+    issues
+}
+
+/// A rule's profile: its overrides merged onto the top level, validated and compiled
+/// like a policy of its own. Detectors are compiled again only when overridden.
+fn compile_rule(base: &Policy, engine: &Engine, i: usize, rule: &Rule) -> Result<CompiledRule, PolicyError> {
+    let at = format!("rules[{i}]");
+    let mut merged = serde_json::to_value(Policy { rules: Vec::new(), ..base.clone() })
+        .map_err(|e| PolicyError::one(at.clone(), e.to_string()))?;
+    for (key, value) in &rule.overrides {
+        if let Some(slot) = merged.get_mut(key) {
+            merge(slot, value);
+        }
+    }
+    let prefix = |mut e: PolicyError| {
+        for issue in &mut e.issues {
+            issue.path = if issue.path.is_empty() { format!("{at}.") } else { format!("{at}.{}", issue.path) };
+        }
+        e
+    };
+    let policy: Policy = serde_path_to_error::deserialize(merged).map_err(parse_error).map_err(prefix)?;
+    let issues = validate(&policy);
+    if !issues.is_empty() {
+        return Err(prefix(PolicyError { issues }));
+    }
+    let engine = if rule.overrides.contains_key("detectors") {
+        Engine::new(&policy.detectors).map_err(|e| prefix(PolicyError::one("", e.to_string())))?
+    } else {
+        engine.clone()
+    };
+    Ok(CompiledRule {
+        name: rule.name.clone(),
+        matches: rule.matches.clone(),
+        provider: rule.provider,
+        profile: CompiledPolicy { policy, engine, rules: Vec::new() },
+    })
+}
+
+/// Objects merge key by key; anything else replaces.
+fn merge(base: &mut serde_json::Value, over: &serde_json::Value) {
+    match (base, over) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(o)) => {
+            for (k, v) in o {
+                match b.get_mut(k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
+impl Match {
+    fn matches(&self, host: &str, path: &str, method: &str, header: &dyn Fn(&str) -> Option<String>) -> bool {
+        (self.hosts.is_empty() || self.hosts.iter().any(|h| host_match(h, host)))
+            && (self.paths.is_empty() || self.paths.iter().any(|p| glob_match(p, path)))
+            && (self.methods.is_empty() || self.methods.iter().any(|m| m == method))
+            && self.headers.iter().all(|h| {
+                let value = header(&h.name);
+                match (&h.exact, &h.prefix, h.present) {
+                    (Some(want), _, _) => value.as_deref() == Some(want.as_str()),
+                    (_, Some(prefix), _) => value.is_some_and(|v| v.starts_with(prefix.as_str())),
+                    (_, _, Some(present)) => value.is_some() == present,
+                    _ => false,
+                }
+            })
+    }
+}
+
+fn host_match(pattern: &str, host: &str) -> bool {
+    match pattern.strip_prefix("*.") {
+        Some(suffix) => host
+            .len()
+            .checked_sub(suffix.len() + 1)
+            .and_then(|cut| host.get(cut..))
+            .is_some_and(|tail| tail.strip_prefix('.').is_some_and(|t| t.eq_ignore_ascii_case(suffix))),
+        None => pattern.eq_ignore_ascii_case(host),
+    }
+}
+
+/// `*` matches any run of characters other than `/`, `**` any run at all;
+/// everything else literally.
 fn glob_match(pattern: &str, path: &str) -> bool {
     let Some((head, tail)) = pattern.split_once('*') else { return pattern == path };
     let Some(rest) = path.strip_prefix(head) else { return false };
-    // Try every split of `rest` for the star, never crossing a '/'.
-    let limit = rest.find('/').unwrap_or(rest.len());
+    let (tail, limit) = match tail.strip_prefix('*') {
+        Some(tail) => (tail, rest.len()),
+        None => (tail, rest.find('/').unwrap_or(rest.len())),
+    };
+    // Try every split of `rest` for the star.
     (0..=limit).any(|n| rest.get(n..).is_some_and(|r| glob_match(tail, r)))
 }
 
@@ -299,54 +657,100 @@ fn is_category(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
-fn validate(policy: &Policy) -> Result<(), PolicyError> {
-    let field = |path: String, reason| Err(PolicyError::Field { path, reason });
+fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+fn validate_match(m: &Match, at: &str) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut field = |path: String, message: &str| issues.push(Issue { path, message: message.to_string() });
+    for (i, host) in m.hosts.iter().enumerate() {
+        let bare = host.strip_prefix("*.").unwrap_or(host);
+        let ok = !bare.is_empty() && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+        if !ok {
+            field(format!("{at}.hosts[{i}]"), "a host name, optionally starting with '*.' (no port)");
+        }
+    }
+    for (i, path) in m.paths.iter().enumerate() {
+        if !path.starts_with('/') {
+            field(format!("{at}.paths[{i}]"), "must start with '/'");
+        }
+    }
+    for (i, method) in m.methods.iter().enumerate() {
+        if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
+            field(format!("{at}.methods[{i}]"), "an upper-case HTTP method such as POST");
+        }
+    }
+    for (i, h) in m.headers.iter().enumerate() {
+        if !is_header_name(&h.name) {
+            field(format!("{at}.headers[{i}].name"), "must be a lower-case header name");
+        }
+        let set = usize::from(h.exact.is_some()) + usize::from(h.prefix.is_some()) + usize::from(h.present.is_some());
+        if set != 1 {
+            field(format!("{at}.headers[{i}]"), "needs exactly one of exact, prefix, present");
+        }
+    }
+    issues
+}
+
+/// Every semantic issue of a parsed policy (the schema itself is checked by serde).
+fn validate(policy: &Policy) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let mut field = |path: String, message: &str| issues.push(Issue { path, message: message.to_string() });
     if policy.api_version != API_VERSION {
-        return Err(PolicyError::ApiVersion);
+        field("apiVersion".into(), "expected \"veil/v1\"");
     }
     for (i, route) in policy.routes.iter().enumerate() {
         if !route.path.starts_with('/') {
-            return field(format!("routes[{i}].path"), "must start with '/'");
+            field(format!("routes[{i}].path"), "must start with '/'");
         }
     }
     for (i, custom) in policy.detectors.custom.iter().enumerate() {
         if !is_category(&custom.category) {
-            return field(format!("detectors.custom[{i}].category"), "must be 1-32 of A-Z, 0-9, _");
+            field(format!("detectors.custom[{i}].category"), "must be 1-32 of A-Z, 0-9, _");
         }
         if custom.id.is_empty() {
-            return field(format!("detectors.custom[{i}].id"), "must not be empty");
+            field(format!("detectors.custom[{i}].id"), "must not be empty");
         }
         if !(0.0..=1.0).contains(&custom.confidence) {
-            return field(format!("detectors.custom[{i}].confidence"), "must be within 0..1");
+            field(format!("detectors.custom[{i}].confidence"), "must be within 0..1");
         }
     }
     if !(0.0..=1.0).contains(&policy.detectors.confidence_threshold) {
-        return field("detectors.confidence_threshold".into(), "must be within 0..1");
+        field("detectors.confidence_threshold".into(), "must be within 0..1");
     }
     for name in policy.actions.keys() {
         if !is_category(name) {
-            return field(format!("actions.{name}"), "not a category name (A-Z, 0-9, _)");
+            field(format!("actions.{name}"), "not a category name (A-Z, 0-9, _)");
+        }
+    }
+    for (i, name) in policy.restore.except.iter().enumerate() {
+        if !is_category(name) {
+            field(format!("restore.except[{i}]"), "not a category name (A-Z, 0-9, _)");
+        }
+    }
+    if let Some(len) = policy.tokens.id_length {
+        if !(8..=32).contains(&len) || len % 2 != 0 {
+            field("tokens.id_length".into(), "must be an even number within 8..=32");
         }
     }
     if policy.limits.max_body_bytes == 0 || policy.limits.max_body_bytes > 64 * 1024 * 1024 {
-        return field("limits.max_body_bytes".into(), "must be within 1..=67108864");
+        field("limits.max_body_bytes".into(), "must be within 1..=67108864");
     }
     let vault = &policy.vault;
     if vault.ttl_seconds == 0 || vault.ttl_seconds > 30 * 24 * 3600 {
-        return field("vault.ttl_seconds".into(), "must be within 1..=2592000 (30 days)");
+        field("vault.ttl_seconds".into(), "must be within 1..=2592000 (30 days)");
     }
     if vault.max_entries < 8 || vault.max_entries > 10_000_000 {
-        return field("vault.max_entries".into(), "must be within 8..=10000000");
+        field("vault.max_entries".into(), "must be within 8..=10000000");
     }
     if vault.max_bytes < 4096 || vault.max_bytes > 1 << 30 {
-        return field("vault.max_bytes".into(), "must be within 4096..=1073741824");
+        field("vault.max_bytes".into(), "must be within 4096..=1073741824");
     }
-    let header_ok = !vault.scope_header.is_empty()
-        && vault.scope_header.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if !header_ok {
-        return field("vault.scope_header".into(), "must be a lower-case header name");
+    if !is_header_name(&vault.scope_header) {
+        field("vault.scope_header".into(), "must be a lower-case header name");
     }
-    Ok(())
+    issues
 }
 
 #[cfg(test)]
@@ -408,5 +812,114 @@ mod tests {
         assert!(p.route("evil.example", "/v1/chat/completions").is_none());
         assert_eq!(p.action("EMAIL"), Action::Mask);
         assert_eq!(p.action("SSN"), Action::Redact);
+    }
+
+    fn select<'a>(p: &'a CompiledPolicy, host: &str, path: &str, headers: &[(&str, &str)]) -> Option<Selection<'a>> {
+        let owned: Vec<(String, String)> = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let header = move |name: &str| owned.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        p.select(&RequestInfo { authority: host, path, method: "POST", header: &header })
+    }
+
+    const TENANTS: &str = r#"{
+        "actions": {"EMAIL": "mask"},
+        "detectors": {"custom": [{"id": "acme.ticket", "category": "TICKET", "pattern": "TCK-[0-9]{6}"}]},
+        "rules": [
+            {"name": "acme", "match": {"headers": [{"name": "x-tenant", "exact": "acme"}]},
+             "actions": {"SSN": "block"}, "mode": "monitor"},
+            {"name": "internal-proxy", "match": {"hosts": ["*.llm.corp.example"], "paths": ["/proxy/**"]},
+             "provider": "openai_chat", "detectors": {"disable": ["EMAIL"]}},
+            {"name": "beta", "match": {"paths": ["/v1/chat/*"], "methods": ["POST"],
+             "headers": [{"name": "x-beta", "present": true}]}, "restore": {"enabled": false}}
+        ]}"#;
+
+    #[test]
+    fn first_matching_rule_wins_and_overrides_merge_onto_the_top_level() {
+        let p = CompiledPolicy::from_json(TENANTS.as_bytes()).unwrap();
+        let s = select(&p, "api.openai.com", "/v1/chat/completions", &[("x-tenant", "acme"), ("x-beta", "1")]).unwrap();
+        assert_eq!(s.rule, Some(0));
+        assert_eq!(p.rule_name(s.rule), Some("acme"));
+        assert_eq!(s.provider, Provider::OpenAiChat);
+        // Merged: the rule's SSN action next to the top level's EMAIL action.
+        assert_eq!(s.profile.action("SSN"), Action::Block);
+        assert_eq!(s.profile.action("EMAIL"), Action::Mask);
+        assert_eq!(s.profile.policy.mode, Mode::Monitor);
+        // Custom detectors inherited.
+        assert!(s.profile.engine.rules().iter().any(|r| r.id == "acme.ticket"));
+
+        let s = select(&p, "api.openai.com", "/v1/chat/completions", &[("x-tenant", "other"), ("x-beta", "")]).unwrap();
+        assert_eq!(p.rule_name(s.rule), Some("beta"));
+        assert!(!s.profile.policy.restore.restores("EMAIL"));
+
+        let s = select(&p, "api.openai.com", "/v1/chat/completions", &[]).unwrap();
+        assert_eq!(s.rule, None);
+        assert_eq!(s.profile.action("SSN"), Action::Tokenize);
+        assert_eq!(s.profile.policy.mode, Mode::Enforce);
+    }
+
+    #[test]
+    fn a_rule_can_name_the_provider_for_unknown_paths() {
+        let p = CompiledPolicy::from_json(TENANTS.as_bytes()).unwrap();
+        let s = select(&p, "gw.llm.corp.example:8443", "/proxy/team/a/chat?x=1", &[]).unwrap();
+        assert_eq!(p.rule_name(s.rule), Some("internal-proxy"));
+        assert_eq!(s.provider, Provider::OpenAiChat);
+        assert!(!s.profile.engine.rules().iter().any(|r| r.category == "EMAIL"));
+        // Not a subdomain, and not an LLM path either: untouched.
+        assert!(select(&p, "llm.corp.example", "/proxy/x", &[]).is_none());
+        assert!(select(&p, "evilllm.corp.example", "/proxy/x", &[]).is_none());
+        assert!(select(&p, "api.openai.com", "/v1/models", &[]).is_none());
+    }
+
+    #[test]
+    fn every_issue_is_reported_with_its_path() {
+        let json = r#"{
+            "apiVersion": "veil/v2",
+            "limits": {"max_body_bytes": 0},
+            "actions": {"email": "mask"},
+            "rules": [
+                {"name": "a", "match": {"methods": ["post"], "headers": [{"name": "X-Tenant", "exact": "a", "prefix": "b"}]}},
+                {"name": "b", "vault": {"enabled": false}, "redact": {}},
+                {"name": "c", "limits": {"max_body_bytes": 0}},
+                {"name": "c", "detectors": {"custom": [{"id": "x", "category": "X", "pattern": "(a"}]}}
+            ]}"#;
+        let err = CompiledPolicy::from_json(json.as_bytes()).unwrap_err();
+        let paths: Vec<String> = err.issues.iter().map(|i| i.path.clone()).collect();
+        assert_eq!(paths[..3], ["apiVersion", "actions.email", "limits.max_body_bytes"], "{err}");
+        // The top level is broken: rules are not merged onto it (their issues would
+        // only repeat it), but their own structure is still checked.
+        assert!(paths.contains(&"rules[0].match.methods[0]".to_string()), "{err}");
+        assert!(paths.contains(&"rules[0].match.headers[0].name".to_string()), "{err}");
+        assert!(paths.contains(&"rules[0].match.headers[0]".to_string()), "{err}");
+        assert!(paths.contains(&"rules[1].vault".to_string()), "{err}");
+        assert!(paths.contains(&"rules[1].redact".to_string()), "{err}");
+        assert!(paths.contains(&"rules[3].name".to_string()), "{err}");
+
+        let json = r#"{"rules": [
+                {"name": "c", "limits": {"max_body_bytes": 0}},
+                {"name": "d", "detectors": {"custom": [{"id": "x", "category": "X", "pattern": "(a"}]}},
+                {"name": "e", "mode": "enforcing"}]}"#;
+        let err = CompiledPolicy::from_json(json.as_bytes()).unwrap_err().to_string();
+        assert!(err.contains("rules[0].limits.max_body_bytes: must be within"), "{err}");
+        assert!(err.contains("rules[1].detectors.custom[0] (x): invalid pattern"), "{err}");
+        assert!(err.contains("rules[2].mode: unknown variant `enforcing`"), "{err}");
+    }
+
+    #[test]
+    fn globs_and_hosts() {
+        assert!(glob_match("/a/**", "/a/b/c"));
+        assert!(glob_match("/a/**/z", "/a/b/c/z"));
+        assert!(!glob_match("/a/*", "/a/b/c"));
+        assert!(glob_match("/v1beta/models/*:generateContent", "/v1beta/models/g:generateContent"));
+        assert!(host_match("*.example.com", "a.b.EXAMPLE.com"));
+        assert!(!host_match("*.example.com", "example.com"));
+        assert!(!host_match("*.example.com", "badexample.com"));
+        assert!(host_match("API.openai.com", "api.openai.com"));
+    }
+
+    #[test]
+    fn rules_round_trip_through_serialisation() {
+        let p = CompiledPolicy::from_json(TENANTS.as_bytes()).unwrap();
+        let json = serde_json::to_vec(&p.policy).unwrap();
+        let again = CompiledPolicy::from_json(&json).unwrap();
+        assert_eq!(again.policy, p.policy);
     }
 }

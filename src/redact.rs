@@ -100,6 +100,10 @@ impl Redactor<'_> {
                 BodyKind::Text
             }
         };
+        let restore = &self.policy.policy.restore;
+        if !restore.enabled || !restore.except.is_empty() {
+            state.tokens.retain_categories(|category| restore.restores(category));
+        }
         let verdict = if let Some(category) = state.blocked {
             Verdict::Block { category }
         } else if state.edits.is_empty() {
@@ -248,5 +252,23 @@ mod tests {
         let r = redact_with(p, body);
         assert_eq!(r.verdict, Verdict::Forward);
         assert_eq!(r.counts.len(), 3);
+    }
+
+    #[test]
+    fn categories_not_restored_keep_their_token_but_leave_no_value() {
+        let body = br#"{"messages":[{"role":"user","content":"a@example.com 123-45-6789"}]}"#;
+        let mut p = Policy::default();
+        p.restore.except = vec!["SSN".into()];
+        let r = redact_with(p.clone(), body);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let out = std::str::from_utf8(out).unwrap();
+        assert!(out.contains("«token:SSN:") && out.contains("«token:EMAIL:"), "{out}");
+        assert_eq!(r.tokens.len(), 1);
+        assert!(r.tokens.iter().all(|(t, _)| t.starts_with("«token:EMAIL:")));
+
+        p.restore = crate::policy::RestoreConfig { enabled: false, except: vec!["SSN".into()] };
+        let r = redact_with(p, body);
+        assert!(r.tokens.iter().all(|(t, _)| t.starts_with("«token:SSN:")));
+        assert_eq!(r.tokens.len(), 1);
     }
 }

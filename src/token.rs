@@ -174,6 +174,19 @@ impl TokenMap {
         }
     }
 
+    /// Forgets every token whose category `keep` rejects: such a token stays in the
+    /// text it replaced but can no longer be restored.
+    pub fn retain_categories(&mut self, keep: impl Fn(&str) -> bool) {
+        self.by_value.retain(|key, _| {
+            let category = key.split(|&b| b == 0).next().unwrap_or_default();
+            std::str::from_utf8(category).is_ok_and(&keep)
+        });
+        self.by_token.retain(|token, _| {
+            let category = token.strip_prefix(PREFIX).and_then(|t| t.split(':').next());
+            category.is_some_and(&keep)
+        });
+    }
+
     pub fn get(&self, token: &str) -> Option<&[u8]> {
         self.by_token.get(token).map(Vec::as_slice)
     }

@@ -15,7 +15,7 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType};
 
 use crate::audit::{AuditEvent, Outcome};
-use crate::policy::{CompiledPolicy, FailureMode};
+use crate::policy::{CompiledPolicy, FailureMode, OnOversize, RequestInfo};
 use crate::provider::Provider;
 use crate::redact::{Redactor, Verdict};
 use crate::restore::{restore_json, restore_text};
@@ -220,7 +220,8 @@ impl RootContext for VeilRoot {
         let v = &policy.policy.vault;
         // With per-request scope nothing crosses requests: no vault to keep.
         let shared = v.enabled && v.scope != ScopeKind::Request;
-        let id_len = if shared { id_hex_len_for(v.max_entries) } else { ID_HEX_LEN };
+        let auto = if shared { id_hex_len_for(v.max_entries) } else { ID_HEX_LEN };
+        let id_len = policy.policy.tokens.id_length.unwrap_or(auto);
         self.minter = Rc::new(TokenMinter::new(derive(&key, "veil/v1/token")).with_id_len(id_len));
         self.vault = shared.then(|| {
             let config = VaultConfig { ttl_secs: v.ttl_seconds, max_entries: v.max_entries, max_bytes: v.max_bytes };
@@ -259,6 +260,8 @@ impl RootContext for VeilRoot {
             vault: self.vault.clone(),
             metrics: Rc::clone(&self.metrics),
             provider: None,
+            rule: None,
+            unscanned: false,
             started: SystemTime::UNIX_EPOCH,
             request_id: String::new(),
             scope: Vec::new(),
@@ -292,6 +295,10 @@ struct VeilHttp {
     metrics: Rc<Metrics>,
     /// `Some` when the request matched a protected route.
     provider: Option<Provider>,
+    /// The policy rule the request matched (`None`: the top-level settings).
+    rule: Option<usize>,
+    /// The body is forwarded unscanned (`limits.on_oversize: pass`).
+    unscanned: bool,
     started: SystemTime,
     request_id: String,
     scope: Vec<u8>,
@@ -304,13 +311,20 @@ struct VeilHttp {
 }
 
 impl VeilHttp {
+    /// The settings this request is processed under.
+    fn profile(&self) -> &CompiledPolicy {
+        self.policy.profile(self.rule)
+    }
+
     fn event(&mut self) -> &mut AuditEvent {
         let provider = self.provider.map_or("none", Provider::name);
         let request_id = self.request_id.clone();
+        let rule = self.policy.rule_name(self.rule).map(str::to_string);
         self.audit.get_or_insert_with(|| AuditEvent {
             event: "veil.audit",
             request_id,
             provider,
+            rule,
             outcome: Outcome::Forwarded,
             body: None,
             findings: Default::default(),
@@ -338,7 +352,15 @@ impl VeilHttp {
     }
 
     fn too_large(&mut self) -> Action {
-        let max = self.policy.policy.limits.max_body_bytes;
+        let limits = &self.profile().policy.limits;
+        let max = limits.max_body_bytes;
+        if limits.on_oversize == OnOversize::Pass {
+            // Explicitly configured fail-open for big bodies: forwarded unscanned.
+            self.event().outcome = Outcome::OversizePassed;
+            self.metrics.increment("oversize_passed", 1);
+            self.unscanned = true;
+            return Action::Continue;
+        }
         self.reject(
             413,
             "veil_body_too_large",
@@ -349,7 +371,7 @@ impl VeilHttp {
 
     /// The filter could not read the body: fail closed (500) or open (forward as is).
     fn failure(&mut self) -> Action {
-        match self.policy.policy.failure_mode {
+        match self.profile().policy.failure_mode {
             FailureMode::Closed => self.reject(
                 500,
                 "veil_internal_error",
@@ -384,9 +406,9 @@ impl VeilHttp {
             }
             Some(value)
         };
-        let redactor = Redactor { policy: &self.policy, provider, minter: &self.minter, scope: &self.scope, existing: &existing };
+        let redactor = Redactor { policy: self.policy.profile(self.rule), provider, minter: &self.minter, scope: &self.scope, existing: &existing };
         let redaction = redactor.redact(&body);
-        let monitor = self.policy.policy.mode == crate::policy::Mode::Monitor;
+        let monitor = self.profile().policy.mode == crate::policy::Mode::Monitor;
         let event = self.event();
         event.body = Some(redaction.kind.name());
         event.findings = redaction.counts.clone();
@@ -502,7 +524,13 @@ impl HttpContext for VeilHttp {
     fn on_http_request_headers(&mut self, _num_headers: usize, end_of_stream: bool) -> Action {
         let path = self.get_http_request_header(":path").unwrap_or_default();
         let authority = self.get_http_request_header(":authority").unwrap_or_default();
-        self.provider = self.policy.route(&authority, &path).map(|r| r.provider);
+        let method = self.get_http_request_header(":method").unwrap_or_default();
+        let policy = Rc::clone(&self.policy);
+        let header = |name: &str| self.get_http_request_header(name);
+        let request = RequestInfo { authority: &authority, path: &path, method: &method, header: &header };
+        let selected = policy.select(&request).map(|s| (s.provider, s.rule));
+        self.provider = selected.map(|s| s.0);
+        self.rule = selected.and_then(|s| s.1);
         if self.provider.is_none() {
             return Action::Continue;
         }
@@ -517,7 +545,7 @@ impl HttpContext for VeilHttp {
         let declared = self
             .get_http_request_header("content-length")
             .and_then(|v| v.trim().parse::<usize>().ok());
-        if declared.is_some_and(|len| len > self.policy.policy.limits.max_body_bytes) {
+        if declared.is_some_and(|len| len > self.profile().policy.limits.max_body_bytes) {
             return self.too_large();
         }
         if !end_of_stream {
@@ -530,10 +558,10 @@ impl HttpContext for VeilHttp {
     }
 
     fn on_http_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        if self.provider.is_none() {
+        if self.provider.is_none() || self.unscanned {
             return Action::Continue;
         }
-        if body_size > self.policy.policy.limits.max_body_bytes {
+        if body_size > self.profile().policy.limits.max_body_bytes {
             return self.too_large();
         }
         if !end_of_stream {
@@ -633,7 +661,7 @@ impl HttpContext for VeilHttp {
         }
         let now = self.get_current_time();
         let duration = now.duration_since(self.started).map(|d| d.as_millis() as u64).unwrap_or(0);
-        let enabled = self.policy.policy.audit.enabled;
+        let enabled = self.profile().policy.audit.enabled;
         let event = self.event();
         event.duration_ms = duration;
         let outcome = format!("{:?}", event.outcome).to_ascii_lowercase();

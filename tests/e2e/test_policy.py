@@ -96,3 +96,85 @@ def test_the_strict_example_policy_blocks_secrets_and_masks_pii(gateways, vendor
     )
     assert reply.choices[0].message.content == "You said: [EMAIL] at 10.20.30.40"
     assert all(leaked(r["body"]) == [] for r in vendor.received())
+
+
+def tenant_client(gw, tenant: str | None, **kw):
+    headers = {"x-tenant": tenant} if tenant else None
+    return openai.OpenAI(
+        base_url=kw.get("base_url", f"{gw.base_url}/v1"), api_key="test-key-alpha", max_retries=0, timeout=20,
+        default_headers=headers,
+    )
+
+
+@pytest.fixture(scope="module")
+def per_tenant(gateways):
+    return gateways(load_policy("per-tenant.yaml"))
+
+
+def test_per_tenant_rules_pick_the_right_policy(per_tenant, vendor):
+    gw = per_tenant
+    key = "sk-proj-T3stOnlyAbCdEfGhIjKlMnOpQrSt"
+    card = "4111 1111 1111 1111"
+    # payments: API keys are blocked, with the vendor's error shape the SDK raises.
+    vendor.reset()
+    with pytest.raises(openai.PermissionDeniedError) as err:
+        tenant_client(gw, "payments").chat.completions.create(
+            model="m", messages=[{"role": "user", "content": f"use {key}"}]
+        )
+    assert err.value.body["code"] == "veil_blocked"
+    assert vendor.received() == []
+    assert gw.audit_events()[-1]["rule"] == "payments"
+    # payments: a card is tokenized and, by that rule, not restored in the answer.
+    reply = tenant_client(gw, "payments").chat.completions.create(
+        model="m", messages=[{"role": "user", "content": f"card {card}, mail jane.doe@example.com"}]
+    )
+    text = reply.choices[0].message.content
+    assert "«token:CREDIT_CARD:" in text and card not in text
+    assert "jane.doe@example.com" in text
+    # research: monitor only — forwarded unchanged, audited with its findings.
+    vendor.reset()
+    body = {"model": "m", "messages": [{"role": "user", "content": f"use {key}"}]}
+    tenant_client(gw, "research").chat.completions.create(**body)
+    assert json.loads(vendor.received()[0]["body"]) == body
+    event = gw.audit_events()[-1]
+    assert event["rule"] == "research" and event["outcome"] == "monitored"
+    # No tenant: the top-level settings (tokenize, restore everything).
+    vendor.reset()
+    reply = tenant_client(gw, None).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": f"use {key}"}]
+    )
+    assert leaked(vendor.received()[0]["body"]) == []
+    assert reply.choices[0].message.content == f"You said: use {key}"
+    assert "rule" not in gw.audit_events()[-1]
+    assert leaked(gw.log()) == []
+
+
+def test_a_rule_names_the_api_shape_of_a_path_the_routes_do_not_know(per_tenant, vendor):
+    gw = per_tenant
+    vendor.reset()
+    c = openai.OpenAI(
+        base_url=f"{gw.base_url}/proxy/openai/v1", api_key="k", max_retries=0, timeout=20,
+        default_headers={"host": "llm.corp.example.com"},
+    )
+    reply = c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    assert leaked(vendor.received()[0]["body"]) == []
+    assert reply.choices[0].message.content == "You said: jane.doe@example.com"
+    assert gw.audit_events()[-1]["rule"] == "batch-proxy"
+    # The same path on another host is not an LLM route: it passes untouched.
+    vendor.reset()
+    c = openai.OpenAI(base_url=f"{gw.base_url}/proxy/openai/v1", api_key="k", max_retries=0, timeout=20)
+    c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    assert "jane.doe@example.com" in json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
+
+
+def test_oversize_pass_forwards_unscanned_and_audits_it(gateways, vendor):
+    gw = gateways({"limits": {"max_body_bytes": 1024, "on_oversize": "pass"}})
+    vendor.reset()
+    content = "jane.doe@example.com " + "x" * 2000
+    client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": content}])
+    assert json.loads(vendor.received()[0]["body"])["messages"][0]["content"] == content
+    assert gw.audit_events()[-1]["outcome"] == "oversize_passed"
+    # Small bodies are still protected.
+    vendor.reset()
+    client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    assert leaked(vendor.received()[0]["body"]) == []

@@ -347,6 +347,8 @@ class Handler(BaseHTTPRequestHandler):
             )
         path, _, query = self.path.partition("?")
         api = {"/v1/chat/completions": "chat", "/v1/responses": "responses", "/v1/messages": "anthropic"}.get(path)
+        if api is None and path.endswith("/chat/completions"):  # OpenAI-compatible proxies
+            api = "chat"
         if api is None and (path.endswith(":generateContent") or path.endswith(":streamGenerateContent")):
             api = "gemini"
         if api is None:

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 use veil::detect::rules;
-use veil::policy::{CompiledPolicy, Policy};
+use veil::policy::CompiledPolicy;
 use veil::token::{TokenMap, TokenMinter};
 
 const USAGE: &str = "\
@@ -113,20 +113,13 @@ fn read_input(path: Option<&str>) -> Fallible<Vec<u8>> {
 }
 
 /// Loads a policy file (YAML or JSON) with the filter's model; errors carry the path
-/// of the offending field.
+/// of the offending field, one per line, every one of them.
 fn load_policy(path: &str) -> Fallible<CompiledPolicy> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let deserializer = serde_norway::Deserializer::from_str(&text);
-    let policy: Policy = serde_path_to_error::deserialize(deserializer).map_err(|e| {
-        let at = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        if at == "." {
-            format!("{path}: {inner}")
-        } else {
-            format!("{path}: {at}: {inner}")
-        }
-    })?;
-    CompiledPolicy::new(policy).map_err(|e| format!("{path}: {e}"))
+    let value: serde_json::Value = serde_norway::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    CompiledPolicy::from_value(value).map_err(|e| {
+        e.issues.iter().map(|issue| format!("{path}: {issue}")).collect::<Vec<_>>().join("\n")
+    })
 }
 
 fn policy_or_default(args: &Args) -> Fallible<CompiledPolicy> {
@@ -287,8 +280,9 @@ fn policy_check(raw: &[String]) -> Fallible {
     let path = args.positional.first().ok_or("policy check FILE")?;
     let policy = load_policy(path)?;
     println!(
-        "{path}: ok ({} routes, {} detectors, mode {:?})",
+        "{path}: ok ({} routes, {} rules, {} detectors, mode {:?})",
         policy.policy.routes.len(),
+        policy.policy.rules.len(),
         policy.engine.rules().len(),
         policy.policy.mode
     );

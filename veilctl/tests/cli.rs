@@ -64,14 +64,14 @@ fn anonymize_modes() {
 #[test]
 fn policy_check_accepts_the_examples_and_names_the_bad_field() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../policies/");
-    for file in ["default.yaml", "strict.yaml", "monitor.yaml"] {
+    for file in ["default.yaml", "strict.yaml", "monitor.yaml", "per-tenant.yaml"] {
         let out = run(&["policy", "check", &format!("{root}{file}")], b"");
         assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
     }
     let dir = std::env::temp_dir().join(format!("veilctl-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [
-        ("typo.yaml", "apiVersion: veil/v1\nlimits:\n  max_body_byte: 5\n", "limits: unknown field `max_body_byte`"),
+        ("typo.yaml", "apiVersion: veil/v1\nlimits:\n  max_body_byte: 5\n", "limits.max_body_byte: unknown field `max_body_byte`"),
         (
             "regex.yaml",
             "apiVersion: veil/v1\ndetectors:\n  custom:\n    - {id: acme.id, category: ACME, pattern: \"(unclosed\"}\n",
@@ -79,6 +79,17 @@ fn policy_check_accepts_the_examples_and_names_the_bad_field() {
         ),
         ("action.yaml", "apiVersion: veil/v1\nactions:\n  EMAIL: shred\n", "actions.EMAIL: unknown variant `shred`"),
     ];
+    // Every issue, one per line, each with its path.
+    let many = "apiVersion: veil/v1\nactions: {email: mask}\nlimits: {max_body_bytes: 0}\nrules:\n  \
+                - {name: a, match: {headers: [{name: x-tenant}]}, vault: {enabled: false}}\n";
+    let path = dir.join("many.yaml");
+    std::fs::write(&path, many).unwrap();
+    let out = run(&["policy", "check", path.to_str().unwrap()], b"");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in ["actions.email:", "limits.max_body_bytes:", "rules[0].match.headers[0]:", "rules[0].vault: cannot be set per rule"] {
+        assert!(err.lines().any(|l| l.contains(want)), "{want}: {err}");
+    }
     for (name, body, want) in cases {
         let path = dir.join(name);
         std::fs::write(&path, body).unwrap();
