@@ -557,9 +557,15 @@ fn compile_rule(base: &Policy, engine: &Engine, i: usize, rule: &Rule) -> Result
     let at = format!("rules[{i}]");
     let mut merged = serde_json::to_value(Policy { rules: Vec::new(), ..base.clone() })
         .map_err(|e| PolicyError::one(at.clone(), e.to_string()))?;
-    for (key, value) in &rule.overrides {
-        if let Some(slot) = merged.get_mut(key) {
-            merge(slot, value);
+    if let Some(object) = merged.as_object_mut() {
+        for (key, value) in &rule.overrides {
+            match object.get_mut(key) {
+                Some(slot) => merge(slot, value),
+                // Not a field of this build's model: parsing names it below.
+                None => {
+                    object.insert(key.clone(), value.clone());
+                }
+            }
         }
     }
     let prefix = |mut e: PolicyError| {
