@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 import rig
 
@@ -30,28 +31,114 @@ def test_envoy_validates_every_config(config):
     assert "OK" in out.stdout
 
 
-def test_compose_uses_the_rig_files_with_matching_ports():
-    import yaml
+def veilctl(*args: str) -> str:
+    assert rig.VEILCTL.exists(), f"{rig.VEILCTL} is not built: cargo build -p veilctl"
+    out = subprocess.run([str(rig.VEILCTL), *args], cwd=rig.ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
 
+
+def first_filter(envoy: dict) -> dict:
+    hcm = envoy["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+    return hcm["http_filters"][0]
+
+
+def test_compose_uses_the_rig_files_with_matching_ports():
     compose = yaml.safe_load((rig.ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     for name, service in services.items():
         for volume in service.get("volumes", []):
             source = volume.split(":")[0]
-            if source.startswith("./target/"):
-                continue  # the build output; the wasm test above checks it exists
+            if source.startswith("./target/") or not source.startswith("."):
+                continue  # the build output (checked below) and named volumes
             assert (rig.ROOT / source).exists(), f"{name}: {source}"
-    gateway_config = services["gateway"]["command"][services["gateway"]["command"].index("-c") + 1]
-    local = rig.ROOT / gateway_config.removeprefix("/work/")
+    gateway = services["gateway"]["command"]
+    local = rig.ROOT / gateway[gateway.index("-c") + 1].removeprefix("/work/")
     assert local.exists()
     envoy = yaml.safe_load(local.read_text())
-    vendor_cmd = services["vendor"]["command"]
-    assert (rig.ROOT / vendor_cmd[1]).exists()
-    vendor_port = int(vendor_cmd[vendor_cmd.index("--port") + 1])
-    cluster = next(c for c in envoy["static_resources"]["clusters"] if c["name"] == "vendor")
-    endpoint = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]
-    assert endpoint["port_value"] == vendor_port
-    wasm = envoy["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]["http_filters"][0]
-    filename = wasm["typed_config"]["config"]["vm_config"]["code"]["local"]["filename"]
+    clusters = {c["name"]: c for c in envoy["static_resources"]["clusters"]}
+
+    def port(cluster: str) -> int:
+        ep = clusters[cluster]["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
+        return ep["address"]["socket_address"]["port_value"]
+
+    vendor = services["vendor"]["command"]
+    assert (rig.ROOT / vendor[1]).exists()
+    assert port("vendor") == int(vendor[vendor.index("--port") + 1])
+    # The control plane: its port is the gateway's xDS cluster; it serves the policy
+    # the gateway's filter names (veil.<stem> <- policies/<stem>.yaml); its wasm path
+    # is inside the gateway's mounts.
+    plane = services["control-plane"]["command"]
+    assert plane[plane.index("serve") - 1] == "xds"
+    assert port("veil_xds") == int(plane[plane.index("--listen") + 1].rsplit(":", 1)[1])
+    policies = rig.ROOT / plane[plane.index("--policies") + 1]
+    name = first_filter(envoy)["name"]
+    assert "config_discovery" in first_filter(envoy)
+    assert (policies / f"{name.removeprefix('veil.')}.yaml").exists(), name
+    wasm = plane[plane.index("--wasm") + 1]
     mounted = [v.split(":")[1] for v in services["gateway"]["volumes"]]
-    assert any(f"/work/{filename}".startswith(m) for m in mounted), filename
+    assert any(wasm.startswith(m) for m in mounted), wasm
+    assert "verifier" in (rig.ROOT / "docker-compose.yml").read_text()  # the verifier's place
+
+
+def test_the_committed_ecds_file_is_the_rendered_default_policy(tmp_path):
+    fresh = tmp_path / "veil.default.yaml"
+    veilctl("xds", "write", "policies/default.yaml", "--out", str(fresh))
+    committed = rig.ENVOY_DIR / "ecds" / "veil.default.yaml"
+    assert yaml.safe_load(committed.read_text()) == yaml.safe_load(fresh.read_text()), (
+        "stale: cargo run -q --bin veilctl -- xds write policies/default.yaml --out envoy/ecds/veil.default.yaml"
+    )
+    file_xds = yaml.safe_load((rig.ENVOY_DIR / "gateway-file-xds.yaml").read_text())
+    source = first_filter(file_xds)["config_discovery"]["config_source"]["path_config_source"]
+    assert rig.ROOT / source["path"] == committed
+
+
+def test_the_istio_wasmplugin_carries_the_policy_it_names():
+    plugin = yaml.safe_load((rig.ROOT / "deploy" / "istio" / "wasmplugin.yaml").read_text())
+    named = plugin["metadata"]["annotations"]["veil/policy"]
+    rendered = yaml.safe_load(veilctl("policy", "render", named, "--format", "istio"))
+    assert plugin["spec"]["pluginConfig"] == rendered["spec"]["pluginConfig"], (
+        f"stale: re-render with `veilctl policy render {named} --format istio` and paste pluginConfig"
+    )
+    assert plugin["spec"]["failStrategy"] == "FAIL_CLOSE"
+    assert plugin["spec"]["phase"] == "AUTHN"
+    assert {"name": "VEIL_VAULT_KEY", "valueFrom": "HOST"} in plugin["spec"]["vmConfig"]["env"]
+
+
+VENDORS = ["api.openai.com", "api.anthropic.com", "generativelanguage.googleapis.com"]
+
+
+def test_the_istio_egress_originates_tls_to_every_vendor():
+    docs = [d for d in yaml.safe_load_all((rig.ROOT / "deploy" / "istio" / "egress.yaml").read_text()) if d]
+    plugin = yaml.safe_load((rig.ROOT / "deploy" / "istio" / "wasmplugin.yaml").read_text())
+    by_kind: dict[str, list[dict]] = {}
+    for d in docs:
+        by_kind.setdefault(d["kind"], []).append(d)
+    (entry,) = by_kind["ServiceEntry"]
+    assert sorted(entry["spec"]["hosts"]) == sorted(VENDORS)
+    (gateway,) = by_kind["Gateway"]
+    # Veil runs on exactly the proxies the egress Gateway selects.
+    assert gateway["spec"]["selector"] == plugin["spec"]["selector"]["matchLabels"]
+    for host in VENDORS:
+        (rule,) = [d for d in by_kind["DestinationRule"] if d["spec"]["host"] == host]
+        (tls,) = [p["tls"] for p in rule["spec"]["trafficPolicy"]["portLevelSettings"] if p["port"]["number"] == 443]
+        assert tls["mode"] == "SIMPLE" and tls["sni"] == host and tls["subjectAltNames"] == [host]
+        assert tls["caCertificates"]
+        (service,) = [d for d in by_kind["VirtualService"] if d["spec"]["hosts"] == [host]]
+        out = [r for r in service["spec"]["http"] if r["match"][0]["gateways"] != ["mesh"]]
+        assert out[0]["route"][0]["destination"] == {"host": host, "port": {"number": 443}}
+
+
+def test_the_egress_gateway_originates_tls_with_sni_and_certificate_checks():
+    envoy = yaml.safe_load((rig.ENVOY_DIR / "egress-gateway.yaml").read_text())
+    clusters = {c["name"]: c for c in envoy["static_resources"]["clusters"]}
+    assert len(clusters) == len(VENDORS)
+    for cluster in clusters.values():
+        address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]
+        host = address["address"]
+        assert host in VENDORS and address["port_value"] == 443
+        tls = cluster["transport_socket"]["typed_config"]
+        assert tls["sni"] == host
+        validation = tls["common_tls_context"]["validation_context"]
+        assert validation["trusted_ca"]["filename"]
+        assert validation["match_typed_subject_alt_names"] == [{"san_type": "DNS", "matcher": {"exact": host}}]

@@ -5,6 +5,11 @@ request full of synthetic personal data through the official `openai` SDK, and s
 what the vendor received next to what the client got back. Then it keeps the gateway
 running on 127.0.0.1 for you to point your own SDK at, until Ctrl-C (or exits with
 --once).
+
+With --xds the filter's policy comes from `veilctl xds serve` watching policies/
+(ECDS over ADS, as in envoy/gateway-xds.yaml): edit policies/default.yaml while the
+demo runs and the next request follows it; an invalid edit is rejected and the last
+good policy stays.
 """
 
 from __future__ import annotations
@@ -38,21 +43,32 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=10000, help="gateway listener port")
     parser.add_argument("--admin-port", type=int, default=9901)
     parser.add_argument("--vendor-port", type=int, default=18080)
+    parser.add_argument("--xds", action="store_true", help="take the policy from `veilctl xds serve` watching policies/")
     args = parser.parse_args()
 
     from openai import OpenAI
 
     vendor = rig.Vendor(args.vendor_port)
-    config = rig.render(listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port)
+    plane = None
     try:
+        if args.xds:
+            plane = rig.ControlPlane(rig.ROOT / "policies", poll_ms=250)
+            config = rig.render_dynamic(
+                listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port, xds_port=plane.port
+            )
+        else:
+            config = rig.render(listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port)
         envoy = rig.Envoy(config, concurrency=2)
     except Exception as err:  # noqa: BLE001 - shown to the user as is
         vendor.stop()
+        if plane:
+            plane.stop()
         print(f"could not start Envoy: {err}", file=sys.stderr)
         return 1
     try:
         client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="demo-key")
-        print(f"Veil demo: Envoy {envoy.base_url} (veil.wasm, default policy) -> fake vendor {vendor.base_url}\n")
+        source = "policies/default.yaml over xDS" if plane else "default policy"
+        print(f"Veil demo: Envoy {envoy.base_url} (veil.wasm, {source}) -> fake vendor {vendor.base_url}\n")
         print("1. The application sends (openai SDK, base_url only changed):")
         print(wrap(PROMPT))
         reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
@@ -74,6 +90,12 @@ def main() -> int:
             f"Stats: http://127.0.0.1:{args.admin_port}/stats?filter=veil   Envoy log: {envoy.log_path}\n"
             f"Ctrl-C to stop."
         )
+        if plane:
+            print(
+                f"\nLive policy: edit policies/default.yaml (e.g. `actions: {EMAIL: mask}`) and send\n"
+                f"the request again; the control plane's log ({plane.log_path}) shows each push and\n"
+                f"Envoy's ACK, or why an edit was rejected (the last good policy stays)."
+            )
         while envoy.proc.poll() is None:
             time.sleep(1)
         return 1
@@ -82,6 +104,8 @@ def main() -> int:
     finally:
         envoy.stop()
         vendor.stop()
+        if plane:
+            plane.stop()
 
 
 if __name__ == "__main__":

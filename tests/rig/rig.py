@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -24,6 +25,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
 ENVOY_DIR = ROOT / "envoy"
+# The control plane: `cargo test --workspace` (and so `cargo xtask test`) builds it.
+VEILCTL = ROOT / "target" / "debug" / "veilctl"
 
 
 def envoy_binary() -> str:
@@ -85,7 +88,15 @@ def render(
 class Envoy:
     """A running Envoy process with its log captured to a file."""
 
-    def __init__(self, config: dict, *, concurrency: int = 1, workdir: Path | None = None, log_level: str = "info"):
+    def __init__(
+        self,
+        config: dict,
+        *,
+        concurrency: int = 1,
+        workdir: Path | None = None,
+        log_level: str = "info",
+        env: dict[str, str] | None = None,
+    ):
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="veil-envoy-"))
         self.config_path = self.workdir / "envoy.yaml"
         self.config_path.write_text(yaml.safe_dump(config))
@@ -105,6 +116,7 @@ class Envoy:
             stdout=self._log,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
+            env={**os.environ, **env} if env else None,
         )
         self._wait_ready()
 
@@ -196,3 +208,92 @@ class Vendor:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def render_dynamic(
+    source: str | Path = ENVOY_DIR / "gateway-xds.yaml",
+    *,
+    listener_port: int,
+    admin_port: int,
+    vendor_port: int,
+    xds_port: int | None = None,
+    delta: bool = False,
+    ecds_path: Path | None = None,
+    initial_fetch_timeout: str | None = None,
+) -> dict:
+    """Returns an xDS gateway config (`gateway-xds.yaml`, `gateway-file-xds.yaml`) with
+    this run's ports: the control plane's port, or the ECDS file Envoy watches."""
+    config = copy.deepcopy(yaml.safe_load(Path(source).read_text()))
+    config["admin"]["address"]["socket_address"]["port_value"] = admin_port
+    listener = config["static_resources"]["listeners"][0]
+    listener["address"]["socket_address"]["port_value"] = listener_port
+    for cluster in config["static_resources"]["clusters"]:
+        ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
+        if cluster["name"] == "vendor":
+            ep["address"]["socket_address"]["port_value"] = vendor_port
+        if cluster["name"] == "veil_xds" and xds_port is not None:
+            ep["address"]["socket_address"]["port_value"] = xds_port
+    if delta:
+        config["dynamic_resources"]["ads_config"]["api_type"] = "DELTA_GRPC"
+    hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
+    for f in hcm["http_filters"]:
+        source_cfg = f.get("config_discovery", {}).get("config_source", {})
+        if ecds_path is not None and "path_config_source" in source_cfg:
+            source_cfg["path_config_source"] = {
+                "path": str(ecds_path),
+                "watched_directory": {"path": str(Path(ecds_path).parent)},
+            }
+        if initial_fetch_timeout is not None and source_cfg:
+            source_cfg["initial_fetch_timeout"] = initial_fetch_timeout
+    return config
+
+
+class ControlPlane:
+    """`veilctl xds serve` watching a policy directory, its log captured to a file."""
+
+    def __init__(self, policies: Path, *, wasm: Path = WASM, unchecked: bool = False, poll_ms: int = 100):
+        if not VEILCTL.exists():
+            raise RuntimeError(f"{VEILCTL} is not built: run `cargo build -p veilctl`")
+        self.port = free_port()
+        self.workdir = Path(tempfile.mkdtemp(prefix="veil-xds-"))
+        self.log_path = self.workdir / "veilctl.log"
+        self._log = open(self.log_path, "wb")
+        cmd = [
+            str(VEILCTL), "xds", "serve",
+            "--policies", str(policies),
+            "--listen", f"127.0.0.1:{self.port}",
+            "--wasm", str(wasm),
+            "--poll-ms", str(poll_ms),
+        ]
+        if unchecked:
+            cmd.append("--unchecked")
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self.wait_for(r"listening on", timeout=20)
+
+    def log(self) -> str:
+        if not self._log.closed:
+            self._log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for(self, pattern: str, *, after: int = 0, timeout: float = 10.0) -> re.Match:
+        """The first match of `pattern` in the log past offset `after`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.log(), after)
+            if found:
+                return found
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"veilctl exited with {self.proc.returncode}; log:\n{self.log()[-4000:]}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no /{pattern}/ in the control plane log after {timeout}s:\n{self.log()[-4000:]}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()

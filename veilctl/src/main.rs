@@ -13,6 +13,8 @@ use veil::detect::rules;
 use veil::policy::CompiledPolicy;
 use veil::token::{TokenMap, TokenMinter};
 
+mod xds;
+
 const USAGE: &str = "\
 veilctl <command>
 
@@ -30,6 +32,18 @@ veilctl <command>
   policy render FILE [--format json|ecds|istio]
       Render a policy as the filter's JSON configuration (default), an Envoy ECDS
       TypedExtensionConfig, or an Istio WasmPlugin manifest.
+  xds serve [--policies DIR] [--listen ADDR] [--wasm PATH] [--vm-id ID] [--poll-ms N] [--unchecked]
+      An ADS control plane (gRPC, state of the world and delta) on ADDR (default
+      127.0.0.1:18000). Watches DIR (default policies/), validates each policy, and
+      serves DIR/NAME.yaml as the ECDS resource `veil.NAME` (the filter with the policy
+      as its configuration; code from PATH as Envoy sees it, default
+      target/wasm32-wasip1/release/veil.wasm). Invalid policies are never pushed; the
+      last good one stays. Logs every push, ACK and NACK with version and nonce.
+      --unchecked skips validation so that Envoy's own rejection can be tested:
+      never use it in production.
+  xds write FILE --out PATH [--wasm PATH] [--vm-id ID] [--name NAME]
+      Validate FILE and write it as a DiscoveryResponse for Envoy's file-based xDS
+      (config_discovery with path_config_source), replacing PATH atomically.
 ";
 
 type Fallible<T = ()> = Result<T, String>;
@@ -42,6 +56,11 @@ fn main() -> ExitCode {
         Some("policy") => match args.get(1).map(String::as_str) {
             Some("check") => policy_check(&args[2..]),
             Some("render") => policy_render(&args[2..]),
+            _ => Err(format!("usage:\n{USAGE}")),
+        },
+        Some("xds") => match args.get(1).map(String::as_str) {
+            Some("serve") => xds::serve(&args[2..]),
+            Some("write") => xds::write(&args[2..]),
             _ => Err(format!("usage:\n{USAGE}")),
         },
         Some("-h" | "--help" | "help") => {
@@ -116,7 +135,12 @@ fn read_input(path: Option<&str>) -> Fallible<Vec<u8>> {
 /// of the offending field, one per line, every one of them.
 fn load_policy(path: &str) -> Fallible<CompiledPolicy> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let value: serde_json::Value = serde_norway::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    parse_policy(path, &text)
+}
+
+/// [`load_policy`] over text already read; `path` only names it in errors.
+fn parse_policy(path: &str, text: &str) -> Fallible<CompiledPolicy> {
+    let value: serde_json::Value = serde_norway::from_str(text).map_err(|e| format!("{path}: {e}"))?;
     CompiledPolicy::from_value(value).map_err(|e| {
         e.issues.iter().map(|issue| format!("{path}: {issue}")).collect::<Vec<_>>().join("\n")
     })

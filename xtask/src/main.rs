@@ -17,9 +17,12 @@ const WASM_SIZE_LIMIT: u64 = 2 * 1024 * 1024;
 const USAGE: &str = "\
 cargo xtask <command>
 
-  demo [--once]   build, start Envoy + veil.wasm + a fake vendor, send a demo request,
+  demo [--once] [--xds]
+                  build, start Envoy + veil.wasm + a fake vendor, send a demo request,
                   show what the vendor saw next to what the client got; then keep the
-                  gateway on http://127.0.0.1:10000 until Ctrl-C (--once: exit)
+                  gateway on http://127.0.0.1:10000 until Ctrl-C (--once: exit).
+                  --xds: the policy comes from `veilctl xds serve` watching policies/,
+                  so editing policies/default.yaml takes effect live
   test            install what is needed, build, run every test (Rust + real Envoy)
   bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to bench.py)
   build           build target/wasm32-wasip1/release/veil.wasm
@@ -39,7 +42,10 @@ fn main() -> ExitCode {
         "setup" => setup(),
         "build" => setup().and_then(|_| build()),
         "test" => test(),
-        "demo" => setup().and_then(|_| build()).and_then(|_| python(&["tests/rig/demo.py"], rest)),
+        "demo" => setup()
+            .and_then(|_| build())
+            .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
+            .and_then(|_| python(&["tests/rig/demo.py"], rest)),
         "bench" => setup()
             .and_then(|_| build())
             .and_then(|_| ensure_wrk())
@@ -127,8 +133,16 @@ fn test() -> Result {
     clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
+    build_veilctl()?;
     step("pytest tests/e2e (real Envoy, real SDKs)");
     python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
+}
+
+/// `target/debug/veilctl`, the xDS control plane the e2e tests and `demo --xds` start
+/// (a debug build: its dependencies are the ones `cargo test --workspace` compiled).
+fn build_veilctl() -> Result {
+    step("cargo build -p veilctl");
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["build", "--quiet", "-p", "veilctl"]))
 }
 
 /// The lint invariants (no unwrap/expect/panic/indexing on the request path) are

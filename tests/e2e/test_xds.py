@@ -1,0 +1,264 @@
+"""Policies pushed over xDS to a real Envoy: `veilctl xds serve` (ADS over gRPC, state
+of the world and delta) and Envoy's file-based xDS. A policy change reaches new
+requests within seconds, without a restart or a failed request; a stream in flight
+finishes under the policy it started with; an invalid policy is never pushed, and one
+that Envoy rejects is NACKed while the last good policy keeps protecting; the token
+vault survives a reload.
+
+The policies are the repository's own examples: `default` tokenizes an email address
+on Chat Completions, `strict` masks it (`[EMAIL]`) and tokenizes private IPs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import openai
+import pytest
+import yaml
+
+import rig
+
+POLICIES = rig.ROOT / "policies"
+STAT = "extension_config_discovery.http_filter.veil.default"
+KEY = "33" * 32
+TOKENIZED = re.compile(r"^mail «token:EMAIL:[0-9a-f]+»$")
+MASKED = "mail [EMAIL]"
+
+
+def policy(name: str) -> str:
+    return (POLICIES / f"{name}.yaml").read_text()
+
+
+# The default policy with a field the filter's model does not know: `policy check`
+# and the control plane reject it; pushed anyway (`--unchecked`), Envoy rejects it.
+INVALID = policy("default") + "\nnot_a_policy_field: true\n"
+
+
+def put(path: Path, text: str) -> None:
+    """Replaces a file atomically, as a deploy or a `git checkout` does."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def client(gw, key: str = "test-key-xds") -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"{gw.base_url}/v1", api_key=key, max_retries=0, timeout=20)
+
+
+def vendor_saw(gw, vendor, text: str = "mail jane.doe@example.com", key: str = "test-key-xds") -> str:
+    """Sends one chat message through the gateway; returns what the vendor received.
+    Any failed request fails the test: a reload must not drop requests."""
+    reply = client(gw, key).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+    received = [r for r in vendor.received() if r["path"] == "/v1/chat/completions"]
+    sent = json.loads(received[-1]["body"])["messages"][0]["content"]
+    # Tokens come back restored; masks stay masks.
+    assert reply.choices[0].message.content == f"You said: {text if '«token:' in sent else sent}"
+    return sent
+
+
+def until(check, timeout: float = 10.0, interval: float = 0.05) -> float:
+    """Seconds until `check()` is true (fails after `timeout`)."""
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"not true after {timeout}s")
+        time.sleep(interval)
+    return time.monotonic() - start
+
+
+def last_push_acked(plane, after: int) -> str:
+    """Waits for the ACK of the last version pushed past log offset `after`."""
+    push = r"push (?:delta )?stream \d+ node=\S+ version=(\S+)"
+    plane.wait_for(push, after=after)
+    pushes = re.findall(push, plane.log()[after:])
+    version = pushes[-1]
+    acked = plane.wait_for(rf"ACK (?:delta )?stream \d+ node=\S+ version={re.escape(version)}", after=after)
+    return acked.group(0)
+
+
+@pytest.fixture(scope="module")
+def plane(tmp_path_factory):
+    policies = tmp_path_factory.mktemp("policies")
+    (policies / "default.yaml").write_text(policy("default"))
+    cp = rig.ControlPlane(policies)
+    cp.policies = policies
+    yield cp
+    cp.stop()
+
+
+@pytest.fixture(scope="module")
+def gw(plane, vendor):
+    config = rig.render_dynamic(
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=plane.port
+    )
+    envoy = rig.Envoy(config, concurrency=2, env={"VEIL_VAULT_KEY": KEY})
+    yield envoy
+    envoy.stop()
+
+
+def apply(plane, gw, vendor, name: str) -> None:
+    """Makes `policies/<name>.yaml` the served `veil.default` and waits until it is in effect."""
+    put(plane.policies / "default.yaml", policy(name))
+    want = (lambda s: TOKENIZED.match(s) is not None) if name == "default" else (lambda s: s == MASKED)
+    until(lambda: want(vendor_saw(gw, vendor)))
+
+
+def test_the_first_policy_arrives_over_ads_and_is_acked(plane, gw, vendor):
+    assert TOKENIZED.match(vendor_saw(gw, vendor))
+    assert re.search(r"ACK stream \d+ node=veil-gateway version=1-[0-9a-f]{8} nonce=\S+", plane.log())
+    assert gw.stats()[f"{STAT}.config_reload"] >= 1
+
+
+def test_a_policy_change_reaches_new_requests_within_seconds(plane, gw, vendor):
+    apply(plane, gw, vendor, "default")
+    reloads = gw.stats()[f"{STAT}.config_reload"]
+    offset = len(plane.log())
+    put(plane.policies / "default.yaml", policy("strict"))
+    elapsed = until(lambda: vendor_saw(gw, vendor) == MASKED)
+    print(f"\npolicy file change -> new policy in effect for new requests: {elapsed:.2f}s")
+    assert elapsed < 5
+    last_push_acked(plane, offset)
+    assert gw.stats()[f"{STAT}.config_reload"] == reloads + 1
+    # Back again: the same way.
+    put(plane.policies / "default.yaml", policy("default"))
+    assert until(lambda: TOKENIZED.match(vendor_saw(gw, vendor)) is not None) < 5
+
+
+def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, gw, vendor):
+    apply(plane, gw, vendor, "default")
+    text = "Please write to jane.doe@example.com about the quarterly report before Friday"
+    stream = client(gw).chat.completions.create(
+        model="m",
+        stream=True,
+        messages=[{"role": "user", "content": text}],
+        extra_headers={"x-rig-event-interval-ms": "200"},
+    )
+    chunks = iter(stream)
+    received = [next(chunks), next(chunks)]
+    offset = len(plane.log())
+    put(plane.policies / "default.yaml", policy("strict"))
+    last_push_acked(plane, offset)
+    # New requests already follow the new policy while the old stream is still open.
+    until(lambda: vendor_saw(gw, vendor) == MASKED)
+    rest = list(chunks)
+    assert len(rest) > 3, "the stream ended before the push; it proves nothing"
+    got = "".join(c.choices[0].delta.content or "" for c in received + rest if c.choices)
+    assert got == f"You said: {text}"
+    streamed = [json.loads(r["body"]) for r in vendor.received() if b'"stream"' in r["body"]]
+    assert re.search(r"«token:EMAIL:[0-9a-f]+»", streamed[-1]["messages"][0]["content"])
+
+
+def test_the_vault_survives_a_reload(plane, gw, vendor):
+    apply(plane, gw, vendor, "strict")  # tokenizes private IPs
+    key = "test-key-vault-reload"
+    sent = vendor_saw(gw, vendor, "server 10.20.30.40 is down", key=key)
+    token = re.fullmatch(r"server («token:PRIVATE_IP:[0-9a-f]+») is down", sent).group(1)
+    restored = gw.stats().get("wasmcustom.veil.vault.restored", 0)
+    apply(plane, gw, vendor, "default")
+    # The token is not in this request: only the vault, kept across the reload, has it.
+    reply = client(gw, key).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": f"Which server? {token}"}]
+    )
+    assert reply.choices[0].message.content == "You said: Which server? 10.20.30.40"
+    assert gw.stats()["wasmcustom.veil.vault.restored"] > restored
+
+
+def test_an_invalid_policy_is_never_pushed_and_the_last_good_one_stays(plane, gw, vendor):
+    apply(plane, gw, vendor, "default")
+    offset = len(plane.log())
+    put(plane.policies / "default.yaml", INVALID)
+    rejected = plane.wait_for(r"policy rejected: .*not_a_policy_field.*; keeping veil.default", after=offset)
+    time.sleep(0.5)
+    assert "push stream" not in plane.log()[offset:]
+    assert TOKENIZED.match(vendor_saw(gw, vendor))
+    assert "jane.doe" not in rejected.group(0)
+    # Fixed: served again.
+    put(plane.policies / "default.yaml", policy("strict"))
+    until(lambda: vendor_saw(gw, vendor) == MASKED)
+
+
+@pytest.mark.parametrize("delta", [False, True], ids=["sotw", "delta"])
+def test_a_policy_envoy_rejects_is_nacked_and_the_last_good_one_keeps_protecting(tmp_path, vendor, delta):
+    (tmp_path / "default.yaml").write_text(policy("default"))
+    plane = rig.ControlPlane(tmp_path, unchecked=True)
+    config = rig.render_dynamic(
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
+        xds_port=plane.port, delta=delta,
+    )
+    envoy = rig.Envoy(config, concurrency=2)
+    try:
+        assert TOKENIZED.match(vendor_saw(envoy, vendor))
+        offset = len(plane.log())
+        put(tmp_path / "default.yaml", INVALID)
+        nack = plane.wait_for(r"NACK (?:delta )?stream \d+ node=veil-gateway version=(\S+) nonce=\S+", after=offset)
+        assert nack.group(1).startswith("2-")
+        assert envoy.stats()[f"{STAT}.update_rejected"] >= 1
+        assert "policy rejected" in envoy.log()  # the filter's own reason, in Envoy's log
+        for _ in range(3):
+            assert TOKENIZED.match(vendor_saw(envoy, vendor))
+        # The next good policy is applied normally.
+        put(tmp_path / "default.yaml", policy("strict"))
+        until(lambda: vendor_saw(envoy, vendor) == MASKED)
+        last_push_acked(plane, offset)
+    finally:
+        envoy.stop()
+        plane.stop()
+    assert "jane.doe" not in plane.log()
+
+
+def test_without_a_control_plane_nothing_passes_unprotected(vendor):
+    config = rig.render_dynamic(
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
+        xds_port=rig.free_port(), initial_fetch_timeout="1s",
+    )
+    envoy = rig.Envoy(config)
+    try:
+        before = len(vendor.received())
+        with pytest.raises(openai.APIError):
+            client(envoy).chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}]
+            )
+        assert len(vendor.received()) == before
+        assert envoy.stats()[f"{STAT}.init_fetch_timeout"] == 1
+    finally:
+        envoy.stop()
+
+
+def xds_write(policy_file: Path, out: Path) -> None:
+    subprocess.run(
+        [str(rig.VEILCTL), "xds", "write", str(policy_file), "--name", "veil.default", "--out", str(out),
+         "--wasm", str(rig.WASM)],
+        check=True, capture_output=True, timeout=30,
+    )
+
+
+def test_file_based_xds_applies_an_atomically_replaced_file(tmp_path, vendor):
+    ecds = tmp_path / "veil.default.yaml"
+    xds_write(POLICIES / "default.yaml", ecds)
+    config = rig.render_dynamic(
+        rig.ENVOY_DIR / "gateway-file-xds.yaml",
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, ecds_path=ecds,
+    )
+    envoy = rig.Envoy(config, concurrency=2)
+    try:
+        assert TOKENIZED.match(vendor_saw(envoy, vendor))
+        xds_write(POLICIES / "strict.yaml", ecds)
+        elapsed = until(lambda: vendor_saw(envoy, vendor) == MASKED)
+        print(f"\nECDS file replaced -> new policy in effect: {elapsed:.2f}s")
+        assert elapsed < 5
+        # A file with an invalid policy, written by hand: rejected, the last good one stays.
+        doc = yaml.safe_load(ecds.read_text())
+        cfg = doc["resources"][0]["typed_config"]["config"]["configuration"]
+        cfg["value"] = json.dumps({**json.loads(cfg["value"]), "not_a_policy_field": True})
+        doc["version_info"] = "broken"
+        put(ecds, yaml.safe_dump(doc))
+        until(lambda: envoy.stats()[f"{STAT}.update_rejected"] >= 1)
+        assert vendor_saw(envoy, vendor) == MASKED
+    finally:
+        envoy.stop()
