@@ -86,7 +86,7 @@ def test_the_committed_ecds_file_is_the_rendered_default_policy(tmp_path):
     veilctl("xds", "write", "policies/default.yaml", "--out", str(fresh))
     committed = rig.ENVOY_DIR / "ecds" / "veil.default.yaml"
     assert yaml.safe_load(committed.read_text()) == yaml.safe_load(fresh.read_text()), (
-        "stale: cargo run -q --bin veilctl -- xds write policies/default.yaml --out envoy/ecds/veil.default.yaml"
+        "stale: cargo run -q --release --bin veilctl -- xds write policies/default.yaml --out envoy/ecds/veil.default.yaml"
     )
     file_xds = yaml.safe_load((rig.ENVOY_DIR / "gateway-file-xds.yaml").read_text())
     source = first_filter(file_xds)["config_discovery"]["config_source"]["path_config_source"]

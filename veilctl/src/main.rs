@@ -13,6 +13,7 @@ use veil::detect::rules;
 use veil::policy::CompiledPolicy;
 use veil::token::{TokenMap, TokenMinter};
 
+#[cfg(not(target_family = "wasm"))]
 mod xds;
 
 const USAGE: &str = "\
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
             Some("render") => policy_render(&args[2..]),
             _ => Err(format!("usage:\n{USAGE}")),
         },
+        #[cfg(not(target_family = "wasm"))]
         Some("xds") => match args.get(1).map(String::as_str) {
             Some("serve") => xds::serve(&args[2..]),
             Some("write") => xds::write(&args[2..]),
