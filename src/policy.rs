@@ -444,9 +444,11 @@ impl CompiledPolicy {
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
             return CompiledPolicy::new(Policy::default());
         }
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        let policy: Policy = serde_path_to_error::deserialize(&mut de).map_err(parse_error)?;
-        CompiledPolicy::new(policy)
+        // Through a `Value`: one deserializer type for every policy source keeps the
+        // schema's code in the module once (it is the bulk of the policy's size).
+        let value: serde_json::Value =
+            serde_json::from_slice(bytes).map_err(|e| PolicyError::one("", format!("not valid JSON: {e}")))?;
+        CompiledPolicy::from_value(value)
     }
 
     /// Validates a policy already parsed to a JSON value (from YAML, say), with the
