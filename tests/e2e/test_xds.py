@@ -242,7 +242,7 @@ def test_without_a_control_plane_nothing_passes_unprotected(vendor):
     envoy = rig.Envoy(config)
     try:
         before = len(vendor.received())
-        with pytest.raises(openai.APIError):
+        with pytest.raises(openai.InternalServerError):  # Envoy: no filter config, 500
             client(envoy).chat.completions.create(
                 model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}]
             )
