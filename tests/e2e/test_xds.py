@@ -101,6 +101,18 @@ def gw(plane, vendor):
     envoy.stop()
 
 
+@pytest.fixture(scope="module")
+def gw_delta(plane, vendor):
+    """A second gateway of the fleet, on the same control plane, over delta ADS."""
+    config = rig.render_dynamic(
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
+        xds_port=plane.port, delta=True,
+    )
+    envoy = rig.Envoy(config, concurrency=1, env={"VEIL_VAULT_KEY": KEY})
+    yield envoy
+    envoy.stop()
+
+
 def apply(plane, gw, vendor, name: str) -> None:
     """Makes `policies/<name>.yaml` the served `veil.default` and waits until it is in effect."""
     put(plane.policies / "default.yaml", policy(name))
@@ -114,19 +126,23 @@ def test_the_first_policy_arrives_over_ads_and_is_acked(plane, gw, vendor):
     assert gw.stats()[f"{STAT}.config_reload"] >= 1
 
 
-def test_a_policy_change_reaches_new_requests_within_seconds(plane, gw, vendor):
+def test_a_policy_change_reaches_every_gateway_within_seconds(plane, gw, gw_delta, vendor):
     apply(plane, gw, vendor, "default")
+    assert until(lambda: TOKENIZED.match(vendor_saw(gw_delta, vendor)) is not None) < 5
     reloads = gw.stats()[f"{STAT}.config_reload"]
     offset = len(plane.log())
     put(plane.policies / "default.yaml", policy("strict"))
     elapsed = until(lambda: vendor_saw(gw, vendor) == MASKED)
     print(f"\npolicy file change -> new policy in effect for new requests: {elapsed:.2f}s")
     assert elapsed < 5
+    assert until(lambda: vendor_saw(gw_delta, vendor) == MASKED) < 5
     last_push_acked(plane, offset)
+    plane.wait_for(r"ACK delta stream \d+ node=veil-gateway", after=offset)
     assert gw.stats()[f"{STAT}.config_reload"] == reloads + 1
     # Back again: the same way.
     put(plane.policies / "default.yaml", policy("default"))
     assert until(lambda: TOKENIZED.match(vendor_saw(gw, vendor)) is not None) < 5
+    assert until(lambda: TOKENIZED.match(vendor_saw(gw_delta, vendor)) is not None) < 5
 
 
 def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, gw, vendor):
