@@ -152,7 +152,7 @@ def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, 
         model="m",
         stream=True,
         messages=[{"role": "user", "content": text}],
-        extra_headers={"x-rig-event-interval-ms": "200"},
+        extra_headers={"x-rig-event-interval-ms": "300"},
     )
     chunks = iter(stream)
     received = [next(chunks), next(chunks)]
