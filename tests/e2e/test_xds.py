@@ -227,11 +227,13 @@ def test_a_policy_envoy_rejects_is_nacked_and_the_last_good_one_keeps_protecting
     assert '{"apiVersion"' not in plane.log()  # names, versions, digests: never the policy
 
 
-def test_a_control_plane_restart_keeps_the_policy_and_resumes_pushes(tmp_path, vendor):
+@pytest.mark.parametrize("delta", [False, True], ids=["sotw", "delta"])
+def test_a_control_plane_restart_keeps_the_policy_and_resumes_pushes(tmp_path, vendor, delta):
     (tmp_path / "default.yaml").write_text(policy("default"))
     plane = rig.ControlPlane(tmp_path)
     config = rig.render_dynamic(
-        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=plane.port
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=plane.port,
+        delta=delta,
     )
     envoy = rig.Envoy(config)
     try:
