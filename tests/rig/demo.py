@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import textwrap
 import time
@@ -45,6 +46,9 @@ def main() -> int:
     parser.add_argument("--vendor-port", type=int, default=18080)
     parser.add_argument("--xds", action="store_true", help="take the policy from `veilctl xds serve` watching policies/")
     args = parser.parse_args()
+    # SIGTERM stops the demo like Ctrl-C: through `finally`, which stops Envoy and the
+    # control plane too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
     from openai import OpenAI
 
@@ -92,7 +96,7 @@ def main() -> int:
         )
         if plane:
             print(
-                f"\nLive policy: edit policies/default.yaml (e.g. `actions: {EMAIL: mask}`) and send\n"
+                f"\nLive policy: edit policies/default.yaml (e.g. `actions: {{EMAIL: mask}}`) and send\n"
                 f"the request again; the control plane's log ({plane.log_path}) shows each push and\n"
                 f"Envoy's ACK, or why an edit was rejected (the last good policy stays)."
             )

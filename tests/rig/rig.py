@@ -251,10 +251,13 @@ def render_dynamic(
 class ControlPlane:
     """`veilctl xds serve` watching a policy directory, its log captured to a file."""
 
-    def __init__(self, policies: Path, *, wasm: Path = WASM, unchecked: bool = False, poll_ms: int = 100):
+    def __init__(
+        self, policies: Path, *, port: int | None = None, wasm: Path = WASM, unchecked: bool = False, poll_ms: int = 100
+    ):
         if not VEILCTL.exists():
             raise RuntimeError(f"{VEILCTL} is not built: run `cargo build -p veilctl`")
-        self.port = free_port()
+        self.policies = Path(policies)
+        self.port = port or free_port()
         self.workdir = Path(tempfile.mkdtemp(prefix="veil-xds-"))
         self.log_path = self.workdir / "veilctl.log"
         self._log = open(self.log_path, "wb")

@@ -323,24 +323,10 @@ fn policy_render(raw: &[String]) -> Fallible {
     let config = serde_json::to_string(&policy).map_err(|e| e.to_string())?;
     let rendered = match args.get("format").unwrap_or("json") {
         "json" => serde_json::to_string_pretty(&policy).map_err(|e| e.to_string())?,
-        "ecds" => serde_norway::to_string(&json!({
-            "name": "veil",
-            "typed_config": {
-                "@type": "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm",
-                "config": {
-                    "name": "veil",
-                    "root_id": "veil",
-                    "configuration": {"@type": "type.googleapis.com/google.protobuf.StringValue", "value": config},
-                    "vm_config": {
-                        "vm_id": "veil",
-                        "runtime": "envoy.wasm.runtime.v8",
-                        "environment_variables": {"host_env_keys": ["VEIL_VAULT_KEY"]},
-                        "code": {"local": {"filename": "/etc/envoy/veil.wasm"}},
-                    },
-                },
-            },
-        }))
-        .map_err(|e| e.to_string())?,
+        "ecds" => {
+            let target = xds::FilterTarget { wasm: "/etc/envoy/veil.wasm".into(), vm_id: "veil".into() };
+            serde_norway::to_string(&xds::resource_json("veil", &config, &target)).map_err(|e| e.to_string())?
+        }
         "istio" => serde_norway::to_string(&json!({
             "apiVersion": "extensions.istio.io/v1alpha1",
             "kind": "WasmPlugin",

@@ -114,7 +114,6 @@ fn resource_proto(name: &str, policy_json: &str, target: &FilterTarget) -> Any {
             vm: Some(plugin_config::Vm::VmConfig(vm)),
             ..Default::default()
         }),
-        ..Default::default()
     };
     let extension = TypedExtensionConfig {
         name: name.into(),
@@ -567,4 +566,101 @@ pub fn write(raw: &[String]) -> Fallible {
     std::fs::rename(&tmp, &out).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("{}: {name} version {version} -> {}", path.display(), out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFAULT: &str = include_str!("../../policies/default.yaml");
+    const STRICT: &str = include_str!("../../policies/strict.yaml");
+
+    fn target() -> FilterTarget {
+        FilterTarget { wasm: "/opt/veil.wasm".into(), vm_id: "veil".into() }
+    }
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("veilctl-xds-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn watcher(dir: &Path, unchecked: bool) -> Watcher {
+        Watcher { dir: dir.into(), target: target(), unchecked, seen: HashMap::new(), good: BTreeMap::new(), pushes: 0 }
+    }
+
+    #[test]
+    fn the_grpc_resource_says_what_the_file_resource_says() {
+        let json = r#"{"mode":"monitor"}"#;
+        let any = resource_proto("veil.x", json, &target());
+        assert_eq!(any.type_url, ECDS_TYPE);
+        let ext = TypedExtensionConfig::decode(any.value.as_slice()).unwrap();
+        let typed = ext.typed_config.unwrap();
+        let config = Wasm::decode(typed.value.as_slice()).unwrap().config.unwrap();
+        let configuration = config.configuration.unwrap();
+        let Some(plugin_config::Vm::VmConfig(vm)) = config.vm else { panic!("no vm_config") };
+        let Some(async_data_source::Specifier::Local(local)) = vm.code.unwrap().specifier else { panic!("no code") };
+        let Some(data_source::Specifier::Filename(filename)) = local.specifier else { panic!("no filename") };
+
+        let file = resource_json("veil.x", json, &target());
+        let c = &file["typed_config"]["config"];
+        assert_eq!(ext.name, file["name"]);
+        assert_eq!(typed.type_url, file["typed_config"]["@type"]);
+        assert_eq!((config.name.as_str(), config.root_id.as_str()), (c["name"].as_str().unwrap(), c["root_id"].as_str().unwrap()));
+        assert_eq!(configuration.type_url, c["configuration"]["@type"]);
+        assert_eq!(StringValue::decode(configuration.value.as_slice()).unwrap().value, json);
+        assert_eq!(vm.vm_id, c["vm_config"]["vm_id"]);
+        assert_eq!(vm.runtime, c["vm_config"]["runtime"]);
+        assert_eq!(filename, c["vm_config"]["code"]["local"]["filename"]);
+        assert_eq!(vm.environment_variables.unwrap().host_env_keys, ["VEIL_VAULT_KEY"]);
+    }
+
+    #[test]
+    fn a_resource_is_named_after_its_file() {
+        assert_eq!(resource_name(Path::new("policies/strict.yaml")).as_deref(), Some("veil.strict"));
+    }
+
+    #[test]
+    fn the_watcher_pushes_valid_changes_only_and_keeps_the_last_good_policy() {
+        let dir = scratch("watch");
+        let file = dir.join("default.yaml");
+        let mut w = watcher(&dir, false);
+        assert!(w.poll().is_none(), "nothing to serve yet");
+        std::fs::write(&file, DEFAULT).unwrap();
+        let first = w.poll().unwrap();
+        assert!(first.version.starts_with("1-"));
+        assert_eq!(first.resources.keys().collect::<Vec<_>>(), ["veil.default"]);
+        assert!(w.poll().is_none(), "unchanged");
+        // Same policy, other spelling: nothing new to push.
+        std::fs::write(&file, format!("# a comment\n{DEFAULT}")).unwrap();
+        assert!(w.poll().is_none());
+        // Invalid: not pushed; the last good JSON stays.
+        std::fs::write(&file, format!("{DEFAULT}\nnot_a_policy_field: 1\n")).unwrap();
+        assert!(w.poll().is_none());
+        assert_eq!(w.good["veil.default"], policy_json(&file, DEFAULT, false).unwrap());
+        // Temporary files of editors and atomic writers are ignored.
+        std::fs::write(dir.join(".strict.yaml.tmp"), STRICT).unwrap();
+        std::fs::write(dir.join("strict.yaml~"), STRICT).unwrap();
+        assert!(w.poll().is_none());
+        std::fs::write(&file, STRICT).unwrap();
+        let second = w.poll().unwrap();
+        assert!(second.version.starts_with("2-"));
+        assert_ne!(second.resources["veil.default"].digest, first.resources["veil.default"].digest);
+        // Deleting the file does not remove protection.
+        std::fs::remove_file(&file).unwrap();
+        assert!(w.poll().is_none());
+        assert!(w.good.contains_key("veil.default"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unchecked_pushes_what_validation_would_reject() {
+        let dir = scratch("unchecked");
+        std::fs::write(dir.join("default.yaml"), format!("{DEFAULT}\nnot_a_policy_field: 1\n")).unwrap();
+        let snapshot = watcher(&dir, true).poll().unwrap();
+        assert!(snapshot.resources.contains_key("veil.default"));
+        assert!(watcher(&dir, false).poll().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
