@@ -122,7 +122,9 @@ def test_per_tenant_rules_pick_the_right_policy(per_tenant, vendor):
             model="m", messages=[{"role": "user", "content": f"use {key}"}]
         )
     assert err.value.body["code"] == "veil_blocked"
-    assert vendor.received() == []
+    # Headers may have gone upstream before the body was read (README, known
+    # limits); the body never does.
+    assert all(r["body"] == b"" for r in vendor.received())
     assert gw.audit_events()[-1]["rule"] == "payments"
     # payments: a card is tokenized and, by that rule, not restored in the answer.
     reply = tenant_client(gw, "payments").chat.completions.create(
