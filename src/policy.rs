@@ -37,6 +37,8 @@ pub struct Policy {
     pub failure_mode: FailureMode,
     pub audit: AuditConfig,
     pub vault: VaultPolicy,
+    /// Claim verification of responses (off by default).
+    pub verification: crate::verify::VerifyConfig,
 }
 
 impl Default for Policy {
@@ -52,6 +54,7 @@ impl Default for Policy {
             failure_mode: FailureMode::Closed,
             audit: AuditConfig::default(),
             vault: VaultPolicy::default(),
+            verification: crate::verify::VerifyConfig::default(),
         }
     }
 }
@@ -345,6 +348,9 @@ fn validate(policy: &Policy) -> Result<(), PolicyError> {
         && vault.scope_header.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
     if !header_ok {
         return field("vault.scope_header".into(), "must be a lower-case header name");
+    }
+    if let Err((path, reason)) = policy.verification.validate() {
+        return field(path, reason);
     }
     Ok(())
 }
