@@ -128,7 +128,7 @@ struct InFlight {
 pub enum Answer {
     /// An HTTP response (any status).
     Response { status: u16, body: Vec<u8> },
-    /// No response: reset, refused or timed out (Envoy reports all of these alike).
+    /// No response at all (the call was reset, or could not be started).
     Failed,
 }
 
@@ -365,6 +365,9 @@ impl Session {
         let failure = match &answer {
             Answer::Failed if elapsed + 5 >= call.timeout_ms => Err(SkipReason::VerifierTimeout),
             Answer::Failed => Err(SkipReason::VerifierUnavailable),
+            // Envoy's own answers for a call it could not complete: 504 when the
+            // timeout fired, 503 when no connection could be made.
+            Answer::Response { status: 504, .. } => Err(SkipReason::VerifierTimeout),
             Answer::Response { status: 503, .. } => Err(SkipReason::VerifierUnavailable),
             Answer::Response { status, .. } if !(200..300).contains(status) => Err(SkipReason::VerifierError),
             Answer::Response { body, .. } => Ok(body.as_slice()),
@@ -517,6 +520,7 @@ mod tests {
         let cases: Vec<(Answer, u64, SkipReason)> = vec![
             (Answer::Response { status: 500, body: b"oops".to_vec() }, 5, SkipReason::VerifierError),
             (Answer::Response { status: 503, body: Vec::new() }, 5, SkipReason::VerifierUnavailable),
+            (Answer::Response { status: 429, body: Vec::new() }, 5, SkipReason::VerifierError),
             (Answer::Failed, 5, SkipReason::VerifierUnavailable),
             (answer("I am not JSON"), 5, SkipReason::VerifierGarbage),
         ];
@@ -549,7 +553,7 @@ mod tests {
         s.on_answer(calls[0].id, answer(r#"{"claims":["The Eiffel Tower is in Rome.", "Nice day!"]}"#), 700, 0, &cache);
         let calls = s.poll(700, 0, &cache);
         assert_eq!(calls.iter().map(|c| c.timeout_ms).collect::<Vec<_>>(), [300, 300], "capped by the budget");
-        s.on_answer(calls[0].id, Answer::Failed, 1000, 0, &cache);
+        s.on_answer(calls[0].id, Answer::Response { status: 504, body: b"upstream request timeout".to_vec() }, 1000, 0, &cache);
         s.on_answer(calls[1].id, answer(r#"{"score": 10}"#), 900, 0, &cache);
         assert!(s.poll(1000, 0, &cache).is_empty());
         assert!(s.is_done());

@@ -58,7 +58,7 @@ def answer_content(request: dict, script: dict) -> str:
     if script["mode"] == "prose":
         return "Sure, here is the JSON you asked for:\n```json\n" + text[:-1] + ",}\n```\nAnything else?"
     if script["mode"] == "malformed":
-        return "I think the claims are: " + text[: len(text) // 3]
+        return "I think the answer is {claims: [moon, 'paris',, score = high} (" + "x" * 40
     return text
 
 
