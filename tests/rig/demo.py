@@ -1,8 +1,10 @@
 """`cargo xtask demo`: Envoy + veil.wasm + a fake vendor, one request, both views.
 
-Starts the gateway with the built-in default policy (no configuration), sends a chat
-request full of synthetic personal data through the official `openai` SDK, and shows
-what the vendor received next to what the client got back. Then it keeps the gateway
+Starts the gateway with the built-in default policy plus claim verification (against
+the fake verifier), sends a chat request full of synthetic personal data through the
+official `openai` SDK, and shows what the vendor received next to what the client got
+back; then a question whose answer holds a doubtful claim, marked by the verifier.
+Then it keeps the gateway
 running on 127.0.0.1 for you to point your own SDK at, until Ctrl-C (or exits with
 --once).
 """
@@ -26,6 +28,10 @@ PROMPT = (
     "Our staging box is 10.20.30.40 (http://wiki.corp/runbook) and the AWS key "
     "AKIAIOSFODNN7EXAMPLE leaked. Can you summarise this?"
 )
+# The fake vendor echoes the prompt; the fake verifier doubts claims about the moon.
+FACTS = "The Moon is made of green cheese. Paris is the capital of France. Thanks, jane.doe@example.com"
+# The demo policy: the built-in default, with verification through the `verifier` cluster.
+POLICY = {"verification": {"enabled": True}}
 
 
 def wrap(text: str) -> str:
@@ -38,21 +44,33 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=10000, help="gateway listener port")
     parser.add_argument("--admin-port", type=int, default=9901)
     parser.add_argument("--vendor-port", type=int, default=18080)
+    parser.add_argument("--verifier-port", type=int, default=18090)
     args = parser.parse_args()
 
     from openai import OpenAI
 
     vendor = rig.Vendor(args.vendor_port)
-    config = rig.render(listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port)
+    verifier = rig.Verifier(args.verifier_port)
+    config = rig.render(
+        listener_port=args.port,
+        admin_port=args.admin_port,
+        vendor_port=args.vendor_port,
+        verifier_port=args.verifier_port,
+        plugin_config=POLICY,
+    )
     try:
         envoy = rig.Envoy(config, concurrency=2)
     except Exception as err:  # noqa: BLE001 - shown to the user as is
         vendor.stop()
+        verifier.stop()
         print(f"could not start Envoy: {err}", file=sys.stderr)
         return 1
     try:
         client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="demo-key")
-        print(f"Veil demo: Envoy {envoy.base_url} (veil.wasm, default policy) -> fake vendor {vendor.base_url}\n")
+        print(
+            f"Veil demo: Envoy {envoy.base_url} (veil.wasm, default policy + verification) -> fake vendor "
+            f"{vendor.base_url}, fake verifier :{verifier.port}\n"
+        )
         print("1. The application sends (openai SDK, base_url only changed):")
         print(wrap(PROMPT))
         reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
@@ -66,6 +84,11 @@ def main() -> int:
         if events:
             print("\n4. The audit line Envoy logged (counts only, never values):")
             print(wrap(json.dumps(events[-1])))
+        print("\n5. Claim verification: the application asks, the vendor answers with a doubtful claim:")
+        print(wrap(FACTS))
+        reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": FACTS}])
+        print("   The verifier (fed the tokenized text) scored each claim; the application got:")
+        print(wrap(reply.choices[0].message.content))
         if args.once:
             return 0
         print(
@@ -82,6 +105,7 @@ def main() -> int:
     finally:
         envoy.stop()
         vendor.stop()
+        verifier.stop()
 
 
 if __name__ == "__main__":
