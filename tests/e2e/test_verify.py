@@ -273,3 +273,44 @@ def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
     assert first and first_at < 0.5, f"first bytes after {first_at:.2f}s"
     assert (first + rest).rstrip().endswith(b"data: [DONE]")
     assert total < 3.0
+
+
+# --- modes ----------------------------------------------------------------------------
+
+
+def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, verifier):
+    envoy = gws.get("restored", {"verification": {"enabled": True, "text": "restored"}})
+    assert chat(envoy) == INLINE
+    users = json.dumps([c["body"]["messages"][1] for c in verifier.calls()], ensure_ascii=False)
+    assert EMAIL in users, "restored mode: the verifier sees the values"
+    assert "\u00abtoken:" not in users
+
+
+def test_headers_style_changes_nothing_but_counts(gws):
+    envoy = gws.get("headers", {"verification": {"enabled": True, "annotate": "headers"}})
+    before = stat(envoy, "verify.warnings")
+    assert chat(envoy) == PLAIN
+    assert chat_text(envoy, True) == PLAIN
+    assert stat(envoy, "verify.warnings") == before + 2
+
+
+def test_unknown_cluster_fails_open(gws):
+    envoy = gws.get("nocluster", {"verification": {"enabled": True, "cluster": "no-such-cluster"}})
+    before = stat(envoy, "verify.skipped.verifier_unavailable")
+    assert chat(envoy) == PLAIN
+    assert chat_text(envoy, True) == PLAIN
+    assert stat(envoy, "verify.skipped.verifier_unavailable") == before + 2
+
+
+def test_gemini_json_array_stream_gets_one_more_element(gw):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
+    body = json.dumps({"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]})
+    conn.request("POST", "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body,
+                 {"content-type": "application/json", "x-goog-api-key": "k"})
+    response = conn.getresponse()
+    elements = json.loads(response.read())
+    texts = [e["candidates"][0]["content"]["parts"][0]["text"] for e in elements]
+    assert "".join(texts) == APPENDED
+    assert texts[-1] == APPENDED[len(PLAIN):], "the marks are one element of their own"
