@@ -16,7 +16,7 @@ use proxy_wasm::types::Action;
 
 use super::{now_secs, ResponseMode, ScopedLookup, VeilHttp};
 use crate::provider::Provider;
-use crate::restore::restore_json;
+use crate::restore::{restore_json, restore_text};
 use crate::stream::Framing;
 use crate::verify::{
     annotate_json, appended_block, insert_annotations, response_text_fields, Answer, AnnotationStyle, Cache, Call,
@@ -347,11 +347,12 @@ impl VeilHttp {
         Action::Pause
     }
 
-    /// Restores a whole JSON body; `None` when nothing changed.
+    /// Restores a whole body (as JSON, or as text when it is not JSON, like the plain
+    /// path); `None` when nothing changed.
     fn restore_whole(&mut self, body: &[u8]) -> Option<Vec<u8>> {
         let provider = self.provider.unwrap_or(Provider::Generic);
         let lookup = self.lookup();
-        let restoration = restore_json(provider, body, &lookup).ok()?;
+        let restoration = restore_json(provider, body, &lookup).unwrap_or_else(|_| restore_text(body, &lookup));
         let vault_hits = lookup.hits.get();
         self.metrics.increment("vault.restored", u64::from(vault_hits));
         self.metrics.increment("tokens_restored", u64::from(restoration.restored));
