@@ -7,7 +7,8 @@ Reports, per gateway and as ratios:
     difference is what verification adds when the verifier answers instantly
     (1 extraction + 3 claim scores per answer, no cache; and with the cache warm);
   - streamed chat responses: time to first byte and to the last byte (the vendor
-    sends one event every 5 ms); the first byte must not wait for the verifier.
+    sends one event every 5 ms); the first byte must not wait for the verifier;
+  - Envoy CPU time per request (utime+stime from /proc; one worker per gateway).
 
 Run: .venv/bin/python tests/rig/bench_verify.py [--rounds 6 --requests 20]
 """
@@ -72,28 +73,35 @@ def main() -> int:
             )
             gateways[name] = rig.Envoy(config, concurrency=1)
         results = {(name, stream): ([], []) for name in gateways for stream in (False, True)}
+        cpu = {key: 0.0 for key in results}
         seed = 0
         for r in range(args.rounds):
             order = list(gateways) if r % 2 == 0 else list(reversed(gateways))
             for stream in (False, True):
                 for name in order:
+                    cpu_before = gateways[name].cpu_seconds()
                     for i in range(args.requests):
                         # The cached gateway repeats one text (warm cache); the others never repeat.
                         seed += 1
                         first, total = once(gateways[name].port, stream, 0 if name == "on+cache" else seed)
                         results[(name, stream)][0].append(first)
                         results[(name, stream)][1].append(total)
+                    cpu[(name, stream)] += gateways[name].cpu_seconds() - cpu_before
             verifier.reset()
         print(f"{args.rounds} rounds x {args.requests} requests per gateway and case, interleaved; ms\n")
-        print("| case | gateway | first byte p50 | p90 | total p50 | p90 | total p50 vs off |")
-        print("|---|---|---|---|---|---|---|")
+        print("| case | gateway | first byte p50 | p90 | total p50 | p90 | total p50 vs off | Envoy CPU/req | CPU vs off |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for stream in (False, True):
             base = statistics.median(results[("off", stream)][1])
+            n = args.rounds * args.requests
+            base_cpu = cpu[("off", stream)] / n
             for name in gateways:
                 first, total = results[(name, stream)]
+                per_req = cpu[(name, stream)] / n
                 print(
                     f"| {'stream' if stream else 'whole'} | {name} | {statistics.median(first):.1f} | {pct(first, 0.9):.1f} "
-                    f"| {statistics.median(total):.1f} | {pct(total, 0.9):.1f} | {statistics.median(total) / base:.2f}x |"
+                    f"| {statistics.median(total):.1f} | {pct(total, 0.9):.1f} | {statistics.median(total) / base:.2f}x "
+                    f"| {per_req * 1e6:.0f} µs | {per_req / base_cpu if base_cpu else 0:.2f}x |"
                 )
         stats = gateways["on"].stats()
         calls = stats.get("wasmcustom.veil.verify.calls", 0)
