@@ -206,7 +206,7 @@ impl VeilHttp {
             v.session.on_answer(id, answer, now, secs, &SharedCache);
         }
         self.verify_pump();
-        let ready = self.verify.as_ref().is_some_and(|v| v.paused && !v.done && v.session.is_done());
+        let ready = self.verify.as_ref().is_some_and(|v| v.paused && !v.done && v.session.settled());
         if ready {
             self.verify_complete();
             self.resume_http_response();
@@ -275,7 +275,7 @@ impl VeilHttp {
             }
             return Action::Continue;
         }
-        let done = self.verify.as_ref().is_none_or(|v| v.session.is_done());
+        let done = self.verify.as_ref().is_none_or(|v| v.session.settled());
         if done {
             out.extend(self.verify_stream_tail());
             self.set_http_response_body(0, body_size, &out);
@@ -337,7 +337,7 @@ impl VeilHttp {
             v.shape = Shape::Whole(Some(HeldBody { body: verified, fields, buffered: body_size }));
         }
         self.verify_pump();
-        if self.verify.as_ref().is_some_and(|v| v.session.is_done()) {
+        if self.verify.as_ref().is_some_and(|v| v.session.settled()) {
             self.verify_complete();
             return Action::Continue;
         }

@@ -300,7 +300,11 @@ impl Session {
         if self.finishing && self.text.get(self.submitted..).is_none_or(|rest| rest.trim().is_empty()) {
             self.submitted = self.text.len();
         }
-        if !self.extracting() && self.claims.len() < self.config.max_claims {
+        if self.claims.len() >= self.config.max_claims {
+            // Enough claims: nothing more will be extracted.
+            self.submitted = self.text.len();
+            self.retry_extract = None;
+        } else if !self.extracting() {
             if let Some((kind, attempt)) = self.retry_extract.take() {
                 calls.push(self.call(kind, attempt, now_ms, timeout));
             } else if let Some(end) = self.extract_until() {
@@ -421,9 +425,11 @@ impl Session {
             && self.submitted >= self.text.len()
     }
 
-    /// Calls still out.
-    pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
+    /// Finished and no call out: after a [`Session::poll`] that dispatched nothing,
+    /// the host lets the response go on. (Stronger than needed on purpose: a paused
+    /// response resumes even if a bug left work queued.)
+    pub fn settled(&self) -> bool {
+        self.finishing && self.in_flight.is_empty()
     }
 
     /// The claims to mark, and the counts.
@@ -605,6 +611,27 @@ mod tests {
         s.on_answer(calls[1 - 1].id, answer(r#"{"claims":[]}"#), 30, 0, &cache);
         assert!(s.poll(30, 0, &cache).is_empty());
         assert!(s.is_done());
+    }
+
+    #[test]
+    fn max_claims_stops_extraction_and_the_session_still_ends() {
+        let cache = MemCache::default();
+        let mut s = Session::new(VerifyConfig { max_claims: 1, ..config() }, [1; 32]);
+        let sentence = "Mount Everest is the tallest mountain above sea level on Earth. ";
+        for _ in 0..5 {
+            s.push(sentence);
+        }
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, answer(&format!(r#"{{"claims":["{}"]}}"#, sentence.trim())), 5, 0, &cache);
+        let calls = s.poll(5, 0, &cache);
+        assert_eq!(calls.len(), 1, "one scoring call, no further extraction");
+        s.push(sentence);
+        s.push("More text that will not be extracted.");
+        s.finish(10);
+        assert!(s.poll(10, 0, &cache).is_empty());
+        s.on_answer(calls[0].id, answer(r#"{"score": 99}"#), 20, 0, &cache);
+        assert!(s.poll(20, 0, &cache).is_empty());
+        assert!(s.is_done() && s.settled());
     }
 
     #[test]

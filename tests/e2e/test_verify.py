@@ -314,3 +314,17 @@ def test_gemini_json_array_stream_gets_one_more_element(gw):
     texts = [e["candidates"][0]["content"]["parts"][0]["text"] for e in elements]
     assert "".join(texts) == APPENDED
     assert texts[-1] == APPENDED[len(PLAIN):], "the marks are one element of their own"
+
+
+def test_long_stream_is_verified_while_it_flows(gw, verifier):
+    """Twelve sentences: claims are extracted in batches while the stream flows, up to
+    max_claims (8); the rest of the text is not verified and the stream still ends."""
+    prompt = " ".join(f"The moon is made of cheese number {i}. Paris is the capital of France {i}." for i in range(6))
+    chunks = list(openai_client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}], stream=True))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    head, _, marks = text.partition("\n\n")
+    assert head == f"You said: {prompt}"
+    assert 1 <= marks.count("[Confidence: 20%]") <= 4
+    extractions = [c for c in verifier.calls() if c["body"]["messages"][0]["content"].startswith("You extract")]
+    assert len(extractions) >= 2, "extracted in batches while streaming"
+    assert len(verifier.calls()) - len(extractions) == 8, "max_claims scored"
