@@ -296,4 +296,29 @@ mod tests {
         let responses = r#"{"output":[{"type":"message","content":[{"type":"output_text","text":"R."}]}]}"#;
         assert_eq!(response_text_fields(Provider::OpenAiResponses, responses.as_bytes()).unwrap().1, "R.");
     }
+
+    proptest::proptest! {
+        /// Whatever the text and claim positions, marks go in at character boundaries
+        /// and the original text is kept, in order.
+        #[test]
+        fn marks_never_split_characters(text in "[a-zé€. !?\n\"]{0,80}", cuts in proptest::collection::vec((0usize..100, 0usize..100), 0..4)) {
+            let marks: Vec<Mark> = cuts
+                .iter()
+                .map(|&(a, b)| {
+                    let (a, b) = (a.min(b).min(text.len()), a.max(b).min(text.len()));
+                    let ok = text.is_char_boundary(a) && text.is_char_boundary(b);
+                    Mark { span: ok.then_some((a, b)), claim: "c".into(), score: 1, reasoning: "r".into() }
+                })
+                .collect();
+            for style in [AnnotationStyle::Inline, AnnotationStyle::Append] {
+                let out = annotate(&text, &marks, style);
+                let mut rest = out.as_str();
+                for ch in text.chars() {
+                    let at = rest.find(ch).expect("original text kept in order");
+                    rest = &rest[at + ch.len_utf8()..];
+                }
+                proptest::prop_assert_eq!(out.matches("[Confidence: 1%]").count(), marks.len());
+            }
+        }
+    }
 }

@@ -343,4 +343,20 @@ mod tests {
         assert_eq!(parse_verdict(br#"{"score": 80, "reasoning": "ok"}"#).unwrap().score, 80);
         assert_eq!(parse_claims(br#"{"claims": ["A is B."]}"#, 3).unwrap(), vec!["A is B."]);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_any_bytes(body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)) {
+            let _ = parse_claims(&body, 8);
+            let _ = parse_verdict(&body);
+        }
+
+        #[test]
+        fn never_panics_on_json_like_content(content in "[{}\\[\\]\",:a-z0-9 .%`\n-]{0,120}") {
+            let _ = parse_claims(&openai(&content), 8);
+            if let Ok(v) = parse_verdict(&ollama(&content)) {
+                proptest::prop_assert!(v.score <= 100);
+            }
+        }
+    }
 }
