@@ -20,7 +20,7 @@ use crate::restore::{restore_json, restore_text};
 use crate::stream::Framing;
 use crate::verify::{
     annotate_json, appended_block, insert_annotations, response_text_fields, Answer, AnnotationStyle, Cache, Call,
-    Report, Session, SkipReason, StreamTap, TextField, VerifiedText, VerifyConfig,
+    Report, Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
 };
 
 /// The response header with the verification summary (whole bodies).
@@ -108,8 +108,10 @@ impl VeilHttp {
             return;
         }
         let skip_now = |this: &mut VeilHttp, reason: SkipReason| {
+            let summary = Summary { skipped: Some(reason.code()), ..Summary::default() };
             this.metrics.increment(&format!("verify.skipped.{}", reason.code()), 1);
-            this.set_http_response_header(SUMMARY_HEADER, Some(&format!("claims=0; verified=0; warnings=0; skipped={}", reason.code())));
+            this.set_http_response_header(SUMMARY_HEADER, Some(&summary.header()));
+            this.event().verification = Some(summary);
         };
         if status != Some(200) {
             return;

@@ -328,3 +328,17 @@ def test_long_stream_is_verified_while_it_flows(gw, verifier):
     extractions = [c for c in verifier.calls() if c["body"]["messages"][0]["content"].startswith("You extract")]
     assert len(extractions) >= 2, "extracted in batches while streaming"
     assert len(verifier.calls()) - len(extractions) == 8, "max_claims scored"
+
+
+def test_skip_known_at_header_time_is_in_the_header(gw, verifier):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Plain text please [[plain]]"}]})
+    conn.request("POST", "/v1/chat/completions", body, {"content-type": "application/json", "authorization": "Bearer k"})
+    response = conn.getresponse()
+    assert response.read() == b"You said: Plain text please [[plain]]"
+    assert response.getheader("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=no_text"
+    assert verifier.calls() == []
+    time.sleep(0.3)
+    assert gw.audit_events()[-1]["verification"]["skipped"] == "no_text"
