@@ -2,10 +2,11 @@
 //!
 //! The pure core of issue 6. It knows nothing about Envoy: [`Session`] takes the text
 //! of a response (whole, or as it streams), hands out the verifier calls to make
-//! ([`Call`]: cluster path, headers and JSON body), takes their answers back, and at
-//! the end says which claims to mark and how ([`Report`]). The host (`host/verify.rs`)
-//! only dispatches the calls, keeps the clock and the cache store, and splices the
-//! result into the response.
+//! ([`Call`]: a JSON body and a timeout; the cluster, path and headers come from
+//! [`VerifyConfig`]), takes their answers back, and at the end says which claims to
+//! mark ([`Report`]); [`insert_annotations`] and [`StreamTap`] say where. The host
+//! (`host/verify.rs`) only dispatches the calls, keeps the clock and the cache store,
+//! and splices the result into the response.
 //!
 //! Nothing here logs or formats claim text, prompts or answers into errors: the
 //! report's summary carries counts and a reason code only.
