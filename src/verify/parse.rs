@@ -24,7 +24,7 @@ pub enum ParseError {
 pub struct Verdict {
     /// 0–100.
     pub score: u8,
-    /// One line, at most [`MAX_REASONING`] bytes.
+    /// One line, at most `MAX_REASONING` (240) bytes.
     pub reasoning: String,
 }
 
