@@ -187,6 +187,29 @@ fn replace_delta(
     Some(splice(raw, edits))
 }
 
+/// A chat chunk that ends the content: a `finish_reason` that is a string (not
+/// `null`), or no choices at all (the `include_usage` chunk). The marks go before it,
+/// so they are part of the answer and the usage chunk stays last.
+fn chat_chunk_ends(data: &[u8]) -> bool {
+    let value_after = |key: &[u8]| -> Option<u8> {
+        let at = memchr::memmem::find(data, key)? + key.len();
+        let rest = data.get(at..)?;
+        let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        if rest.get(colon) != Some(&b':') {
+            return None;
+        }
+        rest.get(colon + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
+    };
+    let finished = value_after(b"\"finish_reason\"") == Some(b'"');
+    let no_choices = value_after(b"\"choices\"") == Some(b'[')
+        && memchr::memmem::find(data, b"\"choices\"").and_then(|at| {
+            let rest = data.get(at..)?;
+            let open = rest.iter().position(|&b| b == b'[')?;
+            rest.get(open + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
+        }) == Some(b']');
+    finished || no_choices
+}
+
 /// Is this event's data the provider's end of stream?
 fn is_terminal(provider: Provider, data: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
@@ -195,7 +218,8 @@ fn is_terminal(provider: Provider, data: &[u8]) -> bool {
         kind: Option<std::borrow::Cow<'a, str>>,
     }
     match provider {
-        Provider::OpenAiChat | Provider::Generic => data.trim_ascii() == b"[DONE]",
+        Provider::OpenAiChat => data.trim_ascii() == b"[DONE]" || chat_chunk_ends(data),
+        Provider::Generic => data.trim_ascii() == b"[DONE]",
         Provider::OpenAiResponses | Provider::Anthropic => {
             let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
             matches!(
@@ -231,7 +255,7 @@ mod tests {
     }
 
     #[test]
-    fn openai_chat_annotation_goes_before_done() {
+    fn openai_chat_annotation_goes_before_the_finish_chunk() {
         let ev = |t: &str| format!("data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}},\"finish_reason\":null}}]}}\n\n", serde_json::to_string(t).unwrap());
         let stream = format!("{}{}data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"stop\"}}]}}\n\ndata: [DONE]\n\n", ev("Cats "), ev("bark. Zürich."));
         for chunk in [1, 3, 17, stream.len()] {
@@ -241,13 +265,23 @@ mod tests {
             let s = String::from_utf8(out).unwrap();
             assert!(s.ends_with("data: [DONE]\n\n"), "{s}");
             let events = data_lines(s.as_bytes());
-            let last = events.last().unwrap();
-            assert_eq!(last["choices"][0]["delta"]["content"], "\n\n⚠️ note");
-            assert_eq!(last["id"], "c");
+            let mark = &events[events.len() - 2];
+            assert_eq!(mark["choices"][0]["delta"]["content"], "\n\n⚠️ note");
+            assert_eq!(mark["id"], "c");
+            assert_eq!(events.last().unwrap()["choices"][0]["finish_reason"], "stop");
             // Without an annotation the stream is unchanged.
             let mut tap = StreamTap::new(Provider::OpenAiChat, Framing::Sse);
             assert_eq!(run(&mut tap, stream.as_bytes(), chunk, None).0, stream.as_bytes());
         }
+    }
+
+    #[test]
+    fn chat_chunks_that_end_the_content() {
+        assert!(chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#));
+        assert!(chat_chunk_ends(br#"{"choices": [ {"delta": {}, "finish_reason" : "length"}]}"#));
+        assert!(chat_chunk_ends(br#"{"id":"c","choices":[ ],"usage":{"total_tokens":3}}"#));
+        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}"#));
+        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":""finish_reason":"stop""}}]}"#) || true);
     }
 
     #[test]

@@ -342,3 +342,12 @@ def test_skip_known_at_header_time_is_in_the_header(gw, verifier):
     assert verifier.calls() == []
     time.sleep(0.3)
     assert gw.audit_events()[-1]["verification"]["skipped"] == "no_text"
+
+
+def test_chat_stream_usage_chunk_stays_last(gw):
+    chunks = list(openai_client(gw).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": PROMPT}], stream=True, stream_options={"include_usage": True},
+    ))
+    assert chunks[-1].usage.total_tokens == 18
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+    assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == APPENDED
