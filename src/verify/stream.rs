@@ -4,7 +4,8 @@
 //! [`StreamTap`] sits in front of the token restorer. It passes every complete event
 //! on at once (only an incomplete event waits, as in the restorer), keeps the text of
 //! the content deltas for the verifier, and from the first *terminal* event on —
-//! `[DONE]` (OpenAI Chat), `response.completed` / `incomplete` / `failed` (Responses),
+//! the finish chunk, the usage chunk or `[DONE]` (OpenAI Chat), `response.completed` /
+//! `incomplete` / `failed` (Responses),
 //! `message_delta` / `message_stop` (Anthropic), the closing `]` of Gemini's array —
 //! holds the rest until [`StreamTap::finish`], which puts the annotation event in
 //! front of it. The annotation event is a copy of the stream's last content delta
@@ -281,7 +282,7 @@ mod tests {
         assert!(chat_chunk_ends(br#"{"choices": [ {"delta": {}, "finish_reason" : "length"}]}"#));
         assert!(chat_chunk_ends(br#"{"id":"c","choices":[ ],"usage":{"total_tokens":3}}"#));
         assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}"#));
-        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":""finish_reason":"stop""}}]}"#) || true);
+        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"\"finish_reason\":\"stop\""},"finish_reason":null}]}"#));
     }
 
     #[test]
