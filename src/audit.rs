@@ -54,6 +54,9 @@ pub struct AuditEvent {
     pub request_bytes_out: u64,
     pub response_status: Option<u16>,
     pub duration_ms: u64,
+    /// Claim verification counts and skip reason (no claim text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<crate::verify::Summary>,
 }
 
 impl AuditEvent {
@@ -83,6 +86,7 @@ mod tests {
             request_bytes_out: 110,
             response_status: Some(200),
             duration_ms: 3,
+            verification: None,
         };
         let v: serde_json::Value = serde_json::from_str(&event.to_line()).unwrap();
         assert_eq!(v["outcome"], "rewritten");

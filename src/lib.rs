@@ -19,6 +19,7 @@ pub mod sse;
 pub mod stream;
 pub mod token;
 pub mod vault;
+pub mod verify;
 
 #[cfg(target_family = "wasm")]
 mod host;

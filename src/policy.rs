@@ -41,6 +41,8 @@ pub struct Policy {
     /// Token format.
     pub tokens: TokenConfig,
     pub vault: VaultPolicy,
+    /// Claim verification of responses (off by default).
+    pub verification: crate::verify::VerifyConfig,
     /// Request-specific overrides, first match wins; a request no rule matches gets
     /// the top-level settings.
     pub rules: Vec<Rule>,
@@ -61,6 +63,7 @@ impl Default for Policy {
             restore: RestoreConfig::default(),
             tokens: TokenConfig::default(),
             vault: VaultPolicy::default(),
+            verification: crate::verify::VerifyConfig::default(),
             rules: Vec::new(),
         }
     }
@@ -758,6 +761,9 @@ fn validate(policy: &Policy) -> Vec<Issue> {
     if !is_header_name(&vault.scope_header) {
         field("vault.scope_header".into(), "must be a lower-case header name");
     }
+    if let Err((path, reason)) = policy.verification.validate() {
+        field(path, reason);
+    }
     issues
 }
 
@@ -929,5 +935,22 @@ mod tests {
         let json = serde_json::to_vec(&p.policy).unwrap();
         let again = CompiledPolicy::from_json(&json).unwrap();
         assert_eq!(again.policy, p.policy);
+    }
+
+    #[test]
+    fn a_rule_can_turn_verification_on_for_its_requests() {
+        let json = br#"{"rules": [{"name": "answers", "match": {"headers": [{"name": "x-verify", "present": true}]},
+                                   "verification": {"enabled": true, "max_claims": 3}}]}"#;
+        let p = CompiledPolicy::from_json(json).unwrap();
+        assert!(!p.policy.verification.enabled);
+        let s = select(&p, "h", "/v1/messages", &[("x-verify", "1")]).unwrap();
+        assert!(s.profile.policy.verification.enabled);
+        assert_eq!(s.profile.policy.verification.max_claims, 3);
+        // Everything else inherited from the top level's (default) verification.
+        assert_eq!(s.profile.policy.verification.cluster, p.policy.verification.cluster);
+
+        let bad = br#"{"rules": [{"name": "a", "verification": {"enabled": true, "endpoint": "grpc"}}]}"#;
+        let err = CompiledPolicy::from_json(bad).unwrap_err().to_string();
+        assert!(err.starts_with("rules[0].verification.endpoint: unknown variant `grpc`"), "{err}");
     }
 }

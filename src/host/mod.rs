@@ -25,6 +25,9 @@ use crate::vault::{derive, CasMismatch, Store, Vault, VaultConfig};
 use crate::policy::ScopeKind;
 use std::borrow::Cow;
 
+mod verify;
+use verify::{HostVerify, VerifyEnv};
+
 proxy_wasm::main! {{
     proxy_wasm::set_log_level(LogLevel::Info);
     proxy_wasm::set_root_context(|_| Box::new(VeilRoot::new()));
@@ -79,6 +82,7 @@ struct VeilRoot {
     vault: Option<Rc<Vault>>,
     vault_key: Option<[u8; 32]>,
     metrics: Rc<Metrics>,
+    verify_env: Rc<VerifyEnv>,
 }
 
 impl VeilRoot {
@@ -90,6 +94,7 @@ impl VeilRoot {
             vault: None,
             vault_key: None,
             metrics: Rc::new(Metrics { ids: RefCell::new(HashMap::new()) }),
+            verify_env: Rc::new(VerifyEnv::new(&Default::default(), &[0; 32])),
         }
     }
 
@@ -229,6 +234,7 @@ impl RootContext for VeilRoot {
             ensure_slots(&vault);
             Rc::new(vault)
         });
+        self.verify_env = Rc::new(VerifyEnv::new(&policy.policy.verification, &key));
         self.policy = Rc::new(policy);
         self.set_tick_period(std::time::Duration::from_secs(SWEEP_PERIOD_SECS));
         log(LogLevel::Info, "veil: policy loaded");
@@ -269,6 +275,8 @@ impl RootContext for VeilRoot {
             audit: None,
             response: ResponseMode::Pass,
             json_array_stream: false,
+            verify_env: Rc::clone(&self.verify_env),
+            verify: None,
         }))
     }
 
@@ -308,6 +316,9 @@ struct VeilHttp {
     /// Gemini `streamGenerateContent` without `alt=sse`: the response is a JSON array
     /// delivered incrementally.
     json_array_stream: bool,
+    verify_env: Rc<VerifyEnv>,
+    /// Claim verification of this response (`host/verify.rs`), when the policy asks.
+    verify: Option<HostVerify>,
 }
 
 impl VeilHttp {
@@ -335,6 +346,7 @@ impl VeilHttp {
             request_bytes_out: 0,
             response_status: None,
             duration_ms: 0,
+            verification: None,
         })
     }
 
@@ -518,7 +530,11 @@ impl VeilHttp {
     }
 }
 
-impl Context for VeilHttp {}
+impl Context for VeilHttp {
+    fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, _num_trailers: usize) {
+        self.verify_on_call_response(token_id, num_headers, body_size);
+    }
+}
 
 impl HttpContext for VeilHttp {
     fn on_http_request_headers(&mut self, _num_headers: usize, end_of_stream: bool) -> Action {
@@ -577,7 +593,7 @@ impl HttpContext for VeilHttp {
         let status = self.get_http_response_header(":status").and_then(|s| s.parse::<u16>().ok());
         self.event().response_status = status;
         // With a vault, an earlier request's tokens may come back in any response.
-        if self.tokens.is_empty() && self.vault.is_none() {
+        if self.tokens.is_empty() && self.vault.is_none() && !self.profile().policy.verification.enabled {
             return Action::Continue;
         }
         let encoded = self
@@ -585,6 +601,7 @@ impl HttpContext for VeilHttp {
             .is_some_and(|e| !e.trim().eq_ignore_ascii_case("identity"));
         if encoded {
             self.metrics.increment("restore_skipped_encoded", 1);
+            self.verify_start(status, true);
             return Action::Continue;
         }
         let content_type = self.get_http_response_header("content-type").unwrap_or_default().to_ascii_lowercase();
@@ -603,10 +620,14 @@ impl HttpContext for VeilHttp {
         if !matches!(self.response, ResponseMode::Pass) {
             self.set_http_response_header("content-length", None);
         }
+        self.verify_start(status, false);
         Action::Continue
     }
 
     fn on_http_response_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
+        if self.verifying_stream() {
+            return self.verify_stream_body(body_size, end_of_stream);
+        }
         if matches!(self.response, ResponseMode::Stream(_)) {
             let now = now_secs(self);
             // Restore as it streams: this chunk goes on now, minus at most a held-back
@@ -635,6 +656,9 @@ impl HttpContext for VeilHttp {
         }
         if !end_of_stream {
             return Action::Pause;
+        }
+        if self.verifying_whole() {
+            return self.verify_whole_body(body_size);
         }
         let Some(body) = self.get_http_response_body(0, body_size) else { return Action::Continue };
         let provider = self.provider.unwrap_or(Provider::Generic);

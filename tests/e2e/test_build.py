@@ -78,7 +78,9 @@ def test_compose_uses_the_rig_files_with_matching_ports():
     wasm = plane[plane.index("--wasm") + 1]
     mounted = [v.split(":")[1] for v in services["gateway"]["volumes"]]
     assert any(wasm.startswith(m) for m in mounted), wasm
-    assert "verifier" in (rig.ROOT / "docker-compose.yml").read_text()  # the verifier's place
+    verifier = services["verifier"]["command"]
+    assert (rig.ROOT / verifier[1]).exists()
+    assert port("verifier") == int(verifier[verifier.index("--port") + 1])
 
 
 def test_the_committed_ecds_file_is_the_rendered_default_policy(tmp_path):
@@ -132,7 +134,10 @@ def test_the_istio_egress_originates_tls_to_every_vendor():
 @pytest.mark.parametrize("config", ["egress-gateway.yaml", "egress-gateway-xds.yaml"])
 def test_the_egress_gateway_originates_tls_with_sni_and_certificate_checks(config):
     envoy = yaml.safe_load((rig.ENVOY_DIR / config).read_text())
-    clusters = {c["name"]: c for c in envoy["static_resources"]["clusters"] if c["name"] != "veil_xds"}
+    clusters = {c["name"]: c for c in envoy["static_resources"]["clusters"]}
+    # Besides the vendors: the control plane (xDS variant) and the company's verifier.
+    assert "verifier" in clusters
+    clusters = {n: c for n, c in clusters.items() if n not in ("veil_xds", "verifier")}
     assert len(clusters) == len(VENDORS)
     for cluster in clusters.values():
         address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]

@@ -1,15 +1,18 @@
 """`cargo xtask demo`: Envoy + veil.wasm + a fake vendor, one request, both views.
 
-Starts the gateway with the built-in default policy (no configuration), sends a chat
-request full of synthetic personal data through the official `openai` SDK, and shows
-what the vendor received next to what the client got back. Then it keeps the gateway
+Starts the gateway with the built-in default policy plus claim verification (against
+the fake verifier), sends a chat request full of synthetic personal data through the
+official `openai` SDK, and shows what the vendor received next to what the client got
+back; then a question whose answer holds a doubtful claim, marked by the verifier.
+Then it keeps the gateway
 running on 127.0.0.1 for you to point your own SDK at, until Ctrl-C (or exits with
 --once).
 
 With --xds the filter's policy comes from `veilctl xds serve` watching policies/
 (ECDS over ADS, as in envoy/gateway-xds.yaml): edit policies/default.yaml while the
 demo runs and the next request follows it; an invalid edit is rejected and the last
-good policy stays.
+good policy stays. (policies/default.yaml leaves verification off: step 5 then shows
+the answer unmarked, until you turn `verification.enabled` on in the file.)
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ PROMPT = (
     "Our staging box is 10.20.30.40 (http://wiki.corp/runbook) and the AWS key "
     "AKIAIOSFODNN7EXAMPLE leaked. Can you summarise this?"
 )
+# The fake vendor echoes the prompt; the fake verifier doubts claims about the moon.
+FACTS = "The Moon is made of green cheese. Paris is the capital of France. Thanks, jane.doe@example.com"
+# The demo policy: the built-in default, with verification through the `verifier` cluster.
+POLICY = {"verification": {"enabled": True}}
 
 
 def wrap(text: str) -> str:
@@ -44,6 +51,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=10000, help="gateway listener port")
     parser.add_argument("--admin-port", type=int, default=9901)
     parser.add_argument("--vendor-port", type=int, default=18080)
+    parser.add_argument("--verifier-port", type=int, default=18090)
     parser.add_argument("--xds", action="store_true", help="take the policy from `veilctl xds serve` watching policies/")
     args = parser.parse_args()
     # SIGTERM stops the demo like Ctrl-C: through `finally`, which stops Envoy and the
@@ -53,26 +61,41 @@ def main() -> int:
     from openai import OpenAI
 
     vendor = rig.Vendor(args.vendor_port)
+    verifier = rig.Verifier(args.verifier_port)
     plane = None
     try:
         if args.xds:
             plane = rig.ControlPlane(rig.ROOT / "policies", poll_ms=250)
             config = rig.render_dynamic(
-                listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port, xds_port=plane.port
+                listener_port=args.port,
+                admin_port=args.admin_port,
+                vendor_port=args.vendor_port,
+                verifier_port=args.verifier_port,
+                xds_port=plane.port,
             )
         else:
-            config = rig.render(listener_port=args.port, admin_port=args.admin_port, vendor_port=args.vendor_port)
+            config = rig.render(
+                listener_port=args.port,
+                admin_port=args.admin_port,
+                vendor_port=args.vendor_port,
+                verifier_port=args.verifier_port,
+                plugin_config=POLICY,
+            )
         envoy = rig.Envoy(config, concurrency=2)
     except Exception as err:  # noqa: BLE001 - shown to the user as is
         vendor.stop()
+        verifier.stop()
         if plane:
             plane.stop()
         print(f"could not start Envoy: {err}", file=sys.stderr)
         return 1
     try:
         client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="demo-key")
-        source = "policies/default.yaml over xDS" if plane else "default policy"
-        print(f"Veil demo: Envoy {envoy.base_url} (veil.wasm, {source}) -> fake vendor {vendor.base_url}\n")
+        source = "policies/default.yaml over xDS" if plane else "default policy + verification"
+        print(
+            f"Veil demo: Envoy {envoy.base_url} (veil.wasm, {source}) -> fake vendor {vendor.base_url}, "
+            f"fake verifier :{verifier.port}\n"
+        )
         print("1. The application sends (openai SDK, base_url only changed):")
         print(wrap(PROMPT))
         reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
@@ -86,6 +109,11 @@ def main() -> int:
         if events:
             print("\n4. The audit line Envoy logged (counts only, never values):")
             print(wrap(json.dumps(events[-1])))
+        print("\n5. Claim verification: the application asks, the vendor answers with a doubtful claim:")
+        print(wrap(FACTS))
+        reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": FACTS}])
+        print("   The verifier (fed the tokenized text) scored each claim; the application got:")
+        print(wrap(reply.choices[0].message.content))
         if args.once:
             return 0
         print(
@@ -108,6 +136,7 @@ def main() -> int:
     finally:
         envoy.stop()
         vendor.stop()
+        verifier.stop()
         if plane:
             plane.stop()
 

@@ -55,6 +55,7 @@ def render(
     plugin_config: dict | None = None,
     with_filter: bool = True,
     env: dict[str, str] | None = None,
+    verifier_port: int | None = None,
 ) -> dict:
     """Returns the Envoy config from `source` with this run's ports and wasm path."""
     config = yaml.safe_load(Path(source).read_text())
@@ -82,6 +83,9 @@ def render(
         if cluster["name"] == "vendor":
             ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
             ep["address"]["socket_address"]["port_value"] = vendor_port
+        if cluster["name"] == "verifier" and verifier_port is not None:
+            ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
+            ep["address"]["socket_address"]["port_value"] = verifier_port
     return config
 
 
@@ -174,6 +178,40 @@ class Envoy:
         self._log.close()
 
 
+class Verifier:
+    """The fake claim verifier (`fake_verifier.py`), in a thread of this process."""
+
+    def __init__(self, port: int | None = None):
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).parent))
+        import fake_verifier
+
+        self.port = port or free_port()
+        self.server = fake_verifier.serve(self.port)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def _post(self, path: str, body: dict) -> None:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
+        urllib.request.urlopen(req, timeout=5).close()
+
+    def script(self, **script) -> None:
+        """Sets the behaviour (see fake_verifier.py): mode, delay_ms, low."""
+        self._post("/__verifier/script", script)
+
+    def reset(self) -> None:
+        self._post("/__verifier/reset", {})
+
+    def calls(self) -> list[dict]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__verifier/calls", timeout=5) as r:
+            return json.load(r)
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 class Vendor:
     """The fake vendor, in a thread of this process."""
 
@@ -216,6 +254,7 @@ def render_dynamic(
     listener_port: int,
     admin_port: int,
     vendor_port: int,
+    verifier_port: int | None = None,
     xds_port: int | None = None,
     delta: bool = False,
     ecds_path: Path | None = None,
@@ -231,6 +270,8 @@ def render_dynamic(
         ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
         if cluster["name"] == "vendor":
             ep["address"]["socket_address"]["port_value"] = vendor_port
+        if cluster["name"] == "verifier" and verifier_port is not None:
+            ep["address"]["socket_address"]["port_value"] = verifier_port
         if cluster["name"] == "veil_xds" and xds_port is not None:
             ep["address"]["socket_address"]["port_value"] = xds_port
     if delta:

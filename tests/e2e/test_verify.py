@@ -1,0 +1,353 @@
+"""Claim verification through the verifier cluster: real Envoy + veil.wasm, the fake
+vendor, and the fake verifier (OpenAI-compatible and Ollama shapes) scripted per
+test, driven by the official SDKs.
+
+The vendor echoes "You said: <prompt>"; the verifier extracts the sentences of the
+text it is given and scores a claim 20 when it mentions the moon (else 95). Every
+failure of the verifier must leave the answer exactly as it would be without
+verification, within the budget, with the reason counted."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import rig
+from seeds import SEEDS
+
+EMAIL = SEEDS["EMAIL"][0]
+PROMPT = f"The moon is made of green cheese. Paris is the capital of France. Write to {EMAIL} today."
+PLAIN = f"You said: {PROMPT}"
+MARK = "\u26a0\ufe0f [Confidence: 20%] Synthetic check: contradicts the reference set."
+INLINE = PLAIN.replace("green cheese. ", f"green cheese. {MARK} ")
+APPENDED = f"{PLAIN}\n\n{MARK} (\u201cYou said: The moon is made of green cheese.\u201d)"
+
+POLICY = {"verification": {"enabled": True}}
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    v = rig.Verifier()
+    yield v
+    v.stop()
+
+
+@pytest.fixture(autouse=True)
+def fresh(verifier, vendor):
+    verifier.reset()
+    vendor.reset()
+
+
+class Gateways:
+    def __init__(self, vendor, verifier):
+        self.vendor, self.verifier, self.started = vendor, verifier, {}
+
+    def get(self, name: str, policy: dict, *, verifier_port: int | None = None) -> rig.Envoy:
+        if name not in self.started:
+            config = rig.render(
+                listener_port=rig.free_port(),
+                admin_port=rig.free_port(),
+                vendor_port=self.vendor.port,
+                verifier_port=verifier_port or self.verifier.port,
+                plugin_config=policy,
+            )
+            self.started[name] = rig.Envoy(config, concurrency=2)
+        return self.started[name]
+
+
+@pytest.fixture(scope="module")
+def gws(vendor, verifier):
+    g = Gateways(vendor, verifier)
+    yield g
+    for envoy in g.started.values():
+        envoy.stop()
+
+
+@pytest.fixture()
+def gw(gws):
+    return gws.get("default", POLICY)
+
+
+def openai_client(envoy):
+    from openai import OpenAI
+
+    return OpenAI(base_url=f"{envoy.base_url}/v1", api_key="test-key-verify", max_retries=0, timeout=30)
+
+
+def chat(envoy, prompt: str = PROMPT) -> str:
+    reply = openai_client(envoy).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}])
+    return reply.choices[0].message.content
+
+
+def stat(envoy, name: str) -> int:
+    return envoy.stats().get(f"wasmcustom.veil.{name}", 0)
+
+
+def wait_stat(envoy, name: str, at_least: int, timeout: float = 3.0) -> int:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = stat(envoy, name)
+        if value >= at_least or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+# --- the normal path ---------------------------------------------------------------
+
+
+def test_doubtful_claim_is_marked_inline_after_its_sentence(gw, verifier):
+    before = stat(gw, "verify.warnings")
+    assert chat(gw) == INLINE
+    assert stat(gw, "verify.warnings") == before + 1
+    kinds = [c["body"]["messages"][0]["content"].split(".")[0] for c in verifier.calls()]
+    assert kinds[0] == "You extract checkable factual claims from a text"
+    assert len(kinds) == 4, "one extraction, three claims scored"
+    body = verifier.calls()[0]["body"]
+    assert body["response_format"] == {"type": "json_object"}
+    assert body["temperature"] == 0.0
+
+
+def test_verifier_sees_tokens_never_the_personal_data(gw, verifier):
+    assert EMAIL in chat(gw)
+    calls = json.dumps([c["body"] for c in verifier.calls()], ensure_ascii=False)
+    assert EMAIL not in calls
+    assert "\u00abtoken:EMAIL:" in calls
+
+
+def test_audit_and_log_carry_counts_not_claims(gw):
+    chat(gw)
+    time.sleep(0.3)
+    event = gw.audit_events()[-1]
+    assert event["verification"]["claims"] == 3
+    assert event["verification"]["warnings"] == 1
+    log = gw.log()
+    assert "green cheese" not in log
+    assert "capital of France" not in log
+    assert EMAIL not in log
+
+
+def test_scores_are_cached(gw, verifier):
+    chat(gw)
+    hits = stat(gw, "verify.cache_hits")
+    verifier.reset()
+    assert chat(gw) == INLINE
+    assert stat(gw, "verify.cache_hits") >= hits + 3
+    assert len(verifier.calls()) == 1, "only the extraction"
+
+
+def test_answers_in_prose_and_code_fences_are_read(gw, verifier):
+    verifier.script(mode="prose")
+    assert chat(gw, PROMPT.replace("Paris", "Lyon")) == INLINE.replace("Paris", "Lyon")
+
+
+def test_ollama_endpoint(gws, verifier):
+    envoy = gws.get("ollama", {"verification": {"enabled": True, "endpoint": "ollama", "model": "llama3.2:1b", "annotate": "append"}})
+    assert chat(envoy, PROMPT + " Ollama.") == APPENDED.replace("today.", "today. Ollama.")
+    call = verifier.calls()[0]
+    assert call["path"] == "/api/chat"
+    assert call["body"]["format"] == "json"
+    assert call["body"]["model"] == "llama3.2:1b"
+    assert call["body"]["stream"] is False
+
+
+def test_verification_is_off_by_default(gateway, verifier):
+    assert chat(gateway) == PLAIN
+    assert verifier.calls() == []
+
+
+# --- every API shape, streamed and not ------------------------------------------------
+
+
+def responses_text(envoy, stream: bool) -> str:
+    client = openai_client(envoy)
+    if not stream:
+        return client.responses.create(model="gpt-4o-mini", input=PROMPT).output_text
+    events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
+    assert events[-1].type == "response.completed"
+    return "".join(e.delta for e in events if e.type == "response.output_text.delta")
+
+
+def chat_text(envoy, stream: bool) -> str:
+    if not stream:
+        return chat(envoy)
+    chunks = list(openai_client(envoy).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}], stream=True))
+    return "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+
+
+def anthropic_text(envoy, stream: bool) -> str:
+    from anthropic import Anthropic
+
+    client = Anthropic(base_url=envoy.base_url, api_key="test-key-verify", max_retries=0, timeout=30)
+    if not stream:
+        message = client.messages.create(model="claude-x", max_tokens=100, messages=[{"role": "user", "content": PROMPT}])
+        return message.content[0].text
+    with client.messages.stream(model="claude-x", max_tokens=100, messages=[{"role": "user", "content": PROMPT}]) as s:
+        final = s.get_final_message()
+    assert final.stop_reason == "end_turn"
+    return final.content[0].text
+
+
+def gemini_text(envoy, stream: bool) -> str:
+    from google import genai
+    from google.genai import types
+
+    client = genai.Client(api_key="test-key-verify", http_options=types.HttpOptions(base_url=envoy.base_url))
+    if not stream:
+        return client.models.generate_content(model="gemini-2.0-flash", contents=PROMPT).text
+    return "".join(c.text or "" for c in client.models.generate_content_stream(model="gemini-2.0-flash", contents=PROMPT))
+
+
+SHAPES = {"openai_chat": chat_text, "openai_responses": responses_text, "anthropic": anthropic_text, "gemini": gemini_text}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_shape_whole_body(gw, shape):
+    assert SHAPES[shape](gw, False) == INLINE
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_shape_stream_gets_one_more_event(gw, shape):
+    assert SHAPES[shape](gw, True) == APPENDED
+
+
+# --- failing open ---------------------------------------------------------------------
+
+FAILURES = {
+    "error": ("verifier_error", {"mode": "error"}),
+    "malformed": ("verifier_garbage", {"mode": "malformed"}),
+    "drop": ("verifier_unavailable", {"mode": "drop"}),
+}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize("failure", FAILURES)
+def test_verifier_failures_leave_the_answer_untouched(gw, verifier, failure, stream):
+    reason, script = FAILURES[failure]
+    verifier.script(**script)
+    before = stat(gw, f"verify.skipped.{reason}")
+    errors = stat(gw, "verify.errors")
+    assert chat_text(gw, stream) == PLAIN
+    assert wait_stat(gw, f"verify.skipped.{reason}", before + 1) == before + 1
+    assert stat(gw, "verify.errors") == errors + 1
+    assert len(verifier.calls()) == 2, "one call, one retry"
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+def test_slow_verifier_is_cut_off_by_the_budget(gws, verifier, stream):
+    envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
+    verifier.script(mode="slow", delay_ms=3000)
+    before = stat(envoy, "verify.skipped.verifier_timeout")
+    started = time.monotonic()
+    assert chat_text(envoy, stream) == PLAIN
+    held = time.monotonic() - started
+    assert held < 2.5, f"answer took {held:.2f}s with a 0.8 s budget"
+    assert wait_stat(envoy, "verify.skipped.verifier_timeout", before + 1) == before + 1
+    assert len(verifier.calls()) == 1, "a timeout is not retried"
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+def test_refused_connection(gws, stream):
+    envoy = gws.get("refused", POLICY, verifier_port=rig.free_port())
+    before = stat(envoy, "verify.skipped.verifier_unavailable")
+    assert chat_text(envoy, stream) == PLAIN
+    assert wait_stat(envoy, "verify.skipped.verifier_unavailable", before + 1) == before + 1
+
+
+def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
+    """With a slow verifier, the stream's text arrives at vendor speed; only the end waits."""
+    envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
+    verifier.script(mode="slow", delay_ms=3000)
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", envoy.port, timeout=10)
+    body = json.dumps({"model": "m", "stream": True, "messages": [{"role": "user", "content": PROMPT * 4}]})
+    started = time.monotonic()
+    conn.request("POST", "/v1/chat/completions", body, {"content-type": "application/json", "authorization": "Bearer k"})
+    response = conn.getresponse()
+    first = response.read1(64)
+    first_at = time.monotonic() - started
+    rest = response.read()
+    total = time.monotonic() - started
+    assert first and first_at < 0.5, f"first bytes after {first_at:.2f}s"
+    assert (first + rest).rstrip().endswith(b"data: [DONE]")
+    assert total < 3.0
+
+
+# --- modes ----------------------------------------------------------------------------
+
+
+def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, verifier):
+    envoy = gws.get("restored", {"verification": {"enabled": True, "text": "restored"}})
+    assert chat(envoy) == INLINE
+    users = json.dumps([c["body"]["messages"][1] for c in verifier.calls()], ensure_ascii=False)
+    assert EMAIL in users, "restored mode: the verifier sees the values"
+    assert "\u00abtoken:" not in users
+
+
+def test_headers_style_changes_nothing_but_counts(gws):
+    envoy = gws.get("headers", {"verification": {"enabled": True, "annotate": "headers"}})
+    before = stat(envoy, "verify.warnings")
+    assert chat(envoy) == PLAIN
+    assert chat_text(envoy, True) == PLAIN
+    assert stat(envoy, "verify.warnings") == before + 2
+
+
+def test_unknown_cluster_fails_open(gws):
+    envoy = gws.get("nocluster", {"verification": {"enabled": True, "cluster": "no-such-cluster"}})
+    before = stat(envoy, "verify.skipped.verifier_unavailable")
+    assert chat(envoy) == PLAIN
+    assert chat_text(envoy, True) == PLAIN
+    assert stat(envoy, "verify.skipped.verifier_unavailable") == before + 2
+
+
+def test_gemini_json_array_stream_gets_one_more_element(gw):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
+    body = json.dumps({"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]})
+    conn.request("POST", "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body,
+                 {"content-type": "application/json", "x-goog-api-key": "k"})
+    response = conn.getresponse()
+    elements = json.loads(response.read())
+    texts = [e["candidates"][0]["content"]["parts"][0]["text"] for e in elements]
+    assert "".join(texts) == APPENDED
+    assert texts[-1] == APPENDED[len(PLAIN):], "the marks are one element of their own"
+
+
+def test_long_stream_is_verified_while_it_flows(gw, verifier):
+    """Twelve sentences: claims are extracted in batches while the stream flows, up to
+    max_claims (8); the rest of the text is not verified and the stream still ends."""
+    prompt = " ".join(f"The moon is made of cheese number {i}. Paris is the capital of France {i}." for i in range(6))
+    chunks = list(openai_client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}], stream=True))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    head, _, marks = text.partition("\n\n")
+    assert head == f"You said: {prompt}"
+    assert 1 <= marks.count("[Confidence: 20%]") <= 4
+    extractions = [c for c in verifier.calls() if c["body"]["messages"][0]["content"].startswith("You extract")]
+    assert len(extractions) >= 2, "extracted in batches while streaming"
+    assert len(verifier.calls()) - len(extractions) == 8, "max_claims scored"
+
+
+def test_skip_known_at_header_time_is_in_the_header(gw, verifier):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Plain text please [[plain]]"}]})
+    conn.request("POST", "/v1/chat/completions", body, {"content-type": "application/json", "authorization": "Bearer k"})
+    response = conn.getresponse()
+    assert response.read() == b"You said: Plain text please [[plain]]"
+    assert response.getheader("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=no_text"
+    assert verifier.calls() == []
+    time.sleep(0.3)
+    assert gw.audit_events()[-1]["verification"]["skipped"] == "no_text"
+
+
+def test_chat_stream_usage_chunk_stays_last(gw):
+    chunks = list(openai_client(gw).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": PROMPT}], stream=True, stream_options={"include_usage": True},
+    ))
+    assert chunks[-1].usage.total_tokens == 18
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+    assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == APPENDED

@@ -1,0 +1,152 @@
+"""A fake claim verifier: an OpenAI-compatible and Ollama-shaped chat server with
+scripted behaviour, standing in for the company-hosted LLM that Veil asks to extract
+and score the claims of an answer.
+
+APIs:
+  POST /v1/chat/completions   OpenAI-compatible (vLLM, llama.cpp server): choices[0].message.content
+  POST /api/chat              Ollama native: message.content, done: true
+
+It tells the two calls apart by the system prompt: extraction ("You extract …")
+answers {"claims": [{"text": <sentence>}, …]} with the sentences of the user text;
+verification answers {"score": S, "reasoning": …} with S = 20 when the claim holds
+one of the script's `low` markers, else 95.
+
+Script (POST /__verifier/script, JSON, every field optional; reset restores defaults):
+  mode      normal | prose (code fence, leading prose, trailing comma) | malformed |
+            error (HTTP 500) | slow (sleep delay_ms, then normal) | drop (close the
+            connection without answering)
+  delay_ms  for slow
+  low       list of substrings that make a claim doubtful (default: ["moon", "Atlantis"])
+Rig endpoints:
+  GET  /__verifier/calls   -> [{path, body}] every call received (bodies as JSON)
+  POST /__verifier/reset   -> clears calls and script
+
+Run: python fake_verifier.py --port 18090
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "low": ["moon", "Atlantis"]}
+_script = dict(DEFAULT_SCRIPT)
+_calls: list[dict] = []
+_lock = threading.Lock()
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if len(s) >= 10]
+
+
+def answer_content(request: dict, script: dict) -> str:
+    messages = request.get("messages") or []
+    system = next((m.get("content", "") for m in messages if m.get("role") == "system"), "")
+    user = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
+    if system.startswith("You extract"):
+        value = {"claims": [{"text": s} for s in sentences(user)]}
+    else:
+        claim = user.removeprefix("Claim: ")
+        low = any(marker.lower() in claim.lower() for marker in script["low"])
+        value = {"score": 20 if low else 95, "reasoning": "Synthetic check: contradicts the reference set." if low else "Synthetic check: consistent."}
+    text = json.dumps(value)
+    if script["mode"] == "prose":
+        return "Sure, here is the JSON you asked for:\n```json\n" + text[:-1] + ",}\n```\nAnything else?"
+    if script["mode"] == "malformed":
+        return "I think the answer is {claims: [moon, 'paris',, score = high} (" + "x" * 40
+    return text
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fake-verifier/1"
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _send(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        if self.path == "/__verifier/calls":
+            with _lock:
+                return self._send(200, json.dumps(_calls).encode())
+        self._send(404, b"{}")
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if self.path == "/__verifier/reset":
+            with _lock:
+                _calls.clear()
+                _script.clear()
+                _script.update(DEFAULT_SCRIPT)
+            return self._send(200, b"{}")
+        if self.path == "/__verifier/script":
+            with _lock:
+                _script.update(json.loads(raw or b"{}"))
+            return self._send(200, b"{}")
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            request = {}
+        with _lock:
+            _calls.append({"path": self.path, "body": request, "authorization": self.headers.get("authorization")})
+            script = dict(_script)
+        mode = script["mode"]
+        if mode == "slow":
+            time.sleep(script["delay_ms"] / 1000)
+        if mode == "drop":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if mode == "error":
+            return self._send(500, b'{"error": {"message": "synthetic failure"}}')
+        content = answer_content(request, script)
+        model = request.get("model", "fake")
+        if self.path == "/api/chat":
+            body = {"model": model, "created_at": "2026-01-01T00:00:00Z", "message": {"role": "assistant", "content": content}, "done": True, "done_reason": "stop"}
+        elif self.path == "/v1/chat/completions":
+            body = {
+                "id": "chatcmpl-verifier",
+                "object": "chat.completion",
+                "created": 1731000000,
+                "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            }
+        else:
+            return self._send(404, b'{"error": "unknown path"}')
+        self._send(200, json.dumps(body).encode())
+
+
+def serve(port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    return server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=18090)
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args()
+    server = serve(args.port, args.host)
+    print(f"fake verifier on http://{args.host}:{args.port}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
