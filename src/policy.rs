@@ -41,6 +41,12 @@ pub struct Policy {
     /// Token format.
     pub tokens: TokenConfig,
     pub vault: VaultPolicy,
+    /// Hold a protected request's headers until its body is inspected (Envoy ≥ 1.35
+    /// with `allow_on_headers_stop_iteration: true` in the Wasm plugin config, which
+    /// Veil's own configs and renderings set). Then a rejected request never reaches
+    /// the vendor at all, and `content-length` is kept (and corrected after a
+    /// rewrite). Without that Envoy setting, requests would stall: off by default.
+    pub hold_headers: bool,
     /// Claim verification of responses (off by default).
     pub verification: crate::verify::VerifyConfig,
     /// Request-specific overrides, first match wins; a request no rule matches gets
@@ -63,6 +69,7 @@ impl Default for Policy {
             restore: RestoreConfig::default(),
             tokens: TokenConfig::default(),
             vault: VaultPolicy::default(),
+            hold_headers: false,
             verification: crate::verify::VerifyConfig::default(),
             rules: Vec::new(),
         }
@@ -271,7 +278,7 @@ pub struct Rule {
 }
 
 /// Top-level settings a rule may override. The others (`apiVersion`, `routes`,
-/// `tokens`, `vault`, `rules`) are gateway-wide.
+/// `tokens`, `vault`, `hold_headers`, `rules`) are gateway-wide.
 pub const RULE_OVERRIDES: &[&str] = &[
     "mode",
     "detectors",
@@ -545,7 +552,7 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
     issues.extend(validate_match(&rule.matches, &format!("{at}.match")));
     for key in rule.overrides.keys() {
         if !RULE_OVERRIDES.contains(&key.as_str()) {
-            let message = if matches!(key.as_str(), "apiVersion" | "routes" | "tokens" | "vault" | "rules") {
+            let message = if matches!(key.as_str(), "apiVersion" | "routes" | "tokens" | "vault" | "hold_headers" | "rules") {
                 "cannot be set per rule (gateway-wide)".to_string()
             } else {
                 format!("unknown field, expected one of name, match, provider, {}", RULE_OVERRIDES.join(", "))

@@ -268,6 +268,7 @@ impl RootContext for VeilRoot {
             provider: None,
             rule: None,
             unscanned: false,
+            keep_length: false,
             started: SystemTime::UNIX_EPOCH,
             request_id: String::new(),
             scope: Vec::new(),
@@ -307,6 +308,8 @@ struct VeilHttp {
     rule: Option<usize>,
     /// The body is forwarded unscanned (`limits.on_oversize: pass`).
     unscanned: bool,
+    /// Headers are held (`hold_headers`) with a `content-length` to keep true.
+    keep_length: bool,
     started: SystemTime,
     request_id: String,
     scope: Vec<u8>,
@@ -443,6 +446,9 @@ impl VeilHttp {
                 self.tokens = redaction.tokens;
                 self.remember_tokens(&fresh.borrow());
                 self.set_http_request_body(0, body_size, &new_body);
+                if self.keep_length {
+                    self.set_http_request_header("content-length", Some(&new_body.len().to_string()));
+                }
                 Action::Continue
             }
             Verdict::Block { category } => {
@@ -564,12 +570,20 @@ impl HttpContext for VeilHttp {
         if declared.is_some_and(|len| len > self.profile().policy.limits.max_body_bytes) {
             return self.too_large();
         }
-        if !end_of_stream {
-            // Proxy-Wasm forwards headers before the body is seen (pausing here would
-            // stall the stream), so the length cannot follow a rewrite: drop it, and
-            // the body goes upstream chunked (HTTP/1.1) or framed (HTTP/2).
-            self.set_http_request_header("content-length", None);
+        if end_of_stream {
+            return Action::Continue;
         }
+        if self.policy.policy.hold_headers {
+            // Envoy keeps the headers until the body is inspected (with
+            // `allow_on_headers_stop_iteration`): a rejected request never leaves, and
+            // the length is corrected after a rewrite.
+            self.keep_length = declared.is_some();
+            return Action::Pause;
+        }
+        // Otherwise the headers go upstream before the body is seen (pausing without
+        // that setting would stall the stream), so the length cannot follow a
+        // rewrite: drop it, and the body goes chunked (HTTP/1.1) or framed (HTTP/2).
+        self.set_http_request_header("content-length", None);
         Action::Continue
     }
 

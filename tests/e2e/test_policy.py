@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import openai
 import pytest
@@ -180,3 +181,49 @@ def test_oversize_pass_forwards_unscanned_and_audits_it(gateways, vendor):
     vendor.reset()
     client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     assert leaked(vendor.received()[0]["body"]) == []
+
+
+@pytest.fixture(scope="module")
+def held(gateways):
+    """`hold_headers: true` (gateway.yaml sets allow_on_headers_stop_iteration)."""
+    return gateways({"hold_headers": True, "actions": {"API_KEY": "block"}})
+
+
+def test_held_headers_a_blocked_request_never_reaches_the_vendor(held, vendor):
+    vendor.reset()
+    with pytest.raises(openai.PermissionDeniedError) as err:
+        client(held).chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "my key is sk-proj-T3stOnlyAbCdEfGhIjKlMnOpQrSt"}]
+        )
+    assert err.value.body["code"] == "veil_blocked"
+    time.sleep(0.2)
+    assert vendor.received() == []  # not even the headers
+    with pytest.raises(openai.APIStatusError) as err:
+        client(held).chat.completions.create(model="m", messages=[{"role": "user", "content": "x" * 300_000}])
+    assert err.value.status_code == 413
+    time.sleep(0.2)
+    assert vendor.received() == []
+
+
+def test_held_headers_keep_a_true_content_length(held, vendor):
+    vendor.reset()
+    reply = client(held).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}]
+    )
+    assert reply.choices[0].message.content == "You said: mail jane.doe@example.com"
+    rewritten = vendor.received()[-1]
+    assert leaked(rewritten["body"]) == []
+    assert int(rewritten["headers"]["content-length"]) == len(rewritten["body"])
+    assert "transfer-encoding" not in rewritten["headers"]
+    # Nothing to change: body and length exactly as the client sent them.
+    body = {"model": "m", "messages": [{"role": "user", "content": "hello there"}]}
+    client(held).chat.completions.create(**body)
+    untouched = vendor.received()[-1]
+    assert json.loads(untouched["body"]) == body
+    assert int(untouched["headers"]["content-length"]) == len(untouched["body"])
+    # Streams are unaffected.
+    chunks = client(held).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}], stream=True
+    )
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text == "You said: mail jane.doe@example.com"

@@ -327,6 +327,12 @@ fn policy_render(raw: &[String]) -> Fallible {
             let target = xds::FilterTarget { wasm: "/etc/envoy/veil.wasm".into(), vm_id: "veil".into() };
             serde_norway::to_string(&xds::resource_json("veil", &config, &target)).map_err(|e| e.to_string())?
         }
+        "istio" if policy.hold_headers => {
+            return Err(format!(
+                "{path}: hold_headers: Istio's WasmPlugin cannot set allow_on_headers_stop_iteration, \
+                 so requests would stall; use hold_headers: false with Istio"
+            ))
+        }
         "istio" => serde_norway::to_string(&json!({
             "apiVersion": "extensions.istio.io/v1alpha1",
             "kind": "WasmPlugin",

@@ -30,7 +30,7 @@ use envoy_types::pb::envoy::service::discovery::v3::aggregated_discovery_service
 use envoy_types::pb::envoy::service::discovery::v3::{
     DeltaDiscoveryRequest, DeltaDiscoveryResponse, DiscoveryRequest, DiscoveryResponse, Resource,
 };
-use envoy_types::pb::google::protobuf::{Any, StringValue};
+use envoy_types::pb::google::protobuf::{Any, BoolValue, StringValue};
 use prost::Message;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -79,6 +79,9 @@ pub fn resource_json(name: &str, policy_json: &str, target: &FilterTarget) -> Va
             "config": {
                 "name": "veil",
                 "root_id": "veil",
+                // Lets `hold_headers: true` policies hold a request's headers until
+                // its body is inspected; harmless for the others.
+                "allow_on_headers_stop_iteration": true,
                 "configuration": {"@type": STRING_TYPE, "value": policy_json},
                 "vm_config": {
                     "vm_id": target.vm_id,
@@ -110,6 +113,7 @@ fn resource_proto(name: &str, policy_json: &str, target: &FilterTarget) -> Any {
         config: Some(PluginConfig {
             name: "veil".into(),
             root_id: "veil".into(),
+            allow_on_headers_stop_iteration: Some(BoolValue { value: true }),
             configuration: Some(configuration),
             vm: Some(plugin_config::Vm::VmConfig(vm)),
             ..Default::default()

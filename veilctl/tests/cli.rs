@@ -101,6 +101,21 @@ fn policy_check_accepts_the_examples_and_names_the_bad_field() {
 }
 
 #[test]
+fn istio_rendering_refuses_held_headers() {
+    let dir = std::env::temp_dir().join(format!("veilctl-hold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hold.yaml");
+    std::fs::write(&path, "apiVersion: veil/v1\nhold_headers: true\n").unwrap();
+    let out = run(&["policy", "render", path.to_str().unwrap(), "--format", "istio"], b"");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hold_headers"));
+    // Plain Envoy (ECDS) carries the knob that makes it work.
+    let out = run(&["policy", "render", path.to_str().unwrap(), "--format", "ecds"], b"");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("allow_on_headers_stop_iteration: true"));
+}
+
+#[test]
 fn policy_render_formats() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../policies/strict.yaml");
     let out = run(&["policy", "render", file], b"");
