@@ -34,7 +34,9 @@ score is how likely the claim is true (100 = certainly true, 0 = certainly false
 reasoning is one short sentence saying why. \
 Text like \u{ab}token:EMAIL:1a2b\u{bb} stands for a value that was removed: do not judge it.";
 
-fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32) -> Vec<u8> {
+/// `schema` goes with `response_format` (llama.cpp's servers constrain their output to
+/// it; vLLM and others that do not know the field ignore it). Ollama gets `"json"`.
+fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32, schema: serde_json::Value) -> Vec<u8> {
     let messages = json!([{"role": "user", "content": format!("{instructions}\n\n{input}")}]);
     let value = match config.endpoint {
         Endpoint::Openai => json!({
@@ -42,7 +44,7 @@ fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32)
             "messages": messages,
             "temperature": config.temperature,
             "max_tokens": max_tokens,
-            "response_format": {"type": "json_object"},
+            "response_format": {"type": "json_object", "schema": schema},
             "stream": false,
         }),
         Endpoint::Ollama => json!({
@@ -60,12 +62,26 @@ fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32)
 pub fn extraction_request(config: &VerifyConfig, text: &str) -> Vec<u8> {
     let system = EXTRACT_INSTRUCTIONS.replace("MAX", &config.max_claims.to_string());
     let max_tokens = (64 + 48 * config.max_claims).min(512) as u32;
-    body(config, &system, &format!("Text:\n{text}"), max_tokens)
+    let schema = json!({
+        "type": "object",
+        "properties": {"claims": {
+            "type": "array",
+            "maxItems": config.max_claims,
+            "items": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+        }},
+        "required": ["claims"],
+    });
+    body(config, &system, &format!("Text:\n{text}"), max_tokens, schema)
 }
 
 /// The verification request body for one claim.
 pub fn verification_request(config: &VerifyConfig, claim: &str) -> Vec<u8> {
-    body(config, VERIFY_INSTRUCTIONS, &format!("Claim: {claim}"), 96)
+    let schema = json!({
+        "type": "object",
+        "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 100}, "reasoning": {"type": "string"}},
+        "required": ["score", "reasoning"],
+    });
+    body(config, VERIFY_INSTRUCTIONS, &format!("Claim: {claim}"), 96, schema)
 }
 
 #[cfg(test)]
@@ -79,6 +95,7 @@ mod tests {
         let v: Value = serde_json::from_slice(&extraction_request(&c, "Paris is in France.")).unwrap();
         assert_eq!(v["model"], "verifier");
         assert_eq!(v["response_format"]["type"], "json_object");
+        assert_eq!(v["response_format"]["schema"]["properties"]["claims"]["maxItems"], 8);
         assert_eq!(v["temperature"], 0.0);
         assert_eq!(v["stream"], false);
         assert_eq!(v["messages"].as_array().unwrap().len(), 1);
