@@ -105,7 +105,8 @@ def test_doubtful_claim_is_marked_inline_after_its_sentence(gw, verifier):
     assert kinds[0] == "You extract checkable factual claims from a text"
     assert len(kinds) == 4, "one extraction, three claims scored"
     body = verifier.calls()[0]["body"]
-    assert body["response_format"] == {"type": "json_object"}
+    assert body["response_format"]["type"] == "json_object"
+    assert body["response_format"]["schema"]["required"] == ["claims"]
     assert body["temperature"] == 0.0
 
 
