@@ -357,7 +357,8 @@ impl Session {
                 }
             }
         }
-        None
+        // A paraphrase: the sentence holding most of its words (at least 70 %).
+        best_sentence(segment, claim).map(|(s, e)| (start + s, start + e))
     }
 
     /// Takes the answer to call `id`.
@@ -456,6 +457,41 @@ impl Session {
             .collect();
         Report { marks, summary }
     }
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// The byte range of the sentence of `text` that holds the largest share of the
+/// claim's words, if that share is at least 70 % (small models paraphrase when asked
+/// to quote).
+fn best_sentence(text: &str, claim: &str) -> Option<(usize, usize)> {
+    let claim_words = words(claim);
+    if claim_words.len() < 3 {
+        return None;
+    }
+    let mut best: Option<(usize, (usize, usize))> = None;
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let end_here = matches!(c, '.' | '!' | '?' | '\n') && chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        let last = chars.peek().is_none();
+        if !(end_here || last) {
+            continue;
+        }
+        let end = i + c.len_utf8();
+        let sentence = text.get(start..end).unwrap_or_default();
+        let sentence_words = words(sentence);
+        let hits = claim_words.iter().filter(|w| sentence_words.contains(w)).count();
+        if hits * 10 >= claim_words.len() * 7 && best.is_none_or(|(h, _)| hits > h) {
+            let lead = sentence.len() - sentence.trim_start().len();
+            let trail = sentence.len() - sentence.trim_end().len();
+            best = Some((hits, (start + lead, end - trail)));
+        }
+        start = end;
+    }
+    best.map(|(_, span)| span)
 }
 
 fn garbage(_: ParseError) -> SkipReason {
@@ -632,6 +668,16 @@ mod tests {
         s.on_answer(calls[0].id, answer(r#"{"score": 99}"#), 20, 0, &cache);
         assert!(s.poll(20, 0, &cache).is_empty());
         assert!(s.is_done() && s.settled());
+    }
+
+    #[test]
+    fn paraphrased_claims_map_to_their_sentence() {
+        let text = "You said: The Moon is made of green cheese. Paris is the capital of France.";
+        assert_eq!(best_sentence(text, "the moon consists of green cheese"), Some((0, 43)));
+        assert_eq!(best_sentence(text, "Paris is France's capital"), Some((44, text.len())));
+        assert_eq!(best_sentence(text, "Berlin is the capital of Germany"), None);
+        assert_eq!(best_sentence(text, "cheese"), None, "too short to judge");
+        assert_eq!(best_sentence("Zürich liegt am See. Ja.", "zürich liegt am see"), Some((0, 21)));
     }
 
     #[test]

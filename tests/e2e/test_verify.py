@@ -105,7 +105,8 @@ def test_doubtful_claim_is_marked_inline_after_its_sentence(gw, verifier):
     assert kinds[0] == "You extract checkable factual claims from a text"
     assert len(kinds) == 4, "one extraction, three claims scored"
     body = verifier.calls()[0]["body"]
-    assert body["response_format"] == {"type": "json_object"}
+    assert body["response_format"]["type"] == "json_object"
+    assert body["response_format"]["schema"]["required"] == ["claims"]
     assert body["temperature"] == 0.0
 
 
@@ -281,7 +282,7 @@ def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
 def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, verifier):
     envoy = gws.get("restored", {"verification": {"enabled": True, "text": "restored"}})
     assert chat(envoy) == INLINE
-    users = json.dumps([c["body"]["messages"][1] for c in verifier.calls()], ensure_ascii=False)
+    users = json.dumps([c["body"]["messages"][0]["content"].partition("\n\n")[2] for c in verifier.calls()], ensure_ascii=False)
     assert EMAIL in users, "restored mode: the verifier sees the values"
     assert "\u00abtoken:" not in users
 

@@ -6,7 +6,8 @@ APIs:
   POST /v1/chat/completions   OpenAI-compatible (vLLM, llama.cpp server): choices[0].message.content
   POST /api/chat              Ollama native: message.content, done: true
 
-It tells the two calls apart by the system prompt: extraction ("You extract …")
+It tells the two calls apart by the prompt (one user message, instructions first):
+extraction ("You extract …")
 answers {"claims": [{"text": <sentence>}, …]} with the sentences of the user text;
 verification answers {"score": S, "reasoning": …} with S = 20 when the claim holds
 one of the script's `low` markers, else 95.
@@ -46,12 +47,11 @@ def sentences(text: str) -> list[str]:
 
 def answer_content(request: dict, script: dict) -> str:
     messages = request.get("messages") or []
-    system = next((m.get("content", "") for m in messages if m.get("role") == "system"), "")
-    user = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
-    if system.startswith("You extract"):
-        value = {"claims": [{"text": s} for s in sentences(user)]}
+    prompt = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
+    if prompt.startswith("You extract"):
+        value = {"claims": [{"text": s} for s in sentences(prompt.partition("\n\nText:\n")[2])]}
     else:
-        claim = user.removeprefix("Claim: ")
+        claim = prompt.partition("\n\nClaim: ")[2]
         low = any(marker.lower() in claim.lower() for marker in script["low"])
         value = {"score": 20 if low else 95, "reasoning": "Synthetic check: contradicts the reference set." if low else "Synthetic check: consistent."}
     text = json.dumps(value)

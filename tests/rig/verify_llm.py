@@ -75,7 +75,7 @@ def check(text: str, what: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget-ms", type=int, default=90000)
+    parser.add_argument("--budget-ms", type=int, default=120000)
     args = parser.parse_args()
     from openai import OpenAI
 
@@ -84,8 +84,8 @@ def main() -> int:
     llm = start_llm(llm_port, log)
     vendor = rig.Vendor()
     policy = {"verification": {
-        "enabled": True, "model": "gemma3-270m", "max_claims": 2, "concurrency": 1,
-        "budget_ms": args.budget_ms, "call_timeout_ms": min(args.budget_ms, 45000), "retries": 0,
+        "enabled": True, "model": "gemma3-270m", "max_claims": 1, "concurrency": 1,
+        "budget_ms": args.budget_ms, "call_timeout_ms": min(args.budget_ms, 90000), "retries": 0,
     }}
     config = rig.render(listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
                         verifier_port=llm_port, plugin_config=policy)
@@ -112,7 +112,11 @@ def main() -> int:
         envoy.stop()
         vendor.stop()
         llm.terminate()
-        llm.wait(10)
+        try:
+            llm.wait(10)
+        except subprocess.TimeoutExpired:
+            llm.kill()
+            llm.wait()
 
 
 if __name__ == "__main__":
