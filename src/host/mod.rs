@@ -635,6 +635,11 @@ impl HttpContext for VeilHttp {
             self.set_http_response_header("content-length", None);
         }
         self.verify_start(status, false);
+        if self.verify_holds_headers() {
+            // `hold_headers`: Envoy keeps them (allow_on_headers_stop_iteration) while
+            // the body is verified, so the summary header can still be added.
+            return Action::Pause;
+        }
         Action::Continue
     }
 

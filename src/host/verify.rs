@@ -94,6 +94,9 @@ pub(super) struct HostVerify {
     shape: Shape,
     paused: bool,
     done: bool,
+    /// The response headers wait for the verdict (`hold_headers`, whole bodies), so
+    /// the summary can go into them.
+    held: bool,
 }
 
 fn now_ms(ctx: &dyn Context) -> u64 {
@@ -130,6 +133,7 @@ impl VeilHttp {
             _ => return skip_now(self, SkipReason::NoText),
         };
         let env = Rc::clone(&self.verify_env);
+        let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole(_));
         self.verify = Some(HostVerify {
             session: Session::new(config.clone(), env.cache_secret),
             env,
@@ -137,7 +141,13 @@ impl VeilHttp {
             shape,
             paused: false,
             done: false,
+            held,
         });
+    }
+
+    /// Whether the response headers wait for the verdict (see [`HostVerify::held`]).
+    pub(super) fn verify_holds_headers(&self) -> bool {
+        self.verify.as_ref().is_some_and(|v| v.held)
     }
 
     pub(super) fn verifying_stream(&self) -> bool {
@@ -215,12 +225,15 @@ impl VeilHttp {
         }
     }
 
-    /// Counts and the audit line. (Not a header: Envoy has sent the response headers
-    /// by the time a body can be read — it drops its handle on them once a filter
-    /// continues, and pausing headers would stall the body — so the summary header
-    /// is set only for skips known at header time.)
+    /// Counts, the audit line, and the summary header when the headers were held.
+    /// (Otherwise Envoy has sent the response headers by the time a body can be read
+    /// — it drops its handle on them once a filter continues — so the header carries
+    /// only skips known at header time.)
     fn verify_record(&mut self, report: &Report) {
         let s = &report.summary;
+        if self.verify_holds_headers() {
+            self.set_http_response_header(SUMMARY_HEADER, Some(&s.header()));
+        }
         for (name, n) in [
             ("verify.responses", 1),
             ("verify.claims", u64::from(s.claims)),

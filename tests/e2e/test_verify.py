@@ -352,3 +352,27 @@ def test_chat_stream_usage_chunk_stays_last(gw):
     assert chunks[-1].usage.total_tokens == 18
     assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
     assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == APPENDED
+
+
+def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
+    """`hold_headers: true` (gateway.yaml sets allow_on_headers_stop_iteration): the
+    response headers wait for the verdict, so the summary header is complete."""
+    envoy = gws.get("held", {"hold_headers": True, "verification": {"enabled": True}})
+    raw = openai_client(envoy).chat.completions.with_raw_response.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}]
+    )
+    assert raw.parse().choices[0].message.content == INLINE
+    summary = raw.headers.get("x-veil-verification")
+    assert summary is not None and summary.startswith("claims=") and "warnings=1" in summary, summary
+    assert "skipped" not in summary
+    # Fail open still holds: a verifier that errors leaves the answer as it was, and
+    # the header says why.
+    verifier.script(mode="error")
+    raw = openai_client(envoy).chat.completions.with_raw_response.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}]
+    )
+    assert raw.parse().choices[0].message.content == PLAIN
+    assert "skipped=verifier_error" in raw.headers.get("x-veil-verification", "")
+    # Streams are not held: they still flow, marks at the end.
+    verifier.script(mode="normal")
+    assert chat_text(envoy, True) == APPENDED
