@@ -514,6 +514,11 @@ impl CompiledPolicy {
         index.and_then(|i| self.rules.get(i)).map_or(self, |r| &r.profile)
     }
 
+    /// The top level, then every rule's profile.
+    pub fn profiles(&self) -> impl Iterator<Item = &CompiledPolicy> {
+        std::iter::once(self).chain(self.rules.iter().map(|r| &r.profile))
+    }
+
     /// The name of rule `index`, for the audit line (`None`: the top level).
     pub fn rule_name(&self, index: Option<usize>) -> Option<&str> {
         index.and_then(|i| self.rules.get(i)).map(|r| r.name.as_str())

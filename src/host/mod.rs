@@ -94,7 +94,7 @@ impl VeilRoot {
             vault: None,
             vault_key: None,
             metrics: Rc::new(Metrics { ids: RefCell::new(HashMap::new()) }),
-            verify_env: Rc::new(VerifyEnv::new(&Default::default(), &[0; 32])),
+            verify_env: Rc::new(VerifyEnv::new(std::iter::empty(), &[0; 32])),
         }
     }
 
@@ -234,7 +234,8 @@ impl RootContext for VeilRoot {
             ensure_slots(&vault);
             Rc::new(vault)
         });
-        self.verify_env = Rc::new(VerifyEnv::new(&policy.policy.verification, &key));
+        let verification = policy.profiles().map(|p| &p.policy.verification);
+        self.verify_env = Rc::new(VerifyEnv::new(verification, &key));
         self.policy = Rc::new(policy);
         self.set_tick_period(std::time::Duration::from_secs(SWEEP_PERIOD_SECS));
         log(LogLevel::Info, "veil: policy loaded");

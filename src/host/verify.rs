@@ -31,18 +31,26 @@ pub(super) const SUMMARY_HEADER: &str = "x-veil-verification";
 pub(super) struct VerifyEnv {
     /// Keys the score cache's hashes (derived from the vault key).
     pub cache_secret: [u8; 32],
-    /// `authorization: Bearer …` for the verifier, from `verification.api_key_env`.
-    pub api_key: Option<String>,
+    /// Verifier API keys by the `verification.api_key_env` naming them (top level and
+    /// rules), read once per configuration.
+    api_keys: HashMap<String, String>,
 }
 
 impl VerifyEnv {
-    pub(super) fn new(config: &VerifyConfig, vault_key: &[u8; 32]) -> VerifyEnv {
-        let api_key = (!config.api_key_env.is_empty())
-            .then(|| std::env::var(&config.api_key_env).ok())
-            .flatten()
-            .map(|k| k.trim().to_string())
-            .filter(|k| !k.is_empty());
-        VerifyEnv { cache_secret: crate::vault::derive(vault_key, "veil/v1/verify-cache"), api_key }
+    pub(super) fn new<'a>(configs: impl Iterator<Item = &'a VerifyConfig>, vault_key: &[u8; 32]) -> VerifyEnv {
+        let mut api_keys = HashMap::new();
+        for config in configs.filter(|c| c.enabled && !c.api_key_env.is_empty()) {
+            let key = std::env::var(&config.api_key_env).map(|k| k.trim().to_string()).unwrap_or_default();
+            if !key.is_empty() {
+                api_keys.insert(config.api_key_env.clone(), key);
+            }
+        }
+        VerifyEnv { cache_secret: crate::vault::derive(vault_key, "veil/v1/verify-cache"), api_keys }
+    }
+
+    /// `authorization: Bearer …` for the verifier a configuration names, if any.
+    fn bearer(&self, config: &VerifyConfig) -> Option<String> {
+        self.api_keys.get(&config.api_key_env).map(|k| format!("Bearer {k}"))
     }
 }
 
@@ -169,7 +177,7 @@ impl VeilHttp {
                 return;
             }
             let config = v.session.config().clone();
-            let bearer = v.env.api_key.as_ref().map(|k| format!("Bearer {k}"));
+            let bearer = v.env.bearer(&config);
             for call in calls {
                 let mut headers = vec![
                     (":method", "POST"),

@@ -376,3 +376,38 @@ def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
     # Streams are not held: they still flow, marks at the end.
     verifier.script(mode="normal")
     assert chat_text(envoy, True) == APPENDED
+
+
+def test_a_rule_turns_verification_on_with_its_own_verifier_key(vendor, verifier):
+    policy = {
+        "rules": [
+            {
+                "name": "verified",
+                "match": {"headers": [{"name": "x-verify", "present": True}]},
+                "verification": {"enabled": True, "api_key_env": "VERIFIER_KEY"},
+            }
+        ]
+    }
+    config = rig.render(
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
+        verifier_port=verifier.port, plugin_config=policy, env={"VERIFIER_KEY": "vk-synthetic-1"},
+    )
+    envoy = rig.Envoy(config, concurrency=1)
+    try:
+        from openai import OpenAI
+
+        plain = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=30)
+        reply = plain.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}])
+        assert reply.choices[0].message.content == PLAIN
+        assert verifier.calls() == []
+        verified = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=30,
+                          default_headers={"x-verify": "1"})
+        reply = verified.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}])
+        assert reply.choices[0].message.content == INLINE
+        calls = verifier.calls()
+        assert calls and all(c["authorization"] == "Bearer vk-synthetic-1" for c in calls)
+        time.sleep(0.3)
+        assert envoy.audit_events()[-1]["rule"] == "verified"
+        assert "vk-synthetic-1" not in envoy.log()
+    finally:
+        envoy.stop()
