@@ -25,7 +25,6 @@ Run: python fake_vendor.py --port 18080
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import random
@@ -33,6 +32,8 @@ import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import serving
 
 _received: list[dict] = []
 _lock = threading.Lock()
@@ -404,20 +405,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def serve(port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=18080)
-    parser.add_argument("--host", default="127.0.0.1")
-    args = parser.parse_args()
-    server = serve(args.port, args.host)
-    print(f"fake vendor on http://{args.host}:{args.port}", flush=True)
-    server.serve_forever()
+    return serving.serve(Handler, port, host)
 
 
 if __name__ == "__main__":
-    main()
+    serving.main(Handler, what="fake vendor", description=__doc__.splitlines()[0], default_port=18080)

@@ -27,13 +27,14 @@ Run: python fake_verifier.py --port 18090
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import serving
 
 DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "low": ["moon", "Atlantis"]}
 _script = dict(DEFAULT_SCRIPT)
@@ -133,20 +134,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def serve(port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=18090)
-    parser.add_argument("--host", default="127.0.0.1")
-    args = parser.parse_args()
-    server = serve(args.port, args.host)
-    print(f"fake verifier on http://{args.host}:{args.port}", flush=True)
-    server.serve_forever()
+    return serving.serve(Handler, port, host)
 
 
 if __name__ == "__main__":
-    main()
+    serving.main(Handler, what="fake verifier", description=__doc__.splitlines()[0], default_port=18090)

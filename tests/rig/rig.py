@@ -178,19 +178,30 @@ class Envoy:
         self._log.close()
 
 
-class Verifier:
-    """The fake claim verifier (`fake_verifier.py`), in a thread of this process."""
+class _Threaded:
+    """A fake server module (`serve(port)`) run in a thread of this process."""
+
+    module = ""
 
     def __init__(self, port: int | None = None):
+        import importlib
         import sys
 
         sys.path.insert(0, str(Path(__file__).parent))
-        import fake_verifier
-
         self.port = port or free_port()
-        self.server = fake_verifier.serve(self.port)
+        self.server = importlib.import_module(self.module).serve(self.port)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Verifier(_Threaded):
+    """The fake claim verifier (`fake_verifier.py`), in a thread of this process."""
+
+    module = "fake_verifier"
 
     def _post(self, path: str, body: dict) -> None:
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
@@ -207,24 +218,11 @@ class Verifier:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__verifier/calls", timeout=5) as r:
             return json.load(r)
 
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
-
-class Vendor:
+class Vendor(_Threaded):
     """The fake vendor, in a thread of this process."""
 
-    def __init__(self, port: int | None = None):
-        import sys
-
-        sys.path.insert(0, str(Path(__file__).parent))
-        import fake_vendor
-
-        self.port = port or free_port()
-        self.server = fake_vendor.serve(self.port)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+    module = "fake_vendor"
 
     @property
     def base_url(self) -> str:
@@ -242,10 +240,6 @@ class Vendor:
     def reset(self) -> None:
         req = urllib.request.Request(f"{self.base_url}/__rig/reset", data=b"{}", method="POST")
         urllib.request.urlopen(req, timeout=5).close()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def render_dynamic(
