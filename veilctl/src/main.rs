@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 use serde_json::{json, Value};
-use veil::detect::rules;
+use veil::detect::{rules, Source};
 use veil::policy::{CompiledPolicy, Policy};
 use veil::token::{TokenMap, TokenMinter};
 
@@ -155,16 +155,16 @@ fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
     let mut validated = 0;
     for f in &findings {
         let Some(rule) = policy.engine.rule(f.rule) else { continue };
-        let severity = rules::severity(&rule.category);
-        let confidence = f64::from(rule.confidence);
+        let severity = rule.severity;
+        // Rounded to two decimals before the stats, so that they agree with the entities.
+        let confidence = (f64::from(f.confidence) * 100.0).round() / 100.0;
         min = min.min(confidence);
         max = max.max(confidence);
         sum += confidence;
         severities[severity as usize] += 1;
-        validated += usize::from(rules::validated(&rule.id));
+        validated += usize::from(rule.source == Source::Validated);
         let count = by_type.entry(rule.category.clone()).or_insert(json!(0));
         *count = json!(count.as_u64().unwrap_or(0) + 1);
-        let custom = policy.policy.detectors.custom.iter().any(|c| c.id == rule.id);
         entities.push(json!({
             "type": rule.category,
             "label": rules::label(&rule.category),
@@ -172,9 +172,9 @@ fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
             "end": utf16(f.end),
             "byte_start": f.start,
             "byte_end": f.end,
-            "confidence": (confidence * 100.0).round() / 100.0,
+            "confidence": confidence,
             "severity": severity.name(),
-            "source": if custom { "policy_regex" } else if rules::validated(&rule.id) { "regex+validator" } else { "regex" },
+            "source": rule.source.name(),
             "rule_id": rule.id,
         }));
     }
