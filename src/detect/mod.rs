@@ -677,6 +677,12 @@ fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 
     let Some(before) = text.get(from..start) else {
         return confidence;
     };
+    // Context ends at the start of the sentence or line the match is in.
+    let sentence = before
+        .windows(2)
+        .rposition(|w| matches!(w, [b'.' | b'!' | b'?' | b';', b' '] | [b'\n', _]))
+        .map_or(0, |p| p + 1);
+    let before = before.get(sentence..).unwrap_or(before);
     let Some(window) = buf.get_mut(..before.len()) else {
         return confidence;
     };
@@ -686,13 +692,14 @@ fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 
         let w = word.as_bytes();
         memchr::memmem::find_iter(window, w).any(|at| word_boundary(window, at, at + w.len()))
     };
-    let mut c = confidence;
-    if context.words.iter().any(has) {
-        c += context.boost;
-    }
-    if context.against.iter().any(has) {
-        c -= context.penalty;
-    }
+    // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
+    let c = if context.against.iter().any(has) {
+        confidence - context.penalty
+    } else if context.words.iter().any(has) {
+        confidence + context.boost
+    } else {
+        confidence
+    };
     c.clamp(0.0, 1.0)
 }
 

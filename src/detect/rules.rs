@@ -146,8 +146,8 @@ const IP_CONTEXT: Context = Context {
     window: 24,
     words: &["ip", "address", "host", "server", "from", "client", "addr"],
     boost: 0.1,
-    against: &["version", "release", "build", "v", "ver", "firmware", "oid"],
-    penalty: 0.4,
+    against: &["version", "release", "build", "v", "ver", "firmware", "oid", "upgrade", "upgraded"],
+    penalty: 0.45,
 };
 
 /// IPv6 gate: a `::` or a run of three `hex:` groups.
@@ -484,13 +484,19 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.password_assignment.v1",
         category: "PASSWORD",
-        pattern: r#"(?i-u)\b(?:password|passwd|pwd|secret|client_secret|api[_-]?key|access[_-]?key)\s*[:=]\s*[\"']?([^\s\"',;]{6,})"#,
+        // The window starts at the keyword (a whole word, `_` counting as a boundary,
+        // so `DB_PASSWORD` and `client_secret` qualify); JSON, YAML and env forms.
+        pattern: r#"(?i-u)(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key)[\"']?\s*[:=]\s*[\"']?([^\s\"',;$<{*%][^\s\"',;]{5,})"#,
         group: 1,
         clean_left: false,
         clean_right: false,
         validator: Validator::None,
         confidence: 0.85,
-        gate: Gate::Contains(b"="),
+        gate: Gate::Near {
+            words: &["password", "passwd", "pwd", "secret", "api_key", "api-key", "apikey", "access_key", "access-key"],
+            before: 0,
+            after: 160,
+        },
         severity: Severity::High,
         context: None,
     },
@@ -550,7 +556,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             plus: false,
         },
         severity: Severity::Low,
-        context: None,
+        context: Some(&IP_CONTEXT),
     },
     BuiltinRule {
         id: "net.internal_url.v1",
