@@ -273,20 +273,14 @@ fn anonymize(raw: &[String]) -> Fallible {
     }
     let minter = TokenMinter::new(veil::vault::derive(&key, "veil/v1/token"));
     let mut tokens = TokenMap::default();
-    let mut out = Vec::with_capacity(text.len());
-    let mut at = 0;
-    for f in policy.engine.scan(&text) {
-        let Some(rule) = policy.engine.rule(f.rule) else { continue };
-        out.extend_from_slice(text.get(at..f.start).unwrap_or_default());
-        let replacement = match mode {
+    let out = policy.engine.anonymize(&text, |rule, value| {
+        match mode {
             "redact" => "****".to_string(),
             "placeholder" => format!("[{}]", rule.category),
-            _ => tokens.issue(&minter, b"veilctl", &rule.category, text.get(f.start..f.end).unwrap_or_default()),
-        };
-        out.extend_from_slice(replacement.as_bytes());
-        at = f.end;
-    }
-    out.extend_from_slice(text.get(at..).unwrap_or_default());
+            _ => tokens.issue(&minter, b"veilctl", &rule.category, value),
+        }
+        .into_bytes()
+    });
     io::stdout().write_all(&out).map_err(|e| e.to_string())
 }
 
