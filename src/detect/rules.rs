@@ -471,7 +471,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.connection_string.v1",
         category: "CONNECTION_STRING",
-        pattern: r#"(?i-u)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)://[^\s:/@'\"]+:[^\s@/'\"]+@[^\s/'\"]+(?:/[^\s'\"]*)?"#,
+        pattern: r#"(?i-u)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)://[^\s:/@'\"]+:[^\s@/'\"]+@[^\s/'\"]+(?:/(?:[^\s'\"]*[^\s'\".,;:!?)])?)?"#,
         group: 0,
         clean_left: false,
         clean_right: false,
