@@ -182,6 +182,9 @@ struct Hit {
     start: usize,
 }
 
+/// Added to a dictionary name's confidence when its second word is in the dictionary too.
+const BOTH_NAMES_KNOWN: f32 = 0.15;
+
 const WEAK_SURNAMES: &[&str] = &[
     "Park",
     "Wood",
@@ -495,7 +498,8 @@ impl Engine {
         let mut runs: Option<Vec<NumericRun>> = None;
         let mut hits: Option<Vec<Hit>> = None;
         for (index, rule) in self.rules.iter().enumerate() {
-            let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost);
+            let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
+            let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost) + known_both;
             if best < self.min_confidence {
                 continue;
             }
@@ -872,7 +876,7 @@ impl NameMatcher {
                         .automaton
                         .find(text.get(next..e).unwrap_or_default())
                         .is_some_and(|k| k.start() == 0 && k.end() == e - next);
-                    (start, e, if known { confidence + 0.15 } else { confidence })
+                    (start, e, if known { confidence + BOTH_NAMES_KNOWN } else { confidence })
                 })
             } else {
                 // Surname: the word before must be a capitalised name word.

@@ -20,6 +20,7 @@ def test_policy_dictionaries_internal_domains_and_threshold(gateways, vendor):
                 "code_names": ["Project Nightjar", "Bluefin"],
                 "customer_names": ["Vandelay Industries"],
                 "given_names": ["Zebulon"],
+                "surnames": ["Quist"],
                 "internal_domains": [".acme-int.example"],
                 "confidence_threshold": 0.85,
             },
@@ -36,5 +37,6 @@ def test_policy_dictionaries_internal_domains_and_threshold(gateways, vendor):
         "[CODE_NAME] and [CODE_NAME] ship to [CUSTOMER_NAME]; ask [PERSON]; "
         "[INTERNAL_HOST] is down; bluefinch is a bird; x (415) 555-0132"
     )
-    # The phone number without context scores 0.8, under this policy's threshold.
+    # A dictionary name scores 0.9 when both parts are known (0.75 with one); the phone
+    # number without context scores 0.8: under this policy's threshold.
     assert reply.choices[0].message.content == f"You said: {sent}"
