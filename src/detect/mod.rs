@@ -100,11 +100,8 @@ enum CompiledGate {
         span: usize,
     },
     /// Keyword ids in the engine's keyword automaton.
-    Near {
-        words: Vec<usize>,
-        before: usize,
-        after: usize,
-    },
+    Near { words: Vec<usize>, before: usize, after: usize, assignment: bool },
+    Windows(fn(&[u8]) -> Vec<(usize, usize)>),
     Dictionary,
 }
 
@@ -155,9 +152,11 @@ pub enum DetectError {
 /// The built-in and policy name lists, as one case-sensitive automaton.
 #[derive(Debug, Clone)]
 struct NameMatcher {
-    automaton: AhoCorasick,
-    /// Per pattern: is it a given name (else a surname)?
-    given: Vec<bool>,
+    /// Two capitalised words in a row (with an optional middle initial): the only
+    /// places a dictionary name can be, found by one regex pass.
+    pairs: Regex,
+    given: HashSet<Vec<u8>>,
+    surnames: HashSet<Vec<u8>>,
     not_a_name: HashSet<&'static [u8]>,
     /// Surnames that are also common nouns ("Park", "Wood"): they count only after a
     /// known given name.
@@ -408,12 +407,9 @@ impl Engine {
                     after,
                 } => {
                     let ids = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
-                    CompiledGate::Near {
-                        words: ids,
-                        before,
-                        after,
-                    }
+                    CompiledGate::Near { words: ids, before, after, assignment: builtin.assignment }
                 }
+                Gate::Windows(f) => CompiledGate::Windows(f),
             };
             // The bare internal host runs near its suffixes, which the policy extends.
             let gate = if builtin.id == "net.internal_host.v1" {
@@ -424,11 +420,7 @@ impl Engine {
                 for domain in &config.internal_domains {
                     ids.push(keyword_id(&mut keywords, domain.trim_start_matches('.')));
                 }
-                CompiledGate::Near {
-                    words: ids,
-                    before: 192,
-                    after: 64,
-                }
+                CompiledGate::Near { words: ids, before: 192, after: 64, assignment: false }
             } else {
                 gate
             };
@@ -551,16 +543,23 @@ impl Engine {
                         }
                     }
                 }
-                CompiledGate::Near {
-                    words,
-                    before,
-                    after,
-                } => {
+                CompiledGate::Windows(find) => {
+                    for (s, e) in find(text) {
+                        rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                    }
+                }
+                CompiledGate::Near { words, before, after, assignment } => {
                     let hits = hits.get_or_insert_with(|| self.keyword_hits(text));
                     // Windows around this rule's keywords, merged so that no byte is
                     // searched twice (and no match reported twice).
                     let mut window: Option<(usize, usize)> = None;
-                    for hit in hits.iter().filter(|h| words.contains(&h.word)) {
+                    let assigned = |h: &Hit| {
+                        !*assignment
+                            || text
+                                .get(h.start..(h.start + 48).min(text.len()))
+                                .is_some_and(|t| memchr::memchr2(b'=', b':', t).is_some())
+                    };
+                    for hit in hits.iter().filter(|h| words.contains(&h.word) && assigned(h)) {
                         let (s, e) = (
                             hit.start.saturating_sub(*before),
                             (hit.start + after).min(text.len()),
@@ -802,117 +801,62 @@ fn capitalised_word(text: &[u8], at: usize) -> Option<usize> {
 
 impl NameMatcher {
     fn new(config: &DetectorsConfig) -> Result<NameMatcher, DetectError> {
-        let mut patterns: Vec<String> = Vec::new();
-        let mut given = Vec::new();
-        for name in names::GIVEN_NAMES
-            .iter()
-            .copied()
-            .chain(config.given_names.iter().map(|s| s.trim()))
-        {
-            patterns.push(name.to_string());
-            given.push(true);
-        }
-        for name in names::SURNAMES
-            .iter()
-            .copied()
-            .chain(config.surnames.iter().map(|s| s.trim()))
-        {
-            patterns.push(name.to_string());
-            given.push(false);
-        }
-        let automaton = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(&patterns)
-            .map_err(|_| DetectError::Builtin {
-                id: "pii.person.dictionary.v1",
-            })?;
+        let own = |list: &[String]| list.iter().map(|s| s.trim().as_bytes().to_vec()).collect::<Vec<_>>();
+        let mut given: HashSet<Vec<u8>> = names::GIVEN_NAMES.iter().map(|s| s.as_bytes().to_vec()).collect();
+        given.extend(own(&config.given_names));
+        let mut surnames: HashSet<Vec<u8>> = names::SURNAMES.iter().map(|s| s.as_bytes().to_vec()).collect();
+        surnames.extend(own(&config.surnames));
+        let pairs = RegexBuilder::new(
+            r"(?-u)(?:[A-Z]|[\xC3-\xC5][\x80-\xBF])[A-Za-z'\x80-\xC5-]+ (?:[A-Z]\. )?(?:[A-Z]|[\xC3-\xC5][\x80-\xBF])",
+        )
+        .unicode(false)
+        .build()
+        .map_err(|_| DetectError::Builtin { id: "pii.person.dictionary.v1" })?;
         Ok(NameMatcher {
-            automaton,
+            pairs,
             given,
+            surnames,
             not_a_name: names::NOT_A_NAME.iter().map(|s| s.as_bytes()).collect(),
             weak_surnames: WEAK_SURNAMES.iter().map(|s| s.as_bytes()).collect(),
         })
     }
 
-    fn is_name_word(&self, text: &[u8], at: usize) -> Option<usize> {
-        let end = capitalised_word(text, at)?;
-        let word = text.get(at..end)?;
-        (!self.not_a_name.contains(word)).then_some(end)
-    }
-
     /// A known given name and the capitalised word after it ("Maria Lindqvist"), or a
     /// capitalised word and the known surname after it ("Tomasz Okafor").
     fn find(&self, text: &[u8], rule: usize, confidence: f32, out: &mut Vec<Finding>) {
-        let mut last_end = 0;
-        for m in self.automaton.find_iter(text) {
-            let (start, end) = (m.start(), m.end());
-            if start < last_end || !word_boundary(text, start, end) || text.get(end) == Some(&b'-')
+        let mut at = 0;
+        while let Some(m) = self.pairs.find_at(text, at) {
+            let start = m.start();
+            at = start + 1;
+            if start > 0 && text.get(start - 1).copied().is_some_and(|b| is_word_byte(b) || b == b'-' || b == b'\'') {
+                continue;
+            }
+            let Some(first_end) = capitalised_word(text, start) else { continue };
+            at = first_end;
+            let mut next = first_end + 1;
+            if text.get(first_end) != Some(&b' ') {
+                continue;
+            }
+            if text.get(next).is_some_and(u8::is_ascii_uppercase)
+                && text.get(next + 1) == Some(&b'.')
+                && text.get(next + 2) == Some(&b' ')
             {
+                next += 3;
+            }
+            let Some(end) = capitalised_word(text, next) else { continue };
+            if text.get(end).copied().is_some_and(|b| b == b'-' || b == b'\'') {
                 continue;
             }
-            let given = self
-                .given
-                .get(m.pattern().as_usize())
-                .copied()
-                .unwrap_or(false);
-            let word = text.get(start..end).unwrap_or_default();
-            if self.not_a_name.contains(word) {
+            let (Some(first), Some(second)) = (text.get(start..first_end), text.get(next..end)) else { continue };
+            if self.not_a_name.contains(first) || self.not_a_name.contains(second) {
                 continue;
             }
-            let found = if given {
-                // Given name, optional middle initial, then a surname-like word.
-                let mut next = end + 1;
-                if text.get(end) != Some(&b' ') {
-                    continue;
-                }
-                if text.get(next).is_some_and(u8::is_ascii_uppercase)
-                    && text.get(next + 1) == Some(&b'.')
-                    && text.get(next + 2) == Some(&b' ')
-                {
-                    next += 3;
-                }
-                self.is_name_word(text, next).map(|e| {
-                    let known = self
-                        .automaton
-                        .find(text.get(next..e).unwrap_or_default())
-                        .is_some_and(|k| k.start() == 0 && k.end() == e - next);
-                    (start, e, if known { confidence + BOTH_NAMES_KNOWN } else { confidence })
-                })
-            } else {
-                // Surname: the word before must be a capitalised name word.
-                if start < 2
-                    || text.get(start - 1) != Some(&b' ')
-                    || self.weak_surnames.contains(word)
-                {
-                    continue;
-                }
-                let mut s = start - 1;
-                while s > 0
-                    && text
-                        .get(s - 1)
-                        .copied()
-                        .is_some_and(|b| b.is_ascii_alphabetic() || b >= 0x80 || b == b'\'')
-                {
-                    s -= 1;
-                }
-                match self.is_name_word(text, s) {
-                    Some(e)
-                        if e == start - 1
-                            && (s == 0 || !text.get(s - 1).copied().is_some_and(is_word_byte)) =>
-                    {
-                        Some((s, end, confidence))
-                    }
-                    _ => None,
-                }
-            };
-            if let Some((s, e, c)) = found {
-                out.push(Finding {
-                    start: s,
-                    end: e,
-                    rule,
-                    confidence: c.min(1.0),
-                });
-                last_end = e;
+            let known_given = self.given.contains(first);
+            let known_surname = self.surnames.contains(second);
+            if known_given || (known_surname && !self.weak_surnames.contains(second)) {
+                let c = if known_given && known_surname { confidence + BOTH_NAMES_KNOWN } else { confidence };
+                out.push(Finding { start, end, rule, confidence: c.min(1.0) });
+                at = end;
             }
         }
     }

@@ -41,6 +41,8 @@ pub enum Gate {
     PersonNames,
     /// Matched by a policy dictionary (`detectors.code_names`, `detectors.customer_names`).
     PolicyWords,
+    /// Run only in the windows this function finds (merged, in order).
+    Windows(fn(&[u8]) -> Vec<(usize, usize)>),
 }
 
 /// Words near a match that raise or lower its confidence. Looked for, case-insensitively
@@ -150,6 +152,42 @@ const IP_CONTEXT: Context = Context {
     penalty: 0.45,
 };
 
+/// IPv6 windows: around every `:` with a hex digit beside it and another `:` within
+/// five bytes (`::`, `h:h:h`); merged. An address is at most 39 bytes long.
+pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    let word = |i: usize| text.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    // `h:h:h:h`: four colons, each after one to four hex digits.
+    let groups = |at: usize| {
+        let mut p = at;
+        for _ in 0..3 {
+            let run = text.get(p + 1..(p + 6).min(text.len())).and_then(|t| t.iter().position(|&b| b == b':'));
+            match run {
+                Some(n) if n >= 1 && (1..=n).all(|k| hex(p + k)) => p += n + 1,
+                _ => return false,
+            }
+        }
+        true
+    };
+    for at in memchr::memchr_iter(b':', text) {
+        // `::` with hex on one side and not a word on the other (`fe80::1`, `::1`,
+        // `2001:db8::`), never `Vec::new` or `std::io`.
+        let double = text.get(at + 1) == Some(&b':') && {
+            let (before, after) = (at > 0 && hex(at - 1), hex(at + 2));
+            (before && (after || !word(at + 2))) || (after && (at == 0 || !word(at - 1)))
+        };
+        if double || (at > 0 && hex(at - 1) && groups(at)) {
+            let (s, e) = (at.saturating_sub(40), (at + 41).min(text.len()));
+            match windows.last_mut() {
+                Some(last) if s <= last.1 => last.1 = e,
+                _ => windows.push((s, e)),
+            }
+        }
+    }
+    windows
+}
+
 /// IPv6 gate: a `::` or a run of three `hex:` groups.
 pub fn ipv6_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
@@ -182,21 +220,8 @@ pub fn ipv6_like(text: &[u8]) -> bool {
 
 /// Twilio gate: `SK` or `AC` followed by a lower-case hex digit.
 pub fn twilio_like(text: &[u8]) -> bool {
-    let mut from = 0;
-    while let Some(rel) = text
-        .get(from..)
-        .and_then(|t| memchr::memmem::find(t, b"SK").or_else(|| memchr::memmem::find(t, b"AC")))
-    {
-        let at = from + rel;
-        if text
-            .get(at + 2)
-            .is_some_and(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
-        {
-            return true;
-        }
-        from = at + 1;
-    }
-    false
+    let hex_after = |at: usize| text.get(at + 2).is_some_and(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
+    memchr::memmem::find_iter(text, b"SK").any(hex_after) || memchr::memmem::find_iter(text, b"AC").any(hex_after)
 }
 
 /// A built-in rule before compilation.
@@ -222,6 +247,9 @@ pub struct BuiltinRule {
     pub gate: Gate,
     pub severity: Severity,
     pub context: Option<&'static Context>,
+    /// With a `Near` gate: skip a keyword unless a `:` or `=` follows within 32 bytes
+    /// (the rule matches assignments only).
+    pub assignment: bool,
 }
 
 /// The defaults every entry of [`BUILTIN`] starts from (`..BASE`).
@@ -237,6 +265,7 @@ const BASE: BuiltinRule = BuiltinRule {
     gate: Gate::Always,
     severity: Severity::High,
     context: None,
+    assignment: false,
 };
 
 const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
@@ -265,6 +294,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"@"),
         severity: Severity::Medium,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.ssn.v1",
@@ -283,6 +313,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::High,
         context: Some(&SSN_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.phone.nanp.v1",
@@ -301,6 +332,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::Medium,
         context: Some(&PHONE_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.phone.e164.v1",
@@ -319,6 +351,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::Medium,
         context: Some(&PHONE_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.credit_card.v1",
@@ -337,6 +370,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::High,
         context: Some(&CARD_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.aws_access_key_id.v1",
@@ -350,6 +384,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Always,
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.anthropic_api_key.v1",
@@ -363,6 +398,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"sk-ant-"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.openai_api_key.v1",
@@ -376,6 +412,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"sk-"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.github_token.v1",
@@ -389,6 +426,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"gh"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.gitlab_token.v1",
@@ -402,6 +440,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"glpat-"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.slack_token.v1",
@@ -415,6 +454,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Test(slack_like),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.stripe_key.v1",
@@ -428,6 +468,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"k_"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.google_api_key.v1",
@@ -441,6 +482,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"AIza"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.jwt.v1",
@@ -454,6 +496,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"eyJ"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.private_key.v1",
@@ -467,6 +510,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"PRIVATE KEY-----"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.connection_string.v1",
@@ -480,6 +524,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"://"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.password_assignment.v1",
@@ -499,6 +544,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::High,
         context: None,
+        assignment: true,
     },
     BuiltinRule {
         id: "secret.bearer_token.v1",
@@ -512,6 +558,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"earer"),
         severity: Severity::High,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.iban.v1",
@@ -525,6 +572,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::AfterCountryCode { span: 48 },
         severity: Severity::High,
         context: Some(&IBAN_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "net.mac_address.v1",
@@ -538,6 +586,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Test(mac_like),
         severity: Severity::Low,
         context: Some(&MAC_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "net.private_ipv4.v1",
@@ -557,6 +606,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::Low,
         context: Some(&IP_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "net.internal_url.v1",
@@ -571,6 +621,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Contains(b"://"),
         severity: Severity::Low,
         context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.itin.v1",
@@ -710,7 +761,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::PublicIpv6,
         confidence: 0.85,
-        gate: Gate::Test(ipv6_like),
+        gate: Gate::Windows(ipv6_windows),
         severity: Severity::Low,
         ..BASE
     },
@@ -722,7 +773,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::PrivateIpv6,
         confidence: 0.85,
-        gate: Gate::Test(ipv6_like),
+        gate: Gate::Windows(ipv6_windows),
         severity: Severity::Low,
         ..BASE
     },
@@ -750,8 +801,10 @@ pub const BUILTIN: &[BuiltinRule] = &[
         id: "pii.person.labeled.v1",
         category: "PERSON",
         pattern: concat!(
-            r"(?-u)(?i:full name|name|patient|employee|customer|client|contact|applicant|cardholder|account holder|signed by|dear|regards|sincerely|cheers|my name is|i am|i'm|this is)",
-            r"(?:\s*[:,\-]\s*|\s+(?:is\s+)?)",
+            // A field label needs its `:` ("Customer: …", not "Customer Success Team");
+            // a greeting, sign-off or introduction does not.
+            r"(?-u)(?:(?i:full name|name|patient|employee|customer|client|contact|applicant|cardholder|account holder|signed by)\s*[:\-]\s*",
+            r"|(?i:dear|regards|sincerely|cheers)\s*,?\s+|(?i:my name is|i am|i'm|this is)\s+)",
             r"((?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+(?:[ '-](?:[A-Z]\.|(?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+|[A-Z]'[A-Z][a-z]+)){1,2})"
         ),
         group: 1,
@@ -906,6 +959,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 256,
         },
+        assignment: true,
         ..BASE
     },
     BuiltinRule {
