@@ -119,8 +119,16 @@ pub struct DetectorsConfig {
     pub custom: Vec<CustomPattern>,
     /// Extra host suffixes that make a URL internal, e.g. `.corp.example.com`.
     pub internal_domains: Vec<String>,
-    /// Findings of rules with a lower confidence are ignored.
+    /// Findings whose confidence (after context words) is lower are ignored.
     pub confidence_threshold: f32,
+    /// Given names added to the built-in person-name dictionary.
+    pub given_names: Vec<String>,
+    /// Surnames added to the built-in person-name dictionary.
+    pub surnames: Vec<String>,
+    /// Project code names (category `CODE_NAME`), matched case-insensitively on word boundaries.
+    pub code_names: Vec<String>,
+    /// Customer names (category `CUSTOMER_NAME`), matched case-insensitively on word boundaries.
+    pub customer_names: Vec<String>,
 }
 
 impl Default for DetectorsConfig {
@@ -130,6 +138,10 @@ impl Default for DetectorsConfig {
             custom: Vec::new(),
             internal_domains: Vec::new(),
             confidence_threshold: 0.5,
+            given_names: Vec::new(),
+            surnames: Vec::new(),
+            code_names: Vec::new(),
+            customer_names: Vec::new(),
         }
     }
 }
@@ -145,6 +157,9 @@ pub struct CustomPattern {
     pub pattern: String,
     #[serde(default = "default_custom_confidence")]
     pub confidence: f32,
+    /// `LOW`, `MEDIUM` or `HIGH`; default: that of a built-in category of the same name, else `MEDIUM`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<crate::detect::rules::Severity>,
 }
 
 fn default_custom_confidence() -> f32 {

@@ -1,44 +1,119 @@
 //! The detection engine: compiled rules in, non-overlapping findings out.
 //!
 //! Compiled once per policy (`Engine::new`), then shared read-only by every request.
-//! A `Finding` is offsets and a rule index; the engine never keeps or reports the
-//! bytes it matched.
+//! A `Finding` is offsets, a rule index and a confidence; the engine never keeps or
+//! reports the bytes it matched.
+//!
+//! Each rule has a *gate* that decides cheaply where its matcher must run at all
+//! (see [`rules::Gate`]): most rules never look at most bytes of a clean text. Context
+//! words near a candidate raise or lower its confidence; the policy's
+//! `confidence_threshold` then drops what is left below it.
 
+pub mod names;
 pub mod rules;
 pub mod validate;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::policy::{CustomPattern, DetectorsConfig};
-use rules::{BuiltinRule, Gate};
+use rules::{Context, Gate, Severity};
 use validate::Validator;
 
 /// Compiled-size limit for one custom pattern; a pattern over it is a policy error.
 pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
+
+/// Longest word accepted in a policy dictionary (names, code names, customers).
+pub const MAX_WORD_LEN: usize = 128;
+
+/// Most words accepted across a policy's dictionaries.
+pub const MAX_WORDS: usize = 100_000;
+
+/// Where a rule comes from, as reported by `veilctl scan` (`source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A built-in pattern without a validator.
+    Pattern,
+    /// A built-in pattern confirmed by a checksum or structural validator.
+    Validated,
+    /// A built-in pattern that only runs near context words ("passport", "born").
+    Context,
+    /// A dictionary: built-in person names or the policy's word lists.
+    Dictionary,
+    /// A regex from the policy (`detectors.custom`).
+    PolicyRegex,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Pattern => "regex",
+            Source::Validated => "regex+validator",
+            Source::Context => "regex+context",
+            Source::Dictionary => "dictionary",
+            Source::PolicyRegex => "policy_regex",
+        }
+    }
+}
 
 /// A compiled detector.
 #[derive(Debug, Clone)]
 pub struct Rule {
     pub id: String,
     pub category: String,
+    /// Baseline confidence; a finding's own may differ by its context words.
     pub confidence: f32,
-    regex: Regex,
+    pub severity: Severity,
+    pub source: Source,
+    matcher: Matcher,
     group: usize,
     clean_left: bool,
     clean_right: bool,
     validator: Validator,
-    gate: Gate,
+    gate: CompiledGate,
+    context: Option<&'static Context>,
+}
+
+#[derive(Debug, Clone)]
+enum Matcher {
+    Regex(Regex),
+    /// The engine's person-name dictionaries.
+    Names,
+    /// One of the engine's policy dictionaries, by index.
+    Words(usize),
+}
+
+#[derive(Debug, Clone)]
+enum CompiledGate {
+    Always,
+    Contains(&'static [u8]),
+    NumericRun {
+        min_digits: usize,
+        min_dashes: usize,
+        min_dots: usize,
+        plus: bool,
+    },
+    Test(fn(&[u8]) -> bool),
+    AfterCountryCode {
+        span: usize,
+    },
+    /// Keyword ids in the engine's keyword automaton.
+    Near { words: Vec<usize>, before: usize, after: usize, assignment: bool },
+    Windows(fn(&[u8]) -> Vec<(usize, usize)>),
+    Dictionary,
 }
 
 /// One detected span in the scanned text, by byte offsets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Finding {
     pub start: usize,
     pub end: usize,
     /// Index into [`Engine::rule`].
     pub rule: usize,
+    /// The rule's confidence adjusted by context words, within 0..=1.
+    pub confidence: f32,
 }
 
 impl Finding {
@@ -55,15 +130,37 @@ impl Finding {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DetectError {
     #[error("detectors.custom[{index}] ({id}): invalid pattern: {reason}")]
-    InvalidPattern { index: usize, id: String, reason: String },
+    InvalidPattern {
+        index: usize,
+        id: String,
+        reason: String,
+    },
     #[error("detectors.custom[{index}] ({id}): pattern matches the empty string")]
     EmptyMatch { index: usize, id: String },
     #[error("detectors.disable: unknown rule id or category at index {index}")]
     UnknownRule { index: usize },
     #[error("detectors.internal_domains[{index}]: only letters, digits, '-' and '.' are allowed")]
     BadDomain { index: usize },
+    #[error("detectors.{field}[{index}]: must be 1-{MAX_WORD_LEN} bytes with a letter or digit, no line breaks")]
+    BadWord { field: &'static str, index: usize },
+    #[error("detectors: more than {MAX_WORDS} dictionary words")]
+    TooManyWords,
     #[error("built-in rule {id} failed to compile")]
     Builtin { id: &'static str },
+}
+
+/// The built-in and policy name lists, as one case-sensitive automaton.
+#[derive(Debug, Clone)]
+struct NameMatcher {
+    /// Two capitalised words in a row (with an optional middle initial): the only
+    /// places a dictionary name can be, found by one regex pass.
+    pairs: Regex,
+    given: HashSet<Vec<u8>>,
+    surnames: HashSet<Vec<u8>>,
+    not_a_name: HashSet<&'static [u8]>,
+    /// Surnames that are also common nouns ("Park", "Wood"): they count only after a
+    /// known given name.
+    weak_surnames: HashSet<&'static [u8]>,
 }
 
 /// The compiled rule set for one policy.
@@ -71,36 +168,309 @@ pub enum DetectError {
 pub struct Engine {
     rules: Vec<Rule>,
     min_confidence: f32,
+    /// Every `Near` keyword of every rule, case-insensitive, overlapping.
+    keywords: Option<AhoCorasick>,
+    names: Option<NameMatcher>,
+    dictionaries: Vec<AhoCorasick>,
 }
+
+/// A keyword occurrence on word boundaries.
+#[derive(Debug, Clone, Copy)]
+struct Hit {
+    word: usize,
+    start: usize,
+}
+
+/// Added to a dictionary name's confidence when its second word is in the dictionary too.
+const BOTH_NAMES_KNOWN: f32 = 0.15;
+
+const WEAK_SURNAMES: &[&str] = &[
+    "Park",
+    "Wood",
+    "Hill",
+    "Cook",
+    "Price",
+    "Ward",
+    "Brooks",
+    "Reed",
+    "Bailey",
+    "Baker",
+    "Cruz",
+    "Ross",
+    "Kelly",
+    "Howard",
+    "Moore",
+    "Martin",
+    "Simon",
+    "Michel",
+    "Bruno",
+    "Wolf",
+    "Klein",
+    "Costa",
+    "Santos",
+    "Silva",
+    "Smit",
+    "Jung",
+    "Kang",
+    "Koch",
+    "Braun",
+    "Romano",
+    "Marino",
+    "Greco",
+    "Nelson",
+    "Morgan",
+    "Murray",
+    "Kennedy",
+    "Parker",
+    "Lewis",
+    "Foster",
+    "Turner",
+    "Collins",
+    "Campbell",
+    "Carter",
+    "Stewart",
+    "Lee",
+    "Lin",
+    "Sun",
+    "Ma",
+    "Hu",
+    "Wu",
+    "Xu",
+    "Zhu",
+    "Guo",
+    "Ito",
+    "Das",
+    "Rao",
+    "Vu",
+    "Kim",
+    "Cho",
+    "Choi",
+    "Cox",
+    "Thomas",
+    "Adams",
+    "Allen",
+    "Evans",
+    "Morris",
+    "Rogers",
+    "Cooper",
+    "Richardson",
+    "Watson",
+    "Bennett",
+    "Hughes",
+    "Sanders",
+    "Myers",
+    "Doe",
+    "Sullivan",
+    "Hansen",
+    "Jensen",
+    "Jansen",
+    "Bakker",
+    "Mulder",
+    "Visser",
+    "Meijer",
+    "Simon",
+    "Laurent",
+    "Michel",
+    "Roux",
+    "Eze",
+    "Price",
+    "Sato",
+    "Kato",
+    "Shah",
+    "Singh",
+    "Khan",
+    "Ali",
+    "Hassan",
+    "Ahmed",
+    "Ibrahim",
+];
 
 impl Engine {
     pub fn new(config: &DetectorsConfig) -> Result<Engine, DetectError> {
         for (index, name) in config.disable.iter().enumerate() {
-            let known = rules::BUILTIN.iter().any(|r| r.id == name || r.category == name);
+            let known = rules::BUILTIN
+                .iter()
+                .any(|r| r.id == name || r.category == name);
             if !known {
                 return Err(DetectError::UnknownRule { index });
             }
         }
         for (index, domain) in config.internal_domains.iter().enumerate() {
             let ok = !domain.trim_start_matches('.').is_empty()
-                && domain.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+                && domain
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
             if !ok {
                 return Err(DetectError::BadDomain { index });
             }
         }
+        let lists: [(&'static str, &[String]); 4] = [
+            ("given_names", &config.given_names),
+            ("surnames", &config.surnames),
+            ("code_names", &config.code_names),
+            ("customer_names", &config.customer_names),
+        ];
+        let mut total = 0;
+        for (field, words) in lists {
+            total += words.len();
+            for (index, word) in words.iter().enumerate() {
+                let ok = !word.trim().is_empty()
+                    && word.len() <= MAX_WORD_LEN
+                    && word.bytes().any(|b| b.is_ascii_alphanumeric() || b >= 0x80)
+                    && !word.bytes().any(|b| b == b'\n' || b == b'\r');
+                if !ok {
+                    return Err(DetectError::BadWord { field, index });
+                }
+            }
+        }
+        if total > MAX_WORDS {
+            return Err(DetectError::TooManyWords);
+        }
+
         let mut compiled = Vec::new();
+        let mut keywords: Vec<String> = Vec::new();
         // Custom rules first: on equal spans and confidence, the earlier rule is the
         // more specific one, and a team's own rule is more specific than ours.
         for (index, custom) in config.custom.iter().enumerate() {
             compiled.push(compile_custom(index, custom)?);
         }
+        let mut dictionaries = Vec::new();
+        let mut wants_names = false;
         for builtin in rules::BUILTIN {
-            if config.disable.iter().any(|d| d == builtin.id || d == builtin.category) {
+            if config
+                .disable
+                .iter()
+                .any(|d| d == builtin.id || d == builtin.category)
+            {
                 continue;
             }
-            compiled.push(compile_builtin(builtin, &config.internal_domains)?);
+            let matcher = match builtin.gate {
+                Gate::PersonNames => {
+                    wants_names = true;
+                    Matcher::Names
+                }
+                Gate::PolicyWords => {
+                    let words = if builtin.id == "internal.code_name.v1" {
+                        &config.code_names
+                    } else {
+                        &config.customer_names
+                    };
+                    if words.is_empty() {
+                        continue;
+                    }
+                    let automaton = AhoCorasickBuilder::new()
+                        .ascii_case_insensitive(true)
+                        .match_kind(MatchKind::LeftmostLongest)
+                        .build(words.iter().map(|w| w.trim()))
+                        .map_err(|_| DetectError::Builtin { id: builtin.id })?;
+                    dictionaries.push(automaton);
+                    Matcher::Words(dictionaries.len() - 1)
+                }
+                _ => {
+                    let pattern = match builtin.id {
+                        "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
+                        "net.internal_url.v1" => {
+                            rules::internal_url_pattern(&config.internal_domains)
+                        }
+                        "net.internal_host.v1" => {
+                            rules::internal_host_pattern(&config.internal_domains)
+                        }
+                        _ => builtin.pattern.to_string(),
+                    };
+                    let regex = RegexBuilder::new(&pattern)
+                        .unicode(false)
+                        .build()
+                        .map_err(|_| DetectError::Builtin { id: builtin.id })?;
+                    Matcher::Regex(regex)
+                }
+            };
+            let gate = match builtin.gate {
+                Gate::Always => CompiledGate::Always,
+                Gate::Contains(n) => CompiledGate::Contains(n),
+                Gate::NumericRun {
+                    min_digits,
+                    min_dashes,
+                    min_dots,
+                    plus,
+                } => CompiledGate::NumericRun {
+                    min_digits,
+                    min_dashes,
+                    min_dots,
+                    plus,
+                },
+                Gate::Test(t) => CompiledGate::Test(t),
+                Gate::AfterCountryCode { span } => CompiledGate::AfterCountryCode { span },
+                Gate::PersonNames | Gate::PolicyWords => CompiledGate::Dictionary,
+                Gate::Near {
+                    words,
+                    before,
+                    after,
+                } => {
+                    let ids = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
+                    CompiledGate::Near { words: ids, before, after, assignment: builtin.assignment }
+                }
+                Gate::Windows(f) => CompiledGate::Windows(f),
+            };
+            // The bare internal host runs near its suffixes, which the policy extends.
+            let gate = if builtin.id == "net.internal_host.v1" {
+                let mut ids: Vec<usize> = rules::INTERNAL_SUFFIXES
+                    .iter()
+                    .map(|s| keyword_id(&mut keywords, s))
+                    .collect();
+                for domain in &config.internal_domains {
+                    ids.push(keyword_id(&mut keywords, domain.trim_start_matches('.')));
+                }
+                CompiledGate::Near { words: ids, before: 192, after: 64, assignment: false }
+            } else {
+                gate
+            };
+            let source = match (&matcher, &builtin.gate) {
+                (Matcher::Names | Matcher::Words(_), _) => Source::Dictionary,
+                _ if builtin.validator != Validator::None => Source::Validated,
+                (_, Gate::Near { .. }) if builtin.id != "secret.high_entropy_assignment.v1" => {
+                    Source::Context
+                }
+                _ => Source::Pattern,
+            };
+            compiled.push(Rule {
+                id: builtin.id.to_string(),
+                category: builtin.category.to_string(),
+                confidence: builtin.confidence,
+                severity: builtin.severity,
+                source,
+                matcher,
+                group: builtin.group,
+                clean_left: builtin.clean_left,
+                clean_right: builtin.clean_right,
+                validator: builtin.validator,
+                gate,
+                context: builtin.context,
+            });
         }
-        Ok(Engine { rules: compiled, min_confidence: config.confidence_threshold })
+        let keywords = if keywords.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .kind(Some(AhoCorasickKind::DFA))
+                    .build(&keywords)
+                    .map_err(|_| DetectError::Builtin { id: "keywords" })?,
+            )
+        };
+        let names = if wants_names {
+            Some(NameMatcher::new(config)?)
+        } else {
+            None
+        };
+        Ok(Engine {
+            rules: compiled,
+            min_confidence: config.confidence_threshold,
+            keywords,
+            names,
+            dictionaries,
+        })
     }
 
     pub fn rule(&self, index: usize) -> Option<&Rule> {
@@ -118,39 +488,52 @@ impl Engine {
     pub fn scan(&self, text: &[u8]) -> Vec<Finding> {
         let mut candidates = Vec::new();
         let mut runs: Option<Vec<NumericRun>> = None;
+        let mut hits: Option<Vec<Hit>> = None;
         for (index, rule) in self.rules.iter().enumerate() {
-            if rule.confidence < self.min_confidence {
+            let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
+            let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost) + known_both;
+            if best < self.min_confidence {
                 continue;
             }
-            match rule.gate {
-                Gate::Always => rule.search(index, text, 0, &mut candidates),
-                Gate::AfterCountryCode { span } => {
+            let from = candidates.len();
+            match &rule.gate {
+                CompiledGate::Always => rule.search(index, text, 0, &mut candidates),
+                CompiledGate::AfterCountryCode { span } => {
                     for run in runs.get_or_insert_with(|| numeric_runs(text)).iter() {
                         // The run starts at its first digit or just before it.
-                        let digit = (run.start..run.end).find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
+                        let digit = (run.start..run.end)
+                            .find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
                         let Some(d) = digit else { continue };
-                        let country = d >= 2 && text.get(d - 2..d).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
+                        let country = d >= 2
+                            && text
+                                .get(d - 2..d)
+                                .is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
                         if country {
                             let hay = text.get(..(d + span).min(text.len())).unwrap_or(text);
                             rule.search(index, hay, d - 2, &mut candidates);
                         }
                     }
                 }
-                Gate::Test(test) => {
+                CompiledGate::Test(test) => {
                     if test(text) {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
-                Gate::Contains(needle) => {
+                CompiledGate::Contains(needle) => {
                     if contains(text, needle) {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
-                Gate::NumericRun { min_digits, min_dashes, min_dots, plus } => {
+                CompiledGate::NumericRun {
+                    min_digits,
+                    min_dashes,
+                    min_dots,
+                    plus,
+                } => {
                     for run in runs.get_or_insert_with(|| numeric_runs(text)).iter() {
-                        if run.digits >= min_digits
-                            && run.dashes >= min_dashes
-                            && run.dots >= min_dots
+                        if run.digits >= *min_digits
+                            && run.dashes >= *min_dashes
+                            && run.dots >= *min_dots
                             && (run.plus || !plus)
                         {
                             // One byte of context on each side, for `\b` and the
@@ -160,16 +543,73 @@ impl Engine {
                         }
                     }
                 }
+                CompiledGate::Windows(find) => {
+                    for (s, e) in find(text) {
+                        rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                    }
+                }
+                CompiledGate::Near { words, before, after, assignment } => {
+                    let hits = hits.get_or_insert_with(|| self.keyword_hits(text));
+                    // Windows around this rule's keywords, merged so that no byte is
+                    // searched twice (and no match reported twice).
+                    let mut window: Option<(usize, usize)> = None;
+                    let assigned = |h: &Hit| {
+                        !*assignment
+                            || text
+                                .get(h.start..(h.start + 48).min(text.len()))
+                                .is_some_and(|t| memchr::memchr2(b'=', b':', t).is_some())
+                    };
+                    for hit in hits.iter().filter(|h| words.contains(&h.word) && assigned(h)) {
+                        let (s, e) = (
+                            hit.start.saturating_sub(*before),
+                            (hit.start + after).min(text.len()),
+                        );
+                        match window {
+                            Some((ws, we)) if s <= we => window = Some((ws, we.max(e))),
+                            Some((ws, we)) => {
+                                rule.search(
+                                    index,
+                                    text.get(..we).unwrap_or(text),
+                                    ws,
+                                    &mut candidates,
+                                );
+                                window = Some((s, e));
+                            }
+                            None => window = Some((s, e)),
+                        }
+                    }
+                    if let Some((ws, we)) = window {
+                        rule.search(index, text.get(..we).unwrap_or(text), ws, &mut candidates);
+                    }
+                }
+                CompiledGate::Dictionary => match rule.matcher {
+                    Matcher::Names => {
+                        if let Some(names) = &self.names {
+                            names.find(text, index, rule.confidence, &mut candidates);
+                        }
+                    }
+                    Matcher::Words(d) => {
+                        if let Some(automaton) = self.dictionaries.get(d) {
+                            find_words(automaton, text, index, rule.confidence, &mut candidates);
+                        }
+                    }
+                    Matcher::Regex(_) => {}
+                },
+            }
+            if let Some(context) = rule.context {
+                for cand in candidates.get_mut(from..).unwrap_or_default() {
+                    cand.confidence = adjust(text, cand.start, cand.confidence, context);
+                }
             }
         }
+        candidates.retain(|c| c.confidence >= self.min_confidence);
         if candidates.len() <= 1 {
             return candidates;
         }
-        let confidence = |f: &Finding| self.rules.get(f.rule).map_or(0.0, |r| r.confidence);
         candidates.sort_by(|a, b| {
             b.len()
                 .cmp(&a.len())
-                .then(confidence(b).total_cmp(&confidence(a)))
+                .then(b.confidence.total_cmp(&a.confidence))
                 .then(a.rule.cmp(&b.rule))
                 .then(a.start.cmp(&b.start))
         });
@@ -178,31 +618,277 @@ impl Engine {
         // before it ends.
         let mut chosen: BTreeMap<usize, Finding> = BTreeMap::new();
         for cand in candidates {
-            let left = chosen.range(..=cand.start).next_back().map(|(_, f)| f.end > cand.start);
-            let right = chosen.range(cand.start..).next().map(|(_, f)| f.start < cand.end);
+            let left = chosen
+                .range(..=cand.start)
+                .next_back()
+                .map(|(_, f)| f.end > cand.start);
+            let right = chosen
+                .range(cand.start..)
+                .next()
+                .map(|(_, f)| f.start < cand.end);
             if left != Some(true) && right != Some(true) {
                 chosen.insert(cand.start, cand);
             }
         }
         chosen.into_values().collect()
     }
+
+    /// Replaces every finding in `text` with `replacement(rule)`, and every other
+    /// occurrence of a found value too (a name found once by its context is replaced
+    /// wherever it appears), so the output contains no detected value of 4+ bytes.
+    pub fn anonymize(&self, text: &[u8], mut replacement: impl FnMut(&Rule, &[u8]) -> Vec<u8>) -> Vec<u8> {
+        let findings = self.scan(text);
+        let mut values: Vec<&[u8]> = Vec::new();
+        let mut rule_of: Vec<usize> = Vec::new();
+        for f in &findings {
+            let Some(v) = text.get(f.start..f.end) else { continue };
+            if v.len() >= 4 && !values.contains(&v) {
+                values.push(v);
+                rule_of.push(f.rule);
+            }
+        }
+        let mut spans: Vec<(usize, usize, usize)> = findings.iter().map(|f| (f.start, f.end, f.rule)).collect();
+        if !values.is_empty() {
+            if let Ok(automaton) = AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(&values) {
+                for m in automaton.find_iter(text) {
+                    let overlaps = findings.iter().any(|f| f.start < m.end() && m.start() < f.end);
+                    if let (false, Some(&rule)) = (overlaps, rule_of.get(m.pattern().as_usize())) {
+                        spans.push((m.start(), m.end(), rule));
+                    }
+                }
+            }
+        }
+        spans.sort_unstable();
+        let mut out = Vec::with_capacity(text.len());
+        let mut at = 0;
+        for (start, end, rule) in spans {
+            let (Some(rule), Some(kept), Some(value)) = (self.rule(rule), text.get(at..start), text.get(start..end)) else {
+                continue;
+            };
+            out.extend_from_slice(kept);
+            out.extend_from_slice(&replacement(rule, value));
+            at = end;
+        }
+        out.extend_from_slice(text.get(at..).unwrap_or_default());
+        out
+    }
+
+    /// Keyword occurrences on word boundaries, in order of position.
+    fn keyword_hits(&self, text: &[u8]) -> Vec<Hit> {
+        let Some(automaton) = &self.keywords else {
+            return Vec::new();
+        };
+        let mut hits = Vec::new();
+        for m in automaton.find_overlapping_iter(text) {
+            if word_boundary(text, m.start(), m.end()) {
+                hits.push(Hit {
+                    word: m.pattern().as_usize(),
+                    start: m.start(),
+                });
+            }
+        }
+        hits
+    }
+}
+
+fn keyword_id(keywords: &mut Vec<String>, word: &str) -> usize {
+    let word = word.to_ascii_lowercase();
+    match keywords.iter().position(|k| *k == word) {
+        Some(i) => i,
+        None => {
+            keywords.push(word);
+            keywords.len() - 1
+        }
+    }
+}
+
+/// A letter or digit, counting every byte of a multi-byte UTF-8 character as one.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80
+}
+
+fn word_boundary(text: &[u8], start: usize, end: usize) -> bool {
+    let left = start == 0 || !text.get(start - 1).copied().is_some_and(is_word_byte);
+    let right = !text.get(end).copied().is_some_and(is_word_byte);
+    left && right
+}
+
+/// A confidence moved by the context words in the `window` bytes before `start`.
+fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 {
+    let mut buf = [0u8; 64];
+    let from = start.saturating_sub(context.window.min(buf.len()));
+    let Some(before) = text.get(from..start) else {
+        return confidence;
+    };
+    // Context ends at the start of the sentence or line the match is in.
+    let sentence = before
+        .windows(2)
+        .rposition(|w| matches!(w, [b'.' | b'!' | b'?' | b';', b' '] | [b'\n', _]))
+        .map_or(0, |p| p + 1);
+    let before = before.get(sentence..).unwrap_or(before);
+    let Some(window) = buf.get_mut(..before.len()) else {
+        return confidence;
+    };
+    window.copy_from_slice(before);
+    window.make_ascii_lowercase();
+    let has = |word: &&str| {
+        let w = word.as_bytes();
+        memchr::memmem::find_iter(window, w).any(|at| word_boundary(window, at, at + w.len()))
+    };
+    // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
+    let c = if context.against.iter().any(has) {
+        confidence - context.penalty
+    } else if context.words.iter().any(has) {
+        confidence + context.boost
+    } else {
+        confidence
+    };
+    c.clamp(0.0, 1.0)
+}
+
+/// Policy dictionary words, case-insensitive, on word boundaries.
+fn find_words(
+    automaton: &AhoCorasick,
+    text: &[u8],
+    rule: usize,
+    confidence: f32,
+    out: &mut Vec<Finding>,
+) {
+    for m in automaton.find_iter(text) {
+        if word_boundary(text, m.start(), m.end()) {
+            out.push(Finding {
+                start: m.start(),
+                end: m.end(),
+                rule,
+                confidence,
+            });
+        }
+    }
+}
+
+/// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald"),
+/// if there is one. All-caps words ("NASA") are not names here.
+fn capitalised_word(text: &[u8], at: usize) -> Option<usize> {
+    let first = *text.get(at)?;
+    let mut i = if first.is_ascii_uppercase() {
+        at + 1
+    } else if (first == 0xC3 && text.get(at + 1).is_some_and(|b| (0x80..=0x9E).contains(b)))
+        || ((0xC4..=0xC5).contains(&first) && text.get(at + 1).is_some_and(|b| b & 1 == 0))
+    {
+        // Latin-1 capitals (À–Þ), and Latin Extended-A, whose capitals are even.
+        at + 2
+    } else {
+        return None;
+    };
+    // A name continues in lower case (or a multi-byte letter).
+    let lower = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_lowercase() || b >= 0x80);
+    if text.get(i) == Some(&b'\'') && text.get(i + 1).is_some_and(u8::is_ascii_uppercase) {
+        i += 2;
+    }
+    if !lower(text.get(i)) {
+        return None;
+    }
+    while let Some(&b) = text.get(i) {
+        let hyphenated = b == b'-' && text.get(i + 1).is_some_and(u8::is_ascii_uppercase);
+        if b.is_ascii_alphabetic() || b >= 0x80 || hyphenated {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (i - at >= 2 && !text.get(i).is_some_and(u8::is_ascii_digit)).then_some(i)
+}
+
+impl NameMatcher {
+    fn new(config: &DetectorsConfig) -> Result<NameMatcher, DetectError> {
+        let own = |list: &[String]| list.iter().map(|s| s.trim().as_bytes().to_vec()).collect::<Vec<_>>();
+        let mut given: HashSet<Vec<u8>> = names::GIVEN_NAMES.iter().map(|s| s.as_bytes().to_vec()).collect();
+        given.extend(own(&config.given_names));
+        let mut surnames: HashSet<Vec<u8>> = names::SURNAMES.iter().map(|s| s.as_bytes().to_vec()).collect();
+        surnames.extend(own(&config.surnames));
+        let pairs = RegexBuilder::new(
+            r"(?-u)(?:[A-Z]|[\xC3-\xC5][\x80-\xBF])[A-Za-z'\x80-\xC5-]+ (?:[A-Z]\. )?(?:[A-Z]|[\xC3-\xC5][\x80-\xBF])",
+        )
+        .unicode(false)
+        .build()
+        .map_err(|_| DetectError::Builtin { id: "pii.person.dictionary.v1" })?;
+        Ok(NameMatcher {
+            pairs,
+            given,
+            surnames,
+            not_a_name: names::NOT_A_NAME.iter().map(|s| s.as_bytes()).collect(),
+            weak_surnames: WEAK_SURNAMES.iter().map(|s| s.as_bytes()).collect(),
+        })
+    }
+
+    /// A known given name and the capitalised word after it ("Maria Lindqvist"), or a
+    /// capitalised word and the known surname after it ("Tomasz Okafor").
+    fn find(&self, text: &[u8], rule: usize, confidence: f32, out: &mut Vec<Finding>) {
+        let mut at = 0;
+        while let Some(m) = self.pairs.find_at(text, at) {
+            let start = m.start();
+            at = start + 1;
+            if start > 0 && text.get(start - 1).copied().is_some_and(|b| is_word_byte(b) || b == b'-' || b == b'\'') {
+                continue;
+            }
+            let Some(first_end) = capitalised_word(text, start) else { continue };
+            at = first_end;
+            let mut next = first_end + 1;
+            if text.get(first_end) != Some(&b' ') {
+                continue;
+            }
+            if text.get(next).is_some_and(u8::is_ascii_uppercase)
+                && text.get(next + 1) == Some(&b'.')
+                && text.get(next + 2) == Some(&b' ')
+            {
+                next += 3;
+            }
+            let Some(end) = capitalised_word(text, next) else { continue };
+            if text.get(end).copied().is_some_and(|b| b == b'-' || b == b'\'') {
+                continue;
+            }
+            let (Some(first), Some(second)) = (text.get(start..first_end), text.get(next..end)) else { continue };
+            if self.not_a_name.contains(first) || self.not_a_name.contains(second) {
+                continue;
+            }
+            let known_given = self.given.contains(first);
+            let known_surname = self.surnames.contains(second);
+            if known_given || (known_surname && !self.weak_surnames.contains(second)) {
+                let c = if known_given && known_surname { confidence + BOTH_NAMES_KNOWN } else { confidence };
+                out.push(Finding { start, end, rule, confidence: c.min(1.0) });
+                at = end;
+            }
+        }
+    }
 }
 
 impl Rule {
     /// Appends this rule's validated matches in `hay[from..]` to `out`.
     fn search(&self, index: usize, hay: &[u8], from: usize, out: &mut Vec<Finding>) {
+        let Matcher::Regex(regex) = &self.matcher else {
+            return;
+        };
         let mut at = from;
         while at <= hay.len() {
             let found = if self.group == 0 {
-                self.regex.find_at(hay, at).map(|m| (m.start(), m.end(), m.end()))
+                regex
+                    .find_at(hay, at)
+                    .map(|m| (m.start(), m.end(), m.end()))
             } else {
-                self.regex.captures_at(hay, at).and_then(|c| {
+                regex.captures_at(hay, at).and_then(|c| {
                     let whole = c.get(0)?;
                     c.get(self.group).map(|m| (m.start(), m.end(), whole.end()))
                 })
             };
-            let Some((start, end, next)) = found else { break };
-            if self.clean_left && start > 0 && hay.get(start - 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_') {
+            let Some((start, end, next)) = found else {
+                break;
+            };
+            if self.clean_left
+                && start > 0
+                && hay
+                    .get(start - 1)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_')
+            {
                 // Not a match here; a later start inside it may still be one.
                 at = start + 1;
                 continue;
@@ -211,16 +897,37 @@ impl Rule {
                 at = start + 1;
                 continue;
             }
-            let accepted = if start < end { self.validator.accept(hay.get(start..end).unwrap_or_default()) } else { None };
+            let accepted = if start < end {
+                self.validator
+                    .accept(hay.get(start..end).unwrap_or_default())
+            } else {
+                None
+            };
             if let Some(len) = accepted.filter(|&len| len > 0) {
-                out.push(Finding { start, end: start + len, rule: index });
-                at = if len < end - start { start + len } else if next > at { next } else { at + 1 };
+                out.push(Finding {
+                    start,
+                    end: start + len,
+                    rule: index,
+                    confidence: self.confidence,
+                });
+                at = if len < end - start {
+                    start + len
+                } else if next > at {
+                    next
+                } else {
+                    at + 1
+                };
             } else {
                 // A rejected candidate may hide a valid one that starts inside it
                 // ("5 4111 1111 1111 1111": the 17-digit match fails Luhn, the card
                 // after the 5 does not). Patterns with validators are bounded in
-                // length, so retrying one byte on keeps the scan linear.
-                at = start + 1;
+                // length, so retrying one byte on keeps the scan linear. A rule with a
+                // capture group matched its context prefix too: it resumes after it.
+                at = if self.group != 0 && next > start + 1 {
+                    next
+                } else {
+                    start + 1
+                };
             }
         }
     }
@@ -239,7 +946,8 @@ struct NumericRun {
 
 /// Does the text at `end` continue a word or host name?
 fn runs_on(hay: &[u8], end: usize) -> bool {
-    let word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let word =
+        |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     word(hay.get(end)) || (hay.get(end) == Some(&b'.') && word(hay.get(end + 1)))
 }
 
@@ -270,7 +978,14 @@ fn numeric_runs(text: &[u8]) -> Vec<NumericRun> {
             plus |= b == b'+';
             end += 1;
         }
-        runs.push(NumericRun { start, end, digits, dashes, dots, plus });
+        runs.push(NumericRun {
+            start,
+            end,
+            digits,
+            dashes,
+            dots,
+            plus,
+        });
         last_end = end;
         i = end;
     }
@@ -296,7 +1011,10 @@ fn next_digit(text: &[u8], from: usize) -> Option<usize> {
         }
         at += 8;
     }
-    text.get(at..)?.iter().position(u8::is_ascii_digit).map(|p| at + p)
+    text.get(at..)?
+        .iter()
+        .position(u8::is_ascii_digit)
+        .map(|p| at + p)
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -304,29 +1022,6 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
         [b] => memchr::memchr(*b, hay).is_some(),
         _ => memchr::memmem::find(hay, needle).is_some(),
     }
-}
-
-fn compile_builtin(rule: &BuiltinRule, internal_domains: &[String]) -> Result<Rule, DetectError> {
-    let pattern = match rule.id {
-        "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
-        "net.internal_url.v1" => rules::internal_url_pattern(internal_domains),
-        _ => rule.pattern.to_string(),
-    };
-    let regex = RegexBuilder::new(&pattern)
-        .unicode(false)
-        .build()
-        .map_err(|_| DetectError::Builtin { id: rule.id })?;
-    Ok(Rule {
-        id: rule.id.to_string(),
-        category: rule.category.to_string(),
-        confidence: rule.confidence,
-        regex,
-        group: rule.group,
-        clean_left: rule.clean_left,
-        clean_right: rule.clean_right,
-        validator: rule.validator,
-        gate: rule.gate,
-    })
 }
 
 fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectError> {
@@ -341,18 +1036,26 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
             reason: regex_reason(&e),
         })?;
     if regex.is_match(b"") {
-        return Err(DetectError::EmptyMatch { index, id: custom.id.clone() });
+        return Err(DetectError::EmptyMatch {
+            index,
+            id: custom.id.clone(),
+        });
     }
     Ok(Rule {
         id: custom.id.clone(),
         category: custom.category.clone(),
         confidence: custom.confidence,
-        regex,
+        severity: custom
+            .severity
+            .unwrap_or_else(|| rules::severity(&custom.category)),
+        source: Source::PolicyRegex,
+        matcher: Matcher::Regex(regex),
         group: 0,
         clean_left: false,
         clean_right: false,
         validator: Validator::None,
-        gate: Gate::Always,
+        gate: CompiledGate::Always,
+        context: None,
     })
 }
 
@@ -385,7 +1088,12 @@ mod tests {
         let e = engine();
         e.scan(text.as_bytes())
             .into_iter()
-            .map(|f| (e.rule(f.rule).unwrap().category.clone(), text[f.start..f.end].to_string()))
+            .map(|f| {
+                (
+                    e.rule(f.rule).unwrap().category.clone(),
+                    text[f.start..f.end].to_string(),
+                )
+            })
             .collect()
     }
 
@@ -429,9 +1137,36 @@ mod tests {
             ("read http://wiki.corp/a/b.html.", "INTERNAL_URL", "http://wiki.corp/a/b.html"),
             ("at http://localhost:3000, then", "INTERNAL_URL", "http://localhost:3000"),
             ("host http://build.corp.", "INTERNAL_URL", "http://build.corp"),
+            ("public 8.8.8.8 resolver", "IP_ADDRESS", "8.8.8.8"),
+            ("from 2001:db8:85a3::8a2e:370:7334 ok", "IP_ADDRESS", "2001:db8:85a3::8a2e:370:7334"),
+            ("link fe80::1c2a:3bff:fe4d:5e6f up", "PRIVATE_IP", "fe80::1c2a:3bff:fe4d:5e6f"),
+            ("itin 912-78-1234 filed", "ITIN", "912-78-1234"),
+            ("Passport number: X12345678 valid", "PASSPORT", "X12345678"),
+            ("driver's license D1234567 CA", "DRIVERS_LICENSE", "D1234567"),
+            ("she was born on March 14, 1985 in", "DATE_OF_BIRTH", "March 14, 1985"),
+            ("DOB: 1985-03-14", "DATE_OF_BIRTH", "1985-03-14"),
+            ("ship to 1600 Pennsylvania Avenue NW, Washington, DC 20500 asap", "ADDRESS", "1600 Pennsylvania Avenue NW, Washington, DC 20500"),
+            ("lives at 42 Oak Street today", "ADDRESS", "42 Oak Street"),
+            ("ask Dr. Amara Okonkwo about it", "PERSON", "Amara Okonkwo"),
+            ("Name: Lindqvist Tamm", "PERSON", "Lindqvist Tamm"),
+            ("I talked to Maria Kowalczyk yesterday", "PERSON", "Maria Kowalczyk"),
+            ("ping Zoltan Okafor now", "PERSON", "Zoltan Okafor"),
+            ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            ("t github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI x", "GITHUB_TOKEN", "github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI"),
+            ("t npm_abcdefghijklmnopqrstuvwxyz0123456789 x", "NPM_TOKEN", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
+            ("t hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH x", "HUGGINGFACE_TOKEN", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"),
+            ("t SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG x", "SENDGRID_KEY", "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"),
+            ("sid SK0123456789abcdef0123456789abcdef x", "TWILIO_KEY", "SK0123456789abcdef0123456789abcdef"),
+            ("t shpat_0123456789abcdef0123456789abcdef x", "SHOPIFY_TOKEN", "shpat_0123456789abcdef0123456789abcdef"),
+            ("SESSION_TOKEN=Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA", "SECRET", "Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA"),
+            ("ssh db01.prod.corp now", "INTERNAL_HOST", "db01.prod.corp"),
         ];
         for (text, cat, value) in table {
-            assert_eq!(categories(text), vec![(cat.to_string(), value.to_string())], "{text}");
+            assert_eq!(
+                categories(text),
+                vec![(cat.to_string(), value.to_string())],
+                "{text}"
+            );
         }
     }
 
@@ -441,7 +1176,17 @@ mod tests {
             "order 1234 5678 9012 3456 shipped", // fails Luhn
             "ssn 000-12-3456 is invalid",
             "version 10.2.3 released",
-            "public 8.8.8.8 resolver",
+            "release 1.20.3.4 is out",
+            "v1.2.3.4 tag",
+            "isbn 978-3-16-148410-0 and doi 10.1000/182",
+            "uuid 550e8400-e29b-41d4-a716-446655440000 commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+            "std::io::Result and a::b in Rust code",
+            "ssn 666-12-3456 and 123-00-4567",
+            "Central Park and Main Street are busy",
+            "The meeting is on Monday with the Team Lead",
+            "SECRET_KEY = changeme_changeme_changeme",
+            "passport office opens at 9",
+            "the driver crashed at build 7",
             "uuid 123e4567-e89b-12d3-a456-426614174000",
             "git 3f9a1c0de1b2c3d4e5f60718293a4b5c6d7e8f90",
             "price $1,299.00 on 2024-05-01 12:30:00",
@@ -481,7 +1226,10 @@ mod tests {
         let text = b"sk-ant-api03-abcdefghijklmnopqrstuvwxyz";
         let found = e.scan(text);
         assert_eq!(found.len(), 1);
-        assert_eq!(e.rule(found[0].rule).unwrap().id, "secret.anthropic_api_key.v1");
+        assert_eq!(
+            e.rule(found[0].rule).unwrap().id,
+            "secret.anthropic_api_key.v1"
+        );
     }
 
     #[test]
@@ -492,6 +1240,7 @@ mod tests {
             category: "EMPLOYEE_ID".into(),
             pattern: r"\bEMP-\d{6}\b".into(),
             confidence: 0.9,
+            severity: None,
         });
         let e = Engine::new(&config).unwrap();
         let found = e.scan(b"badge EMP-123456 ok");
@@ -500,10 +1249,16 @@ mod tests {
 
         config.custom[0].pattern = "(unclosed".into();
         let err = Engine::new(&config).unwrap_err().to_string();
-        assert!(err.starts_with("detectors.custom[0] (acme.employee_id): invalid pattern"), "{err}");
+        assert!(
+            err.starts_with("detectors.custom[0] (acme.employee_id): invalid pattern"),
+            "{err}"
+        );
 
         config.custom[0].pattern = "a*".into();
-        assert!(matches!(Engine::new(&config), Err(DetectError::EmptyMatch { .. })));
+        assert!(matches!(
+            Engine::new(&config),
+            Err(DetectError::EmptyMatch { .. })
+        ));
 
         config.custom[0].pattern = r"\w{1000}\w{1000}\w{1000}".into();
         let err = Engine::new(&config).unwrap_err().to_string();
@@ -517,7 +1272,159 @@ mod tests {
         let e = Engine::new(&config).unwrap();
         assert!(e.scan(b"a@b.example.com 123-45-6789").is_empty());
         config.disable = vec!["pii.nope.v1".into()];
-        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::UnknownRule { index: 0 });
+        assert_eq!(
+            Engine::new(&config).unwrap_err(),
+            DetectError::UnknownRule { index: 0 }
+        );
+    }
+
+    #[test]
+    fn policy_dictionaries_and_threshold() {
+        let mut config = DetectorsConfig::default();
+        config.code_names = vec!["Bluefin".into(), "Project Nightjar".into()];
+        config.customer_names = vec!["Globex".into()];
+        config.given_names = vec!["Zebulon".into()];
+        let e = Engine::new(&config).unwrap();
+        let cats = |t: &str| -> Vec<(String, String)> {
+            e.scan(t.as_bytes())
+                .into_iter()
+                .map(|f| {
+                    (
+                        e.rule(f.rule).unwrap().category.clone(),
+                        t[f.start..f.end].to_string(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            cats("the BLUEFIN launch for globex"),
+            vec![
+                ("CODE_NAME".into(), "BLUEFIN".into()),
+                ("CUSTOMER_NAME".into(), "globex".into())
+            ]
+        );
+        assert_eq!(cats("bluefinch and globexcorp"), vec![]);
+        assert_eq!(
+            cats("about project nightjar."),
+            vec![("CODE_NAME".into(), "project nightjar".into())]
+        );
+        assert_eq!(
+            cats("ask Zebulon Quist"),
+            vec![("PERSON".into(), "Zebulon Quist".into())]
+        );
+        // Context words move confidence across the threshold.
+        let default = engine();
+        let conf = |t: &str| default.scan(t.as_bytes()).first().map(|f| f.confidence);
+        assert!(conf("call me at (415) 555-0132").unwrap() > conf("x (415) 555-0132").unwrap());
+        assert_eq!(conf("order ref (415) 555-0132"), None);
+        config.confidence_threshold = 0.9;
+        let strict = Engine::new(&config).unwrap();
+        assert!(strict.scan(b"x (415) 555-0132").is_empty());
+        assert_eq!(strict.scan(b"phone (415) 555-0132").len(), 1);
+        config.code_names = vec!["ok".into(), "  ".into()];
+        assert_eq!(
+            Engine::new(&config).unwrap_err(),
+            DetectError::BadWord {
+                field: "code_names",
+                index: 1
+            }
+        );
+    }
+
+    #[test]
+    fn catalog_has_stable_unique_ids_and_at_least_40_rules() {
+        let mut ids: Vec<_> = rules::BUILTIN.iter().map(|r| r.id).collect();
+        assert!(ids.len() >= 40, "{}", ids.len());
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), rules::BUILTIN.len());
+        for r in rules::BUILTIN {
+            let parts: Vec<_> = r.id.split('.').collect();
+            assert!(
+                parts.len() >= 3 && parts.last().is_some_and(|v| v.starts_with('v')),
+                "{}",
+                r.id
+            );
+            assert!((0.0..=1.0).contains(&r.confidence));
+        }
+    }
+
+    #[test]
+    fn linear_time_on_hostile_inputs() {
+        // Time grows with size, not with its square: four times the input may cost
+        // at most eight times as much (quadratic would be sixteen), plus slack for a
+        // loaded machine. Smaller sizes in unoptimised builds.
+        let e = engine();
+        let unit: usize = if cfg!(debug_assertions) { 16 << 10 } else { 256 << 10 };
+        let inputs: [fn(usize) -> Vec<u8>; 7] = [
+            |n| vec![b'7'; n],
+            |n| b"1-".repeat(n / 2),
+            |n| b"a@".repeat(n / 2),
+            |n| b"Dr ".repeat(n / 3),
+            |n| b"key=".repeat(n / 4),
+            |n| b"::".repeat(n / 2),
+            |n| (0..n as u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect(),
+        ];
+        let time = |input: &[u8]| {
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    std::hint::black_box(e.scan(input));
+                    t.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        for make in inputs {
+            let (small, large) = (make(unit), make(4 * unit));
+            let (t1, t4) = (time(&small), time(&large));
+            assert!(t4 < t1 * 8 + std::time::Duration::from_millis(50), "{:?}: {t1:?} then {t4:?}", small.get(..4));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Findings are in bounds, ordered, non-overlapping and above the threshold;
+        /// anonymized output contains no detected value.
+        #[test]
+        fn findings_are_well_formed_and_anonymized_away(
+            parts in proptest::collection::vec(proptest::prelude::prop_oneof![
+                proptest::prelude::Just("jane.doe@example.com".to_string()),
+                proptest::prelude::Just("(415) 555-0132".to_string()),
+                proptest::prelude::Just("4111 1111 1111 1111".to_string()),
+                proptest::prelude::Just("Dr. Amara Okonkwo".to_string()),
+                proptest::prelude::Just("password=Zx9vQ2mK7pL4".to_string()),
+                proptest::prelude::Just("born 1985-03-14".to_string()),
+                proptest::prelude::Just("10.1.2.3".to_string()),
+                "[ -~]{0,40}",
+                "[0-9 .:-]{0,24}",
+            ], 0..12)
+        ) {
+            let text = parts.join(" ");
+            let e = engine();
+            let found = e.scan(text.as_bytes());
+            let mut last = 0;
+            for f in &found {
+                proptest::prop_assert!(f.start >= last && f.start < f.end && f.end <= text.len());
+                proptest::prop_assert!(f.confidence >= 0.5);
+                last = f.end;
+            }
+            let out = e.anonymize(text.as_bytes(), |rule, _| format!("[{}]", rule.category).into_bytes());
+            for f in &found {
+                let value = &text.as_bytes()[f.start..f.end];
+                if value.len() >= 4 {
+                    proptest::prop_assert!(memchr::memmem::find(&out, value).is_none());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn anonymize_replaces_every_occurrence_of_a_found_value() {
+        let e = engine();
+        let out = e.anonymize(b"Name: Lindqvist Tamm. Later Lindqvist Tamm called.", |r, _| format!("[{}]", r.category).into_bytes());
+        assert_eq!(out, b"Name: [PERSON]. Later [PERSON] called.".to_vec());
     }
 
     #[test]
@@ -527,17 +1434,26 @@ mod tests {
         let e = Engine::new(&config).unwrap();
         assert_eq!(e.scan(b"https://git.acme-int.example/repo").len(), 1);
         config.internal_domains = vec!["bad domain".into()];
-        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::BadDomain { index: 0 });
+        assert_eq!(
+            Engine::new(&config).unwrap_err(),
+            DetectError::BadDomain { index: 0 }
+        );
     }
 
     #[test]
     fn numeric_runs_cover_every_digit_group() {
         let text = b"call (415) 555-0132 or x9 y, 2024-05-01.";
-        let runs: Vec<_> =
-            numeric_runs(text).into_iter().map(|r| (&text[r.start..r.end], r.digits, r.dashes, r.dots)).collect();
+        let runs: Vec<_> = numeric_runs(text)
+            .into_iter()
+            .map(|r| (&text[r.start..r.end], r.digits, r.dashes, r.dots))
+            .collect();
         assert_eq!(
             runs,
-            vec![(&b" (415) 555-0132 "[..], 10, 1, 0), (&b"9 "[..], 1, 0, 0), (&b" 2024-05-01."[..], 8, 2, 1)]
+            vec![
+                (&b" (415) 555-0132 "[..], 10, 1, 0),
+                (&b"9 "[..], 1, 0, 0),
+                (&b" 2024-05-01."[..], 8, 2, 1)
+            ]
         );
         for at in 0..24 {
             let mut t = vec![b'a'; 24];

@@ -17,25 +17,61 @@ pub enum Gate {
     /// Run only inside numeric runs (digits and `+ ( ) - . space`) with at least these
     /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
     /// inside one such run, so the regex never sees the rest of the text.
-    NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
+    NumericRun {
+        min_digits: usize,
+        min_dashes: usize,
+        min_dots: usize,
+        plus: bool,
+    },
     /// Run over the whole text only if this cheap test of the text passes.
     Test(fn(&[u8]) -> bool),
     /// Run only at numeric runs right after two upper-case letters (an IBAN's country
     /// code and check digits), over the next `span` bytes.
     AfterCountryCode { span: usize },
+    /// Run only in windows around whole-word, case-insensitive occurrences of these
+    /// keywords (`before` bytes before a keyword to `after` bytes after its start).
+    /// All keywords of all rules are found in one Aho-Corasick pass per scan; a rule
+    /// that needs a context word ("passport", "born", "Dr") never sees the rest.
+    Near {
+        words: &'static [&'static str],
+        before: usize,
+        after: usize,
+    },
+    /// Matched by the engine's name dictionaries (given names and surnames), not a regex.
+    PersonNames,
+    /// Matched by a policy dictionary (`detectors.code_names`, `detectors.customer_names`).
+    PolicyWords,
+    /// Run only in the windows this function finds (merged, in order).
+    Windows(fn(&[u8]) -> Vec<(usize, usize)>),
+}
+
+/// Words near a match that raise or lower its confidence. Looked for, case-insensitively
+/// and as whole words, in the `window` bytes before the match.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    pub window: usize,
+    pub words: &'static [&'static str],
+    pub boost: f32,
+    pub against: &'static [&'static str],
+    pub penalty: f32,
 }
 
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
 pub fn mac_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
     let mut from = 0;
-    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr2(b':', b'-', t)) {
+    while let Some(rel) = text
+        .get(from..)
+        .and_then(|t| memchr::memchr2(b':', b'-', t))
+    {
         let at = from + rel;
         let sep = text.get(at).copied();
         let full = at >= 2
             && hex(at - 2)
             && hex(at - 1)
-            && (0..5).all(|k| text.get(at + 3 * k).copied() == sep && hex(at + 3 * k + 1) && hex(at + 3 * k + 2));
+            && (0..5).all(|k| {
+                text.get(at + 3 * k).copied() == sep && hex(at + 3 * k + 1) && hex(at + 3 * k + 2)
+            });
         if full {
             return true;
         }
@@ -46,7 +82,146 @@ pub fn mac_like(text: &[u8]) -> bool {
 
 /// Slack gate: a token prefix or the webhook host.
 pub fn slack_like(text: &[u8]) -> bool {
-    memchr::memmem::find(text, b"xox").is_some() || memchr::memmem::find(text, b"hooks.slack.com").is_some()
+    memchr::memmem::find(text, b"xox").is_some()
+        || memchr::memmem::find(text, b"hooks.slack.com").is_some()
+}
+
+const PHONE_CONTEXT: Context = Context {
+    window: 32,
+    words: &[
+        "phone", "tel", "call", "mobile", "cell", "fax", "whatsapp", "text", "reach", "contact",
+        "ring",
+    ],
+    boost: 0.1,
+    against: &[
+        "order", "invoice", "tracking", "ref", "isbn", "doi", "serial", "sku", "ticket", "build",
+        "id",
+    ],
+    penalty: 0.35,
+};
+const CARD_CONTEXT: Context = Context {
+    window: 32,
+    words: &[
+        "card",
+        "visa",
+        "mastercard",
+        "amex",
+        "discover",
+        "cc",
+        "credit",
+        "debit",
+        "payment",
+    ],
+    boost: 0.04,
+    against: &[],
+    penalty: 0.0,
+};
+const SSN_CONTEXT: Context = Context {
+    window: 32,
+    words: &["ssn", "social", "security"],
+    boost: 0.09,
+    against: &["order", "ticket", "invoice", "part", "sku"],
+    penalty: 0.2,
+};
+const ITIN_CONTEXT: Context = Context {
+    window: 32,
+    words: &["itin", "taxpayer", "tax"],
+    boost: 0.09,
+    against: &[],
+    penalty: 0.0,
+};
+const IBAN_CONTEXT: Context = Context {
+    window: 32,
+    words: &["iban", "account", "bank"],
+    boost: 0.04,
+    against: &[],
+    penalty: 0.0,
+};
+const MAC_CONTEXT: Context = Context {
+    window: 32,
+    words: &["mac", "ether", "hwaddr", "nic", "wifi", "bssid"],
+    boost: 0.15,
+    against: &[],
+    penalty: 0.0,
+};
+const IP_CONTEXT: Context = Context {
+    window: 24,
+    words: &["ip", "address", "host", "server", "from", "client", "addr"],
+    boost: 0.1,
+    against: &["version", "release", "build", "v", "ver", "firmware", "oid", "upgrade", "upgraded"],
+    penalty: 0.45,
+};
+
+/// IPv6 windows: around every `:` with a hex digit beside it and another `:` within
+/// five bytes (`::`, `h:h:h`); merged. An address is at most 39 bytes long.
+pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    let word = |i: usize| text.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    // `h:h:h:h`: four colons, each after one to four hex digits.
+    let groups = |at: usize| {
+        let mut p = at;
+        for _ in 0..3 {
+            let run = text.get(p + 1..(p + 6).min(text.len())).and_then(|t| t.iter().position(|&b| b == b':'));
+            match run {
+                Some(n) if n >= 1 && (1..=n).all(|k| hex(p + k)) => p += n + 1,
+                _ => return false,
+            }
+        }
+        true
+    };
+    for at in memchr::memchr_iter(b':', text) {
+        // `::` with hex on one side and not a word on the other (`fe80::1`, `::1`,
+        // `2001:db8::`), never `Vec::new` or `std::io`.
+        let double = text.get(at + 1) == Some(&b':') && {
+            let (before, after) = (at > 0 && hex(at - 1), hex(at + 2));
+            (before && (after || !word(at + 2))) || (after && (at == 0 || !word(at - 1)))
+        };
+        if double || (at > 0 && hex(at - 1) && groups(at)) {
+            let (s, e) = (at.saturating_sub(40), (at + 41).min(text.len()));
+            match windows.last_mut() {
+                Some(last) if s <= last.1 => last.1 = e,
+                _ => windows.push((s, e)),
+            }
+        }
+    }
+    windows
+}
+
+/// IPv6 gate: a `::` or a run of three `hex:` groups.
+pub fn ipv6_like(text: &[u8]) -> bool {
+    let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let mut from = 0;
+    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr(b':', t)) {
+        let at = from + rel;
+        if text.get(at + 1) == Some(&b':') && (hex(at + 2) || (at > 0 && hex(at - 1))) {
+            return true;
+        }
+        // `h:h:h` with hex on both sides of two colons four or fewer bytes apart.
+        if at > 0 && hex(at - 1) && hex(at + 1) {
+            let next = text
+                .get(at + 1..(at + 6).min(text.len()))
+                .and_then(|t| memchr::memchr(b':', t));
+            if let Some(n) = next {
+                let second = at + 1 + n;
+                if hex(second + 1)
+                    && text
+                        .get(second + 1..(second + 6).min(text.len()))
+                        .is_some_and(|t| t.contains(&b':'))
+                {
+                    return true;
+                }
+            }
+        }
+        from = at + 1;
+    }
+    false
+}
+
+/// Twilio gate: `SK` or `AC` followed by a lower-case hex digit.
+pub fn twilio_like(text: &[u8]) -> bool {
+    let hex_after = |at: usize| text.get(at + 2).is_some_and(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
+    memchr::memmem::find_iter(text, b"SK").any(hex_after) || memchr::memmem::find_iter(text, b"AC").any(hex_after)
 }
 
 /// A built-in rule before compilation.
@@ -67,14 +242,44 @@ pub struct BuiltinRule {
     /// letter, digit, `_` or `-`, nor a `.` followed by one (a look-ahead, in code).
     pub clean_right: bool,
     pub validator: Validator,
+    /// Baseline confidence, before context words.
     pub confidence: f32,
     pub gate: Gate,
+    pub severity: Severity,
+    pub context: Option<&'static Context>,
+    /// With a `Near` gate: skip a keyword unless a `:` or `=` follows within 32 bytes
+    /// (the rule matches assignments only).
+    pub assignment: bool,
 }
+
+/// The defaults every entry of [`BUILTIN`] starts from (`..BASE`).
+const BASE: BuiltinRule = BuiltinRule {
+    id: "",
+    category: "",
+    pattern: "",
+    group: 0,
+    clean_left: false,
+    clean_right: false,
+    validator: Validator::None,
+    confidence: 0.9,
+    gate: Gate::Always,
+    severity: Severity::High,
+    context: None,
+    assignment: false,
+};
 
 const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
 
 /// Host suffixes that only ever name internal machines (RFC 6762, RFC 8375, common use).
-pub const INTERNAL_SUFFIXES: &[&str] = &["internal", "local", "localdomain", "corp", "lan", "intranet", "home.arpa"];
+pub const INTERNAL_SUFFIXES: &[&str] = &[
+    "internal",
+    "local",
+    "localdomain",
+    "corp",
+    "lan",
+    "intranet",
+    "home.arpa",
+];
 
 pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
@@ -87,6 +292,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.95,
         gate: Gate::Contains(b"@"),
+        severity: Severity::Medium,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.ssn.v1",
@@ -97,7 +305,15 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Ssn,
         confidence: 0.9,
-        gate: Gate::NumericRun { min_digits: 9, min_dashes: 2, min_dots: 0, plus: false },
+        gate: Gate::NumericRun {
+            min_digits: 9,
+            min_dashes: 2,
+            min_dots: 0,
+            plus: false,
+        },
+        severity: Severity::High,
+        context: Some(&SSN_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.phone.nanp.v1",
@@ -108,7 +324,15 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Phone,
         confidence: 0.8,
-        gate: Gate::NumericRun { min_digits: 10, min_dashes: 0, min_dots: 0, plus: false },
+        gate: Gate::NumericRun {
+            min_digits: 10,
+            min_dashes: 0,
+            min_dots: 0,
+            plus: false,
+        },
+        severity: Severity::Medium,
+        context: Some(&PHONE_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.phone.e164.v1",
@@ -119,7 +343,15 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Phone,
         confidence: 0.8,
-        gate: Gate::NumericRun { min_digits: 10, min_dashes: 0, min_dots: 0, plus: true },
+        gate: Gate::NumericRun {
+            min_digits: 10,
+            min_dashes: 0,
+            min_dots: 0,
+            plus: true,
+        },
+        severity: Severity::Medium,
+        context: Some(&PHONE_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.credit_card.v1",
@@ -130,7 +362,15 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::PaymentCard,
         confidence: 0.95,
-        gate: Gate::NumericRun { min_digits: 13, min_dashes: 0, min_dots: 0, plus: false },
+        gate: Gate::NumericRun {
+            min_digits: 13,
+            min_dashes: 0,
+            min_dots: 0,
+            plus: false,
+        },
+        severity: Severity::High,
+        context: Some(&CARD_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.aws_access_key_id.v1",
@@ -142,6 +382,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.95,
         gate: Gate::Always,
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.anthropic_api_key.v1",
@@ -153,6 +396,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.99,
         gate: Gate::Contains(b"sk-ant-"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.openai_api_key.v1",
@@ -164,17 +410,23 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.95,
         gate: Gate::Contains(b"sk-"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.github_token.v1",
         category: "GITHUB_TOKEN",
-        pattern: r#"(?-u)\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b"#,
+        pattern: r#"(?-u)\bgh[pousr]_[A-Za-z0-9]{36}\b"#,
         group: 0,
         clean_left: false,
         clean_right: false,
         validator: Validator::None,
         confidence: 0.99,
-        gate: Gate::Contains(b"_"),
+        gate: Gate::Contains(b"gh"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.gitlab_token.v1",
@@ -186,6 +438,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.99,
         gate: Gate::Contains(b"glpat-"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.slack_token.v1",
@@ -197,6 +452,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.97,
         gate: Gate::Test(slack_like),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.stripe_key.v1",
@@ -208,6 +466,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.98,
         gate: Gate::Contains(b"k_"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.google_api_key.v1",
@@ -219,6 +480,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.97,
         gate: Gate::Contains(b"AIza"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.jwt.v1",
@@ -230,6 +494,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::Jwt,
         confidence: 0.95,
         gate: Gate::Contains(b"eyJ"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.private_key.v1",
@@ -241,28 +508,43 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.99,
         gate: Gate::Contains(b"PRIVATE KEY-----"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.connection_string.v1",
         category: "CONNECTION_STRING",
-        pattern: r#"(?i-u)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)://[^\s:/@'\"]+:[^\s@/'\"]+@[^\s/'\"]+(?:/[^\s'\"]*)?"#,
+        pattern: r#"(?i-u)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)://[^\s:/@'\"]+:[^\s@/'\"]+@[^\s/'\"]+(?:/(?:[^\s'\"]*[^\s'\".,;:!?)])?)?"#,
         group: 0,
         clean_left: false,
         clean_right: false,
         validator: Validator::None,
         confidence: 0.97,
         gate: Gate::Contains(b"://"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "secret.password_assignment.v1",
         category: "PASSWORD",
-        pattern: r#"(?i-u)\b(?:password|passwd|pwd|secret|client_secret|api[_-]?key|access[_-]?key)\s*[:=]\s*[\"']?([^\s\"',;]{6,})"#,
+        // The window starts at the keyword (a whole word, `_` counting as a boundary,
+        // so `DB_PASSWORD` and `client_secret` qualify); JSON, YAML and env forms.
+        pattern: r#"(?i-u)(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key)[\"']?\s*[:=]\s*[\"']?([^\s\"',;$<{*%][^\s\"',;]{5,})"#,
         group: 1,
         clean_left: false,
         clean_right: false,
         validator: Validator::None,
         confidence: 0.85,
-        gate: Gate::Contains(b"="),
+        gate: Gate::Near {
+            words: &["password", "passwd", "pwd", "secret", "api_key", "api-key", "apikey", "access_key", "access-key"],
+            before: 0,
+            after: 160,
+        },
+        severity: Severity::High,
+        context: None,
+        assignment: true,
     },
     BuiltinRule {
         id: "secret.bearer_token.v1",
@@ -274,6 +556,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.9,
         gate: Gate::Contains(b"earer"),
+        severity: Severity::High,
+        context: None,
+        assignment: false,
     },
     BuiltinRule {
         id: "pii.iban.v1",
@@ -285,6 +570,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::Iban,
         confidence: 0.95,
         gate: Gate::AfterCountryCode { span: 48 },
+        severity: Severity::High,
+        context: Some(&IBAN_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "net.mac_address.v1",
@@ -296,6 +584,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::Mac,
         confidence: 0.8,
         gate: Gate::Test(mac_like),
+        severity: Severity::Low,
+        context: Some(&MAC_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "net.private_ipv4.v1",
@@ -307,7 +598,15 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Ipv4,
         confidence: 0.9,
-        gate: Gate::NumericRun { min_digits: 4, min_dashes: 0, min_dots: 3, plus: false },
+        gate: Gate::NumericRun {
+            min_digits: 4,
+            min_dashes: 0,
+            min_dots: 3,
+            plus: false,
+        },
+        severity: Severity::Low,
+        context: Some(&IP_CONTEXT),
+        assignment: false,
     },
     BuiltinRule {
         id: "net.internal_url.v1",
@@ -320,8 +619,394 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::None,
         confidence: 0.9,
         gate: Gate::Contains(b"://"),
+        severity: Severity::Low,
+        context: None,
+        assignment: false,
+    },
+    BuiltinRule {
+        id: "pii.itin.v1",
+        category: "ITIN",
+        // IRS ITIN: 9XX-GG-XXXX with group 50–65, 70–88, 90–92 or 94–99.
+        pattern: r"(?-u)\b9\d{2}-(?:5\d|6[0-5]|7\d|8[0-8]|9[0-24-9])-\d{4}\b",
+        confidence: 0.9,
+        gate: Gate::NumericRun {
+            min_digits: 9,
+            min_dashes: 2,
+            min_dots: 0,
+            plus: false,
+        },
+        context: Some(&ITIN_CONTEXT),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.passport.v1",
+        category: "PASSPORT",
+        pattern: r"(?i-u)passport[^\n\d]{0,28}?\b((?-i:[A-Z]{0,2}\d[A-Z0-9]{5,8}))\b",
+        group: 1,
+        validator: Validator::DocumentNumber,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["passport"],
+            before: 0,
+            after: 48,
+        },
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.drivers_license.v1",
+        category: "DRIVERS_LICENSE",
+        pattern: r"(?i-u)(?:driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|\bDL)[^\n\d]{0,24}?\b((?-i:[A-Z]{1,2}\d{5,12}|\d{7,12}|[A-Z]\d{3}-\d{4}-\d{4}(?:-\d{1,3})?|[A-Z]{5}\d{6}[A-Z0-9]{5}))\b",
+        group: 1,
+        validator: Validator::DocumentNumber,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["driver", "drivers", "driving", "dl"],
+            before: 0,
+            after: 56,
+        },
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.date_of_birth.v1",
+        category: "DATE_OF_BIRTH",
+        pattern: r"(?i-u)(?:born|dob|d\.o\.b|birth|birthday|birthdate|geboren|naissance|nacimiento)[^\n\d]{0,24}?\b(\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,? \d{4})\b",
+        group: 1,
+        validator: Validator::Date,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "born",
+                "dob",
+                "d.o.b",
+                "birth",
+                "birthday",
+                "birthdate",
+                "geboren",
+                "naissance",
+                "nacimiento",
+            ],
+            before: 0,
+            after: 56,
+        },
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.address.us.v1",
+        category: "ADDRESS",
+        // "1600 Pennsylvania Avenue NW, Washington, DC 20500": number, 1–4 capitalised
+        // words, a street suffix, optional unit, optional city, state and ZIP.
+        pattern: r"(?-u)\b\d{1,6}[A-Z]? (?:(?:[NSEW]\.? )?(?:[A-Z][a-z]+|\d{1,3}(?:st|nd|rd|th)) ){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Trl)\.?(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?(?:,? (?:Apt|Apartment|Suite|Ste|Unit|#) ?#?[A-Z0-9-]{1,6})?(?:, (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+,? (?:[A-Z]{2})(?: \d{5}(?:-\d{4})?)?)?",
+        confidence: 0.8,
+        gate: Gate::Near {
+            words: &[
+                "street",
+                "st",
+                "avenue",
+                "ave",
+                "road",
+                "rd",
+                "boulevard",
+                "blvd",
+                "lane",
+                "ln",
+                "drive",
+                "dr",
+                "court",
+                "ct",
+                "way",
+                "place",
+                "pl",
+                "terrace",
+                "ter",
+                "parkway",
+                "pkwy",
+                "circle",
+                "cir",
+                "highway",
+                "hwy",
+                "square",
+                "sq",
+                "trail",
+                "trl",
+            ],
+            before: 72,
+            after: 80,
+        },
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "net.ipv4.v1",
+        category: "IP_ADDRESS",
+        pattern: r"(?-u)\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b",
+        clean_right: true,
+        validator: Validator::PublicIpv4,
+        confidence: 0.75,
+        gate: Gate::NumericRun {
+            min_digits: 4,
+            min_dashes: 0,
+            min_dots: 3,
+            plus: false,
+        },
+        severity: Severity::Low,
+        context: Some(&IP_CONTEXT),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "net.ipv6.v1",
+        category: "IP_ADDRESS",
+        pattern: r"(?i-u)(?:[0-9a-f]{1,4}:){1,7}(?:(?::[0-9a-f]{1,4}){1,7}|[0-9a-f]{1,4}|:)|::(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4}",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::PublicIpv6,
+        confidence: 0.85,
+        gate: Gate::Windows(ipv6_windows),
+        severity: Severity::Low,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "net.private_ipv6.v1",
+        category: "PRIVATE_IP",
+        pattern: r"(?i-u)(?:[0-9a-f]{1,4}:){1,7}(?:(?::[0-9a-f]{1,4}){1,7}|[0-9a-f]{1,4}|:)|::(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4}",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::PrivateIpv6,
+        confidence: 0.85,
+        gate: Gate::Windows(ipv6_windows),
+        severity: Severity::Low,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.person.title.v1",
+        category: "PERSON",
+        pattern: concat!(
+            r"(?-u)\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Herr|Frau|Mme|Mlle|Sr|Sra|Srta)\.? ",
+            r"((?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+(?:[ '-](?:[A-Z]\.|(?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+|[A-Z]'[A-Z][a-z]+)){0,2})"
+        ),
+        group: 1,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "herr", "frau",
+                "mme", "mlle", "sr", "sra", "srta",
+            ],
+            before: 0,
+            after: 64,
+        },
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.person.labeled.v1",
+        category: "PERSON",
+        pattern: concat!(
+            // A field label needs its `:` ("Customer: …", not "Customer Success Team");
+            // a greeting, sign-off or introduction does not.
+            r"(?-u)(?:(?i:full name|name|patient|employee|customer|client|contact|applicant|cardholder|account holder|signed by)\s*[:\-]\s*",
+            r"|(?i:dear|regards|sincerely|cheers)\s*,?\s+|(?i:my name is|i am|i'm|this is)\s+)",
+            r"((?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+(?:[ '-](?:[A-Z]\.|(?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+|[A-Z]'[A-Z][a-z]+)){1,2})"
+        ),
+        group: 1,
+        confidence: 0.8,
+        gate: Gate::Near {
+            words: &[
+                "full name",
+                "name",
+                "patient",
+                "employee",
+                "customer",
+                "client",
+                "contact",
+                "applicant",
+                "cardholder",
+                "account holder",
+                "signed by",
+                "dear",
+                "regards",
+                "sincerely",
+                "cheers",
+                "my name is",
+                "i am",
+                "i'm",
+                "this is",
+            ],
+            before: 0,
+            after: 64,
+        },
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.person.dictionary.v1",
+        category: "PERSON",
+        // Matched by the name dictionaries (`names.rs` plus `detectors.given_names` /
+        // `detectors.surnames`): a known given name followed by a capitalised word, or a
+        // capitalised word followed by a known surname.
+        confidence: 0.75,
+        gate: Gate::PersonNames,
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.aws_secret_access_key.v1",
+        category: "AWS_SECRET_KEY",
+        // 40 base64 characters within a few words after "aws" / "secret".
+        pattern: r"(?-u)[A-Za-z0-9/+]{40}",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &[
+                "aws",
+                "secret_access_key",
+                "secretaccesskey",
+                "aws_secret_access_key",
+            ],
+            before: 0,
+            after: 96,
+        },
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.github_fine_grained_token.v1",
+        category: "GITHUB_TOKEN",
+        pattern: r"(?-u)\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b",
+        confidence: 0.99,
+        gate: Gate::Contains(b"github_pat_"),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.npm_token.v1",
+        category: "NPM_TOKEN",
+        pattern: r"(?-u)\bnpm_[A-Za-z0-9]{36}\b",
+        confidence: 0.97,
+        gate: Gate::Contains(b"npm_"),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.pypi_token.v1",
+        category: "PYPI_TOKEN",
+        pattern: r"(?-u)\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+        confidence: 0.99,
+        gate: Gate::Contains(b"pypi-AgEIcHlwaS5vcmc"),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.huggingface_token.v1",
+        category: "HUGGINGFACE_TOKEN",
+        pattern: r"(?-u)\bhf_[A-Za-z0-9]{34,40}\b",
+        validator: Validator::Entropy,
+        confidence: 0.95,
+        gate: Gate::Contains(b"hf_"),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.sendgrid_key.v1",
+        category: "SENDGRID_KEY",
+        pattern: r"(?-u)\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
+        confidence: 0.99,
+        gate: Gate::Contains(b"SG."),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.twilio_key.v1",
+        category: "TWILIO_KEY",
+        pattern: r"(?-u)\b(?:SK|AC)[0-9a-f]{32}\b",
+        confidence: 0.9,
+        gate: Gate::Test(twilio_like),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.shopify_token.v1",
+        category: "SHOPIFY_TOKEN",
+        pattern: r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
+        confidence: 0.99,
+        gate: Gate::Contains(b"shp"),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.azure_storage_connection.v1",
+        category: "CONNECTION_STRING",
+        pattern: r"(?-u)DefaultEndpointsProtocol=https?;AccountName=[A-Za-z0-9]{3,24};AccountKey=[A-Za-z0-9+/]{86}==(?:;[A-Za-z]+=[^;\s]+)*",
+        confidence: 0.99,
+        gate: Gate::Contains(b"AccountKey="),
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.high_entropy_assignment.v1",
+        category: "SECRET",
+        // A long random-looking value assigned to a key-like name: `SESSION_TOKEN=…`,
+        // `"signing_key": "…"`. The validator asks for entropy and mixed character classes.
+        pattern: r#"(?i-u)(?:token|secret|key|auth|credential|credentials|passphrase|signature|salt|cookie)[a-z0-9_.-]{0,24}["']?\s*(?::|=|:=|=>)\s*["']?([A-Za-z0-9+/_.=-]{20,200})"#,
+        group: 1,
+        validator: Validator::Entropy,
+        confidence: 0.8,
+        gate: Gate::Near {
+            words: &[
+                "token",
+                "secret",
+                "key",
+                "auth",
+                "credential",
+                "credentials",
+                "passphrase",
+                "signature",
+                "salt",
+                "cookie",
+            ],
+            before: 0,
+            after: 256,
+        },
+        assignment: true,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "net.internal_host.v1",
+        category: "INTERNAL_HOST",
+        // Built in `Engine::new` from the internal host suffixes; a bare host name
+        // (no scheme) such as `db01.prod.corp` or `build.acme-int.example`.
+        clean_left: true,
+        clean_right: true,
+        confidence: 0.85,
+        gate: Gate::Contains(b"."),
+        severity: Severity::Low,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "internal.code_name.v1",
+        category: "CODE_NAME",
+        // Matched from `detectors.code_names` (Aho-Corasick, case-insensitive, whole words).
+        confidence: 0.9,
+        gate: Gate::PolicyWords,
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "internal.customer_name.v1",
+        category: "CUSTOMER_NAME",
+        // Matched from `detectors.customer_names` (Aho-Corasick, case-insensitive, whole words).
+        confidence: 0.9,
+        gate: Gate::PolicyWords,
+        severity: Severity::Medium,
+        ..BASE
     },
 ];
+
+/// The bare internal-host pattern: a dotted name ending in an internal suffix.
+pub fn internal_host_pattern(extra_suffixes: &[String]) -> String {
+    let mut suffixes: Vec<String> = INTERNAL_SUFFIXES.iter().map(|s| escape(s)).collect();
+    suffixes.extend(
+        extra_suffixes
+            .iter()
+            .map(|s| escape(s.trim_start_matches('.'))),
+    );
+    format!(
+        r"(?i-u)\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{})\b",
+        suffixes.join("|")
+    )
+}
 
 /// The private-IPv4 pattern (RFC 1918, loopback, link-local).
 pub fn private_ipv4_pattern() -> String {
@@ -333,7 +1018,11 @@ pub fn private_ipv4_pattern() -> String {
 /// `)` or sentence punctuation is not part of the URL.
 pub fn internal_url_pattern(extra_suffixes: &[String]) -> String {
     let mut suffixes: Vec<String> = INTERNAL_SUFFIXES.iter().map(|s| escape(s)).collect();
-    suffixes.extend(extra_suffixes.iter().map(|s| escape(s.trim_start_matches('.'))));
+    suffixes.extend(
+        extra_suffixes
+            .iter()
+            .map(|s| escape(s.trim_start_matches('.'))),
+    );
     format!(
         r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#](?:[^\s"'<>`()\[\]{{}}]*[^\s"'<>`()\[\]{{}}.,;:!?])?)?"#,
         suffixes.join("|")
@@ -352,7 +1041,10 @@ fn escape(s: &str) -> String {
 }
 
 /// How bad a leak of this category is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Severity {
     Low,
     Medium,
@@ -369,16 +1061,14 @@ impl Severity {
     }
 }
 
-/// Severity of a category: secrets and government or payment numbers are high;
-/// contact data medium; internal network details low. Custom categories: medium.
+/// Severity of a category: that of its built-in rules (secrets and government or
+/// payment numbers high, contact data medium, network details low); medium for a
+/// category of the policy's own.
 pub fn severity(category: &str) -> Severity {
-    match category {
-        "SSN" | "CREDIT_CARD" | "AWS_ACCESS_KEY" | "API_KEY" | "GITHUB_TOKEN" | "GITLAB_TOKEN" | "SLACK_TOKEN"
-        | "STRIPE_KEY" | "GOOGLE_API_KEY" | "JWT" | "PRIVATE_KEY" | "CONNECTION_STRING" | "PASSWORD"
-        | "BEARER_TOKEN" | "IBAN" => Severity::High,
-        "PRIVATE_IP" | "INTERNAL_URL" | "MAC_ADDRESS" => Severity::Low,
-        _ => Severity::Medium,
-    }
+    BUILTIN
+        .iter()
+        .find(|r| r.category == category)
+        .map_or(Severity::Medium, |r| r.severity)
 }
 
 /// A human label for a category.
@@ -404,11 +1094,31 @@ pub fn label(category: &str) -> &str {
         "BEARER_TOKEN" => "Bearer token",
         "IBAN" => "IBAN",
         "MAC_ADDRESS" => "MAC address",
+        "ITIN" => "US Individual Taxpayer Identification Number",
+        "PASSPORT" => "Passport number",
+        "DRIVERS_LICENSE" => "Driver's licence number",
+        "DATE_OF_BIRTH" => "Date of birth",
+        "ADDRESS" => "Street address",
+        "IP_ADDRESS" => "Public IP address",
+        "PERSON" => "Person name",
+        "AWS_SECRET_KEY" => "AWS secret access key",
+        "NPM_TOKEN" => "npm token",
+        "PYPI_TOKEN" => "PyPI token",
+        "HUGGINGFACE_TOKEN" => "Hugging Face token",
+        "SENDGRID_KEY" => "SendGrid API key",
+        "TWILIO_KEY" => "Twilio key or account id",
+        "SHOPIFY_TOKEN" => "Shopify token",
+        "SECRET" => "High-entropy secret assignment",
+        "INTERNAL_HOST" => "Internal host name",
+        "CODE_NAME" => "Project code name",
+        "CUSTOMER_NAME" => "Customer name",
         other => other,
     }
 }
 
 /// Whether a rule's findings are confirmed by a checksum or structural validator.
 pub fn validated(id: &str) -> bool {
-    BUILTIN.iter().any(|r| r.id == id && r.validator != Validator::None)
+    BUILTIN
+        .iter()
+        .any(|r| r.id == id && r.validator != Validator::None)
 }

@@ -22,6 +22,20 @@ pub enum Validator {
     Jwt,
     /// MAC address: one separator kind throughout, not all zeros or all ones.
     Mac,
+    /// A public IPv4 address: a valid dotted quad outside private, loopback,
+    /// link-local, shared (CGNAT), documentation-free "this network" and multicast/reserved ranges.
+    PublicIpv4,
+    /// A valid IPv6 address (RFC 4291 text form) that is globally routable.
+    PublicIpv6,
+    /// A valid IPv6 address that is loopback, unique-local (fc00::/7) or link-local (fe80::/10).
+    PrivateIpv6,
+    /// A passport or licence number: 6–16 characters with at least four digits.
+    DocumentNumber,
+    /// A calendar date: month 1–12, day valid for it, year 1900–2099 (or two digits).
+    Date,
+    /// A random-looking secret: 16+ characters, at least two of lower, upper and
+    /// digits, and at least 3.0 bits of Shannon entropy per character.
+    Entropy,
 }
 
 impl Validator {
@@ -40,7 +54,9 @@ impl Validator {
             .map(|(i, _)| i)
             .chain(std::iter::once(matched.len()))
             .collect::<Vec<_>>();
-        ends.into_iter().rev().find(|&end| matched.get(..end).is_some_and(payment_card))
+        ends.into_iter()
+            .rev()
+            .find(|&end| matched.get(..end).is_some_and(payment_card))
     }
 
     pub fn check(self, matched: &[u8]) -> bool {
@@ -56,6 +72,17 @@ impl Validator {
             Validator::Iban => iban(matched),
             Validator::Jwt => jwt(matched),
             Validator::Mac => mac(matched),
+            Validator::PublicIpv4 => ipv4(matched) && public_ipv4(matched),
+            Validator::PublicIpv6 => {
+                ipv6(matched).is_some_and(|a| !private_ipv6(&a) && global_ipv6(&a))
+            }
+            Validator::PrivateIpv6 => ipv6(matched).is_some_and(|a| private_ipv6(&a)),
+            Validator::DocumentNumber => {
+                (6..=16).contains(&matched.len())
+                    && matched.iter().filter(|b| b.is_ascii_digit()).count() >= 4
+            }
+            Validator::Date => date(matched),
+            Validator::Entropy => entropy(matched),
         }
     }
 }
@@ -74,7 +101,11 @@ fn iban(matched: &[u8]) -> bool {
             b'A'..=b'Z' => u32::from(c - b'A') + 10,
             _ => return false,
         };
-        rem = if v >= 10 { (rem * 100 + v) % 97 } else { (rem * 10 + v) % 97 };
+        rem = if v >= 10 {
+            (rem * 100 + v) % 97
+        } else {
+            (rem * 10 + v) % 97
+        };
     }
     rem == 1
 }
@@ -105,21 +136,35 @@ fn base64url(input: &[u8]) -> Option<Vec<u8>> {
 
 fn jwt(matched: &[u8]) -> bool {
     let header = matched.split(|&b| b == b'.').next().unwrap_or_default();
-    let Some(decoded) = base64url(header) else { return false };
+    let Some(decoded) = base64url(header) else {
+        return false;
+    };
     let text = String::from_utf8_lossy(&decoded);
     text.trim_start().starts_with('{') && text.contains("\"alg\"")
 }
 
 fn mac(matched: &[u8]) -> bool {
-    let seps: Vec<u8> = matched.iter().copied().filter(|b| *b == b':' || *b == b'-').collect();
+    let seps: Vec<u8> = matched
+        .iter()
+        .copied()
+        .filter(|b| *b == b':' || *b == b'-')
+        .collect();
     let same_sep = seps.windows(2).all(|w| w.first() == w.last());
-    let hex: Vec<u8> = matched.iter().copied().filter(u8::is_ascii_hexdigit).collect();
+    let hex: Vec<u8> = matched
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_hexdigit)
+        .collect();
     let all = |c: u8| hex.iter().all(|h| h.eq_ignore_ascii_case(&c));
     same_sep && !all(b'0') && !all(b'f')
 }
 
 fn digits(matched: &[u8]) -> Vec<u8> {
-    matched.iter().filter(|b| b.is_ascii_digit()).map(|b| b - b'0').collect()
+    matched
+        .iter()
+        .filter(|b| b.is_ascii_digit())
+        .map(|b| b - b'0')
+        .collect()
 }
 
 /// The Luhn (mod 10) check over decimal digits, ISO/IEC 7812-1 annex B.
@@ -143,7 +188,11 @@ fn payment_card(matched: &[u8]) -> bool {
     if !(13..=19).contains(&d.len()) || !luhn(&d) {
         return false;
     }
-    let prefix = |n: usize| d.iter().take(n).fold(0u32, |acc, &x| acc * 10 + u32::from(x));
+    let prefix = |n: usize| {
+        d.iter()
+            .take(n)
+            .fold(0u32, |acc, &x| acc * 10 + u32::from(x))
+    };
     let len = d.len();
     let p2 = prefix(2);
     let p3 = prefix(3);
@@ -152,9 +201,11 @@ fn payment_card(matched: &[u8]) -> bool {
     let visa = d.first() == Some(&4) && matches!(len, 13 | 16 | 19);
     let mastercard = ((51..=55).contains(&p2) || (222_100..=272_099).contains(&p6)) && len == 16;
     let amex = (p2 == 34 || p2 == 37) && len == 15;
-    let discover = (p4 == 6011 || p2 == 65 || (644..=649).contains(&p3)) && (16..=19).contains(&len);
+    let discover =
+        (p4 == 6011 || p2 == 65 || (644..=649).contains(&p3)) && (16..=19).contains(&len);
     let jcb = (3528..=3589).contains(&p4) && (16..=19).contains(&len);
-    let diners = ((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39) && (14..=19).contains(&len);
+    let diners =
+        ((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39) && (14..=19).contains(&len);
     visa || mastercard || amex || discover || jcb || diners
 }
 
@@ -164,7 +215,9 @@ fn ssn(matched: &[u8]) -> bool {
         return false;
     }
     let num = |r: std::ops::Range<usize>| {
-        d.get(r).map_or(0, |s| s.iter().fold(0u32, |acc, &x| acc * 10 + u32::from(x)))
+        d.get(r).map_or(0, |s| {
+            s.iter().fold(0u32, |acc, &x| acc * 10 + u32::from(x))
+        })
     };
     let (area, group, serial) = (num(0..3), num(3..5), num(5..9));
     area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
@@ -174,15 +227,143 @@ fn ipv4(matched: &[u8]) -> bool {
     let mut count = 0;
     for octet in matched.split(|&b| b == b'.') {
         count += 1;
-        if octet.is_empty() || octet.len() > 3 || (octet.len() > 1 && octet.first() == Some(&b'0')) {
+        if octet.is_empty() || octet.len() > 3 || (octet.len() > 1 && octet.first() == Some(&b'0'))
+        {
             return false;
         }
-        let v = octet.iter().fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0')));
+        let v = octet
+            .iter()
+            .fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0')));
         if v > 255 || !octet.iter().all(u8::is_ascii_digit) {
             return false;
         }
     }
     count == 4
+}
+
+fn octets(matched: &[u8]) -> Vec<u32> {
+    matched
+        .split(|&b| b == b'.')
+        .map(|o| {
+            o.iter()
+                .fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0')))
+        })
+        .collect()
+}
+
+fn public_ipv4(matched: &[u8]) -> bool {
+    let o = octets(matched);
+    let (a, b) = (
+        o.first().copied().unwrap_or(0),
+        o.get(1).copied().unwrap_or(0),
+    );
+    let private = a == 10
+        || a == 127
+        || (a == 172 && (16..=31).contains(&b))
+        || (a == 192 && b == 168)
+        || (a == 169 && b == 254)
+        || (a == 100 && (64..=127).contains(&b))
+        || a == 0
+        || a >= 224;
+    !private
+}
+
+fn ipv6(matched: &[u8]) -> Option<std::net::Ipv6Addr> {
+    let text = std::str::from_utf8(matched).ok()?;
+    let addr: std::net::Ipv6Addr = text.parse().ok()?;
+    // Short forms such as `a::b` or `dead::beef` are as likely to be code (`std::io`
+    // does not parse, but `ab::cd` does): ask for three groups written out, or a `::`
+    // with a well-known prefix.
+    let groups = text.split(':').filter(|g| !g.is_empty()).count();
+    let lower = text.to_ascii_lowercase();
+    let known = lower == "::1"
+        || lower.starts_with("fe80:")
+        || lower.starts_with("fc")
+        || lower.starts_with("fd")
+        || lower.starts_with("2001:");
+    (groups >= 3 || known).then_some(addr)
+}
+
+fn private_ipv6(a: &std::net::Ipv6Addr) -> bool {
+    let first = a.segments().first().copied().unwrap_or(0);
+    a.is_loopback() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
+}
+
+fn global_ipv6(a: &std::net::Ipv6Addr) -> bool {
+    let first = a.segments().first().copied().unwrap_or(0);
+    // Global unicast is 2000::/3; everything else (unspecified, multicast, v4-mapped, …) is not an address of a person.
+    (first & 0xe000) == 0x2000
+}
+
+fn date(matched: &[u8]) -> bool {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let lower = matched.to_ascii_lowercase();
+    let numbers: Vec<u32> = lower
+        .split(|b| !b.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.iter()
+                .take(6)
+                .fold(0u32, |acc, &b| acc * 10 + u32::from(b - b'0'))
+        })
+        .collect();
+    let named = MONTHS
+        .iter()
+        .position(|m| memchr::memmem::find(&lower, m.as_bytes()).is_some());
+    let (year, month, day) = match (named, numbers.as_slice()) {
+        (Some(m), [a, b]) if *a > 31 => (*a, m as u32 + 1, *b),
+        (Some(m), [d, y]) => (*y, m as u32 + 1, *d),
+        (None, [y, m, d]) if *y > 31 => (*y, *m, *d),
+        // US order first (MM/DD), then day-first.
+        (None, [m, d, y]) if *m <= 12 => (*y, *m, *d),
+        (None, [d, m, y]) => (*y, *m, *d),
+        _ => return false,
+    };
+    let year_ok = year < 100 || (1900..=2099).contains(&year);
+    let days = match month {
+        2 => 29,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return false,
+    };
+    year_ok && (1..=days).contains(&day)
+}
+
+fn entropy(matched: &[u8]) -> bool {
+    if matched.len() < 16 {
+        return false;
+    }
+    let lower = matched.iter().any(u8::is_ascii_lowercase);
+    let upper = matched.iter().any(u8::is_ascii_uppercase);
+    let digit = matched.iter().any(u8::is_ascii_digit);
+    if u8::from(lower) + u8::from(upper) + u8::from(digit) < 2 {
+        return false;
+    }
+    // Hex digests (git hashes, checksums, UUIDs without dashes) are ids, not secrets.
+    if matched
+        .iter()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+    {
+        return false;
+    }
+    let mut counts = [0u32; 256];
+    for &b in matched {
+        if let Some(c) = counts.get_mut(usize::from(b)) {
+            *c += 1;
+        }
+    }
+    let n = matched.len() as f32;
+    let bits: f32 = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f32 / n;
+            -p * p.log2()
+        })
+        .sum();
+    bits >= 3.0
 }
 
 #[cfg(test)]
@@ -192,19 +373,23 @@ mod tests {
     #[test]
     fn payment_cards() {
         let table: &[(&str, bool)] = &[
-            ("4111 1111 1111 1111", true),    // Visa test number
-            ("4111-1111-1111-1112", false),   // Luhn fails
-            ("5555555555554444", true),       // Mastercard
-            ("2223003122003222", true),       // Mastercard 2-series
-            ("378282246310005", true),        // Amex
-            ("6011111111111117", true),       // Discover
-            ("3530111333300000", true),       // JCB
-            ("36227206271667", true),         // Diners
-            ("1234567812345670", false),      // Luhn ok, no issuer
-            ("411111111111", false),          // too short
+            ("4111 1111 1111 1111", true),  // Visa test number
+            ("4111-1111-1111-1112", false), // Luhn fails
+            ("5555555555554444", true),     // Mastercard
+            ("2223003122003222", true),     // Mastercard 2-series
+            ("378282246310005", true),      // Amex
+            ("6011111111111117", true),     // Discover
+            ("3530111333300000", true),     // JCB
+            ("36227206271667", true),       // Diners
+            ("1234567812345670", false),    // Luhn ok, no issuer
+            ("411111111111", false),        // too short
         ];
         for (input, want) in table {
-            assert_eq!(Validator::PaymentCard.check(input.as_bytes()), *want, "{input}");
+            assert_eq!(
+                Validator::PaymentCard.check(input.as_bytes()),
+                *want,
+                "{input}"
+            );
         }
     }
 
@@ -222,7 +407,9 @@ mod tests {
         assert!(Validator::Iban.check(b"GB82 WEST 1234 5698 7654 32"));
         assert!(Validator::Iban.check(b"DE89370400440532013000"));
         assert!(!Validator::Iban.check(b"GB82 WEST 1234 5698 7654 33"));
-        assert!(Validator::Jwt.check(b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz"));
+        assert!(Validator::Jwt.check(
+            b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz"
+        ));
         assert!(!Validator::Jwt.check(b"eyJub3RoaW5nIjoxfQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"));
         assert!(Validator::Mac.check(b"3C:22:FB:1A:9E:07"));
         assert!(!Validator::Mac.check(b"3C:22-FB:1A:9E:07"));
@@ -245,8 +432,43 @@ mod tests {
     }
 
     #[test]
+    fn new_validators() {
+        assert!(Validator::PublicIpv4.check(b"8.8.8.8"));
+        assert!(!Validator::PublicIpv4.check(b"10.1.2.3"));
+        assert!(!Validator::PublicIpv4.check(b"100.64.0.1"));
+        assert!(Validator::PublicIpv6.check(b"2001:db8:85a3::8a2e:370:7334"));
+        assert!(!Validator::PublicIpv6.check(b"fe80::1"));
+        assert!(Validator::PrivateIpv6.check(b"fe80::1"));
+        assert!(Validator::PrivateIpv6.check(b"fd12:3456:789a::1"));
+        assert!(!Validator::PublicIpv6.check(b"ab::cd"));
+        assert!(!Validator::PublicIpv6.check(b"12:30:45"));
+        for (d, ok) in [
+            ("1985-03-14", true),
+            ("03/14/1985", true),
+            ("14.03.1985", true),
+            ("March 14, 1985", true),
+            ("14 March 1985", true),
+            ("1985-13-01", false),
+            ("02/30/1985", false),
+            ("Feb 30, 1990", false),
+        ] {
+            assert_eq!(Validator::Date.check(d.as_bytes()), ok, "{d}");
+        }
+        assert!(Validator::Entropy.check(b"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
+        assert!(!Validator::Entropy.check(b"aaaaaaaaaaaaaaaaaaaaaaaa"));
+        assert!(!Validator::Entropy.check(b"3f9a1c0de1b2c3d4e5f60718293a4b5c6d7e8f90"));
+        assert!(Validator::DocumentNumber.check(b"X12345678"));
+        assert!(!Validator::DocumentNumber.check(b"ABCDEFG"));
+    }
+
+    #[test]
     fn ipv4s() {
-        for (input, want) in [("10.0.0.1", true), ("10.0.0.256", false), ("10.01.0.1", false), ("10.0.1", false)] {
+        for (input, want) in [
+            ("10.0.0.1", true),
+            ("10.0.0.256", false),
+            ("10.01.0.1", false),
+            ("10.0.1", false),
+        ] {
             assert_eq!(Validator::Ipv4.check(input.as_bytes()), want, "{input}");
         }
     }

@@ -1,4 +1,4 @@
-"""Synthetic sensitive values, one or more per category of the first-cut detectors.
+"""Synthetic sensitive values, one or more per built-in detector category.
 
 All are made up: reserved example domains, test card numbers, AWS's documented
 example key id, the IBAN registry's example, never-issued SSNs and phone numbers,
@@ -26,7 +26,39 @@ SEEDS = {
     "BEARER_TOKEN": ["Bearer T3stOnlyBearerToken0123456789"],
     "IBAN": ["GB82 WEST 1234 5698 7654 32"],
     "MAC_ADDRESS": ["3c:22:fb:1a:9e:07"],
+    "ITIN": ["912-78-1234"],
+    "PASSPORT": ["X12345678"],
+    "DRIVERS_LICENSE": ["D7654321"],
+    "DATE_OF_BIRTH": ["March 14, 1985"],
+    "ADDRESS": ["1600 Maple Avenue, Springfield, IL 62704"],
+    "IP_ADDRESS": ["203.0.113.77", "2001:db8:85a3::8a2e:370:7334"],
+    "PERSON": ["Amara Okonkwo"],
+    "AWS_SECRET_KEY": ["wJalrXUtnFEMI/K7MDENG/bPxRfiT3stOnlyKEY0"],
+    "NPM_TOKEN": ["npm_T3stOnly0123456789abcdefghijABCDEFGH"],
+    "PYPI_TOKEN": ["pypi-AgEIcHlwaS5vcmcT3stOnly0123456789abcdefghijABCDEFGHIJKLMNOPQRSTUVWXYZ"],
+    "HUGGINGFACE_TOKEN": ["hf_T3stOnlyabcdefghijABCDEFGHIJklmnopqr"],
+    "SENDGRID_KEY": ["SG.T3stOnly0123456789abcd.T3stOnly0123456789abcdefghijABCDEFGHIJ01234"],
+    "TWILIO_KEY": ["SK0123456789abcdef0123456789abcdef"],
+    "SHOPIFY_TOKEN": ["shpat_0123456789abcdef0123456789abcdef"],
+    "SECRET": ["Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA"],
+    "INTERNAL_HOST": ["db01.prod.corp"],
 }
+
+# Words that put a value in its context, for the detectors that need one (and a
+# plain lead-in for the rest): "driver's license D7654321".
+CONTEXT = {
+    "DRIVERS_LICENSE": "driver's license",
+    "DATE_OF_BIRTH": "born on",
+    "ADDRESS": "ship to",
+    "PERSON": "Name:",
+    "AWS_SECRET_KEY": "aws_secret_access_key =",
+    "SECRET": "SESSION_TOKEN=",
+    "IP_ADDRESS": "client ip",
+}
+
+
+def lead_in(category: str) -> str:
+    return CONTEXT.get(category, category.lower())
 
 ALL = [value for values in SEEDS.values() for value in values]
 

@@ -8,7 +8,7 @@ import json
 import openai
 import pytest
 
-from seeds import ALL, SEEDS, leaked
+from seeds import ALL, SEEDS, lead_in, leaked
 
 CHAT = "/v1/chat/completions"
 
@@ -35,7 +35,7 @@ def post_raw(gateway, body: bytes, *, path: str = CHAT, headers: dict | None = N
 
 
 def sentence() -> str:
-    return "; ".join(f"{cat.lower()} {value}" for cat, values in SEEDS.items() for value in values)
+    return "; ".join(f"{lead_in(cat)} {value}" for cat, values in SEEDS.items() for value in values)
 
 
 def test_seeded_values_never_reach_the_vendor_and_come_back(gateway, vendor, openai_client):

@@ -126,3 +126,22 @@ fn policy_render_formats() {
     let istio = String::from_utf8(run(&["policy", "render", file, "--format", "istio"], b"").stdout).unwrap();
     assert!(istio.contains("kind: WasmPlugin") && istio.contains("pluginConfig"));
 }
+
+#[test]
+fn evaluation_meets_the_quality_targets() {
+    // The same command as in BENCHMARKS.md; exits 1 if a target is missed.
+    let out = run(&["eval", "--json"], b"");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.status.success(), "{report}");
+    assert_eq!(report["targets"]["met"], true);
+    for category in ["EMAIL", "PHONE", "SSN", "CREDIT_CARD", "IBAN", "PERSON", "SECRET", "CODE_NAME"] {
+        let recall = report["recall"][category]["recall"].as_f64().unwrap();
+        let floor = if category == "PERSON" { 0.85 } else { 0.97 };
+        assert!(recall >= floor, "{category}: {recall}");
+    }
+    assert!(report["precision"].as_f64().unwrap() >= 0.97);
+    assert!(report["pii_free_documents"].as_u64().unwrap() >= 500);
+    // Another seed is another set, with the same targets.
+    let other = run(&["eval", "--json", "--seed", "7", "--docs", "800"], b"");
+    assert!(other.status.success(), "{}", String::from_utf8_lossy(&other.stdout));
+}
