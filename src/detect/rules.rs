@@ -148,7 +148,9 @@ const IP_CONTEXT: Context = Context {
     window: 24,
     words: &["ip", "address", "host", "server", "from", "client", "addr"],
     boost: 0.1,
-    against: &["version", "release", "build", "v", "ver", "firmware", "oid", "upgrade", "upgraded"],
+    // Not "v": "v1.2.3.4" never matches (no word boundary), and a lone "V" is as
+    // likely an initial (regression: "V 10.20.30.40" went through unmasked).
+    against: &["version", "release", "build", "ver", "firmware", "oid", "upgrade", "upgraded"],
     penalty: 0.45,
 };
 
