@@ -97,7 +97,9 @@ const PHONE_CONTEXT: Context = Context {
         "order", "invoice", "tracking", "ref", "isbn", "doi", "serial", "sku", "ticket", "build",
         "id",
     ],
-    penalty: 0.35,
+    // 0.8 - 0.25 stays above the default threshold: a stray "id" before a real number
+    // must not hide it; a stricter policy (0.6 and up) drops these.
+    penalty: 0.25,
 };
 const CARD_CONTEXT: Context = Context {
     window: 32,
@@ -148,7 +150,9 @@ const IP_CONTEXT: Context = Context {
     window: 24,
     words: &["ip", "address", "host", "server", "from", "client", "addr"],
     boost: 0.1,
-    against: &["version", "release", "build", "v", "ver", "firmware", "oid", "upgrade", "upgraded"],
+    // Not "v": "v1.2.3.4" never matches (no word boundary), and a lone "V" is as
+    // likely an initial (regression: "V 10.20.30.40" went through unmasked).
+    against: &["version", "release", "build", "ver", "firmware", "oid", "upgrade", "upgraded"],
     penalty: 0.45,
 };
 
