@@ -192,6 +192,27 @@ pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
     windows
 }
 
+/// Connection-string windows: around each `://`, from the longest scheme before it to
+/// the end of the run of non-space bytes after it (a match never crosses a space).
+pub fn scheme_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    /// `mongodb+srv` is the longest scheme the rule knows.
+    const LONGEST_SCHEME: usize = 11;
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    for at in memchr::memmem::find_iter(text, b"://") {
+        if windows.last().is_some_and(|last| at < last.1) {
+            continue; // inside the previous window: already searched
+        }
+        let s = at.saturating_sub(LONGEST_SCHEME);
+        let rest = text.get(at..).unwrap_or_default();
+        let e = at + rest.iter().position(u8::is_ascii_whitespace).unwrap_or(rest.len());
+        match windows.last_mut() {
+            Some(last) if s <= last.1 => last.1 = e,
+            _ => windows.push((s, e)),
+        }
+    }
+    windows
+}
+
 /// IPv6 gate: a `::` or a run of three `hex:` groups.
 pub fn ipv6_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
@@ -525,7 +546,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.97,
-        gate: Gate::Contains(b"://"),
+        gate: Gate::Windows(scheme_windows),
         severity: Severity::High,
         context: None,
         assignment: false,
