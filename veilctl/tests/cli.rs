@@ -145,3 +145,18 @@ fn evaluation_meets_the_quality_targets() {
     let other = run(&["eval", "--json", "--seed", "7", "--docs", "800"], b"");
     assert!(other.status.success(), "{}", String::from_utf8_lossy(&other.stdout));
 }
+
+#[test]
+fn every_example_in_the_policy_reference_is_a_valid_policy() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/policy.md")).unwrap();
+    let dir = std::env::temp_dir().join(format!("veilctl-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let blocks: Vec<&str> = doc.split("```yaml\n").skip(1).filter_map(|b| b.split("```").next()).collect();
+    assert!(blocks.len() >= 10, "{}", blocks.len());
+    for (i, block) in blocks.iter().enumerate() {
+        let path = dir.join(format!("example-{i}.yaml"));
+        std::fs::write(&path, format!("apiVersion: veil/v1\n{block}")).unwrap();
+        let out = run(&["policy", "check", path.to_str().unwrap()], b"");
+        assert!(out.status.success(), "example {i}:\n{block}\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
