@@ -765,27 +765,9 @@ fn find_words(
 
 /// Position of the first byte at or after `from` that can start a capitalised word: an
 /// ASCII capital or a non-ASCII byte (the Latin capitals `capitalised_word` knows are
-/// two bytes). Skips eight bytes at a time where there is neither.
+/// two bytes).
 fn next_capital(text: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = ONES * 0x7f;
-    const HIGH: u64 = ONES * 0x80;
-    let mut at = from;
-    let rest = text.get(from..)?;
-    for chunk in rest.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        // A byte strictly between 0x40 and 0x5b ('A'..='Z'), or one with the high bit.
-        let low = v & LOW7;
-        let upper = (ONES * (127 + 0x5b) - low) & !v & (low + ONES * (127 - 0x40)) & HIGH;
-        if upper != 0 || v & HIGH != 0 {
-            break;
-        }
-        at += 8;
-    }
-    let is_start = |b: &u8| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b);
-    text.get(at..)?.iter().position(is_start).map(|p| at + p)
+    next_byte_in(text, from, (0x40, 0x5b), true, |b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b))
 }
 
 /// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald"),
@@ -1008,27 +990,32 @@ fn numeric_runs(text: &[u8]) -> Vec<NumericRun> {
 
 /// Position of the first ASCII digit at or after `from`.
 fn next_digit(text: &[u8], from: usize) -> Option<usize> {
+    next_byte_in(text, from, (0x2f, 0x3a), false, u8::is_ascii_digit)
+}
+
+/// Position of the first byte at or after `from` for which `hit` holds. Skips eight
+/// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
+/// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
+/// accept such bytes.
+fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit: impl Fn(&u8) -> bool) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW7: u64 = ONES * 0x7f;
     const HIGH: u64 = ONES * 0x80;
+    let (lo, hi) = (u64::from(range.0), u64::from(range.1));
     let mut at = from;
     let rest = text.get(from..)?;
     for chunk in rest.chunks_exact(8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let v = u64::from_le_bytes(word);
-        // "has a byte strictly between 0x2f and 0x3a" (the hasbetween idiom).
         let low = v & LOW7;
-        let between = (ONES * (127 + 0x3a) - low) & !v & (low + ONES * (127 - 0x2f)) & HIGH;
-        if between != 0 {
+        let between = (ONES * (127 + hi) - low) & !v & (low + ONES * (127 - lo)) & HIGH;
+        if between != 0 || (non_ascii && v & HIGH != 0) {
             break;
         }
         at += 8;
     }
-    text.get(at..)?
-        .iter()
-        .position(u8::is_ascii_digit)
-        .map(|p| at + p)
+    text.get(at..)?.iter().position(hit).map(|p| at + p)
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {

@@ -39,6 +39,17 @@ def envoy_binary() -> str:
     return found
 
 
+def terminate(proc: subprocess.Popen) -> None:
+    """Stops a child process: SIGTERM, then SIGKILL after 10 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -168,13 +179,7 @@ class Envoy:
         return (int(fields[11]) + int(fields[12])) / ticks
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc)
         self._log.close()
 
 
@@ -327,11 +332,5 @@ class ControlPlane:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc)
         self._log.close()
