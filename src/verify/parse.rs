@@ -87,24 +87,39 @@ fn dig_json(text: &str) -> Option<Value> {
     None
 }
 
+/// Where a JSON text's string literals are, one character at a time.
+#[derive(Debug, Default)]
+struct Strings {
+    open: bool,
+    escaped: bool,
+}
+
+impl Strings {
+    /// Feeds `c`; true when it belongs to a string literal (its quotes included).
+    fn feed(&mut self, c: char) -> bool {
+        if !self.open {
+            self.open = c == '"';
+            return self.open;
+        }
+        match (self.escaped, c) {
+            (true, _) => self.escaped = false,
+            (false, '\\') => self.escaped = true,
+            (false, '"') => self.open = false,
+            _ => {}
+        }
+        true
+    }
+}
+
 /// Drops commas that directly precede `}` or `]` (outside strings).
 fn remove_trailing_commas(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let (mut in_string, mut escaped) = (false, false);
+    let mut strings = Strings::default();
     let chars: Vec<char> = s.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
-        if in_string {
+        if strings.feed(c) {
             out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
             continue;
-        }
-        if c == '"' {
-            in_string = true;
         }
         if c == ',' {
             let next = chars.iter().skip(i + 1).find(|c| !c.is_whitespace());
@@ -121,19 +136,12 @@ fn remove_trailing_commas(s: &str) -> String {
 /// `max_tokens`). Whatever that yields is still checked by the JSON parser.
 fn close_open(s: &str) -> String {
     let mut stack = Vec::new();
-    let (mut in_string, mut escaped) = (false, false);
+    let mut strings = Strings::default();
     for c in s.chars() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
+        if strings.feed(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '{' => stack.push('}'),
             '[' => stack.push(']'),
             '}' | ']' => {
@@ -143,7 +151,7 @@ fn close_open(s: &str) -> String {
         }
     }
     let mut out = s.trim_end().trim_end_matches(',').to_string();
-    if in_string {
+    if strings.open {
         out.push('"');
     }
     while let Some(c) = stack.pop() {
