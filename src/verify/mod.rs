@@ -11,6 +11,7 @@
 //! Nothing here logs or formats claim text, prompts or answers into errors: the
 //! report's summary carries counts and a reason code only.
 
+mod alarm;
 mod annotate;
 mod budget;
 mod cache;
@@ -21,6 +22,7 @@ mod stream;
 
 use serde::{Deserialize, Serialize};
 
+pub use alarm::Alarm;
 pub use annotate::{annotate_json, annotation_line, appended_block, apply, insert_annotations, response_text_fields, Mark, TextField};
 pub use budget::Budget;
 pub use cache::{Cache, CacheKey, MemCache};
