@@ -7,8 +7,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
-use std::time::SystemTime;
+use std::rc::{Rc, Weak};
+use std::time::{Duration, SystemTime};
 
 use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext, RootContext};
@@ -22,6 +22,7 @@ use crate::restore::{restore_json, restore_text};
 use crate::stream::{Framing, StreamRestorer};
 use crate::token::{id_hex_len_for, Lookup, TokenMap, TokenMinter, ID_HEX_LEN};
 use crate::vault::{derive, CasMismatch, Store, Vault, VaultConfig};
+use crate::verify::Alarm;
 use crate::policy::ScopeKind;
 use std::borrow::Cow;
 
@@ -30,7 +31,7 @@ use verify::{HostVerify, VerifyEnv};
 
 proxy_wasm::main! {{
     proxy_wasm::set_log_level(LogLevel::Info);
-    proxy_wasm::set_root_context(|_| Box::new(VeilRoot::new()));
+    proxy_wasm::set_root_context(|id| Box::new(VeilRoot::new(id)));
 }}
 
 /// Environment variable (set through `vm_config.environment_variables`) holding the
@@ -76,18 +77,27 @@ impl Metrics {
     }
 }
 
+/// The root context's alarm: requests whose verification waits out a retry's backoff
+/// (`host/verify.rs`), woken by the root's tick.
+type RequestAlarm = Rc<RefCell<Alarm<Weak<RefCell<VeilHttp>>>>>;
+
 struct VeilRoot {
+    id: u32,
     policy: Rc<CompiledPolicy>,
     minter: Rc<TokenMinter>,
     vault: Option<Rc<Vault>>,
     vault_key: Option<[u8; 32]>,
     metrics: Rc<Metrics>,
     verify_env: Rc<VerifyEnv>,
+    alarm: RequestAlarm,
+    /// When the vault is swept next (ms).
+    next_sweep_ms: u64,
 }
 
 impl VeilRoot {
-    fn new() -> VeilRoot {
+    fn new(id: u32) -> VeilRoot {
         VeilRoot {
+            id,
             policy: Rc::new(default_policy()),
             // Replaced in on_configure, once the vault key is known.
             minter: Rc::new(TokenMinter::new([0; 32])),
@@ -95,7 +105,62 @@ impl VeilRoot {
             vault_key: None,
             metrics: Rc::new(Metrics { ids: RefCell::new(HashMap::new()) }),
             verify_env: Rc::new(VerifyEnv::new(std::iter::empty(), &[0; 32])),
+            alarm: Rc::default(),
+            next_sweep_ms: 0,
         }
+    }
+
+    /// Sets the tick for the earliest of: the next sweep, the earliest wake-up.
+    fn rearm(&mut self, now: u64) {
+        // A wall clock that went back must not postpone the sweep.
+        if self.next_sweep_ms > now + SWEEP_PERIOD_MS {
+            self.next_sweep_ms = now;
+        }
+        let Ok(mut alarm) = self.alarm.try_borrow_mut() else { return };
+        let period = alarm.rearm(now, self.next_sweep_ms);
+        drop(alarm);
+        self.set_tick_period(Duration::from_millis(period));
+    }
+
+    /// Sweeps the next batch of vault slots (claimed with CAS, so one worker sweeps it).
+    fn sweep(&self) {
+        let Some(vault) = self.vault.clone() else { return };
+        let slots = vault.config().slots();
+        // Sweep every slot about once per TTL/8 (at least 64 per tick).
+        let ticks_per_round = (vault.config().ttl_secs / 8 / SWEEP_PERIOD_SECS).max(1) as usize;
+        let batch = slots.div_ceil(ticks_per_round).max(64).min(slots);
+        let (cursor, cas) = match SharedStore.get(SWEEP_CURSOR) {
+            Some((bytes, cas)) => (std::str::from_utf8(&bytes).ok().and_then(|t| t.parse::<usize>().ok()).unwrap_or(0), cas),
+            None => (0, 0),
+        };
+        let next = (cursor + batch) % slots;
+        if SharedStore.set(SWEEP_CURSOR, next.to_string().as_bytes(), Some(cas)).is_err() {
+            return; // another worker took this range
+        }
+        let report = vault.sweep(&SharedStore, cursor, batch, now_secs(self));
+        self.metrics.increment("vault.expired", u64::from(report.expired));
+    }
+
+    /// Wakes the requests whose verifier retry is due: each one's work is done as that
+    /// request (effective context), so its calls, body and resume are its own.
+    fn wake_requests(&self, now: u64) {
+        let due = self.alarm.try_borrow_mut().map(|mut a| a.take_due(now)).unwrap_or_default();
+        for (id, request) in due {
+            self.as_request(id, &request, VeilHttp::verify_wake);
+        }
+    }
+
+    /// Runs `f` on a request's state with the request as the effective context, then
+    /// switches back. Nothing runs when the request is gone.
+    fn as_request(&self, id: u32, request: &Weak<RefCell<VeilHttp>>, f: impl FnOnce(&mut VeilHttp)) {
+        let Some(request) = request.upgrade() else { return };
+        if hostcalls::set_effective_context(id).is_err() {
+            return;
+        }
+        if let Ok(mut http) = request.try_borrow_mut() {
+            f(&mut http);
+        }
+        let _ = hostcalls::set_effective_context(self.id);
     }
 
     /// The vault key: from `VEIL_VAULT_KEY`, else the one another worker already put
@@ -207,8 +272,22 @@ fn now_secs(ctx: &dyn Context) -> u64 {
 /// each range is swept by one worker.
 const SWEEP_CURSOR: &str = "veil/v1/sweep";
 const SWEEP_PERIOD_SECS: u64 = 10;
+const SWEEP_PERIOD_MS: u64 = SWEEP_PERIOD_SECS * 1000;
 
-impl Context for VeilRoot {}
+fn now_ms(ctx: &dyn Context) -> u64 {
+    ctx.get_current_time().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+impl Context for VeilRoot {
+    /// A verifier call dispatched during a tick: Proxy-Wasm brings its answer to the
+    /// context that was active then, the root. It goes on to its request.
+    fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, num_trailers: usize) {
+        let owner = self.alarm.try_borrow_mut().ok().and_then(|mut a| a.answered(token_id));
+        if let Some((id, request)) = owner {
+            self.as_request(id, &request, |http| http.on_http_call_response(token_id, num_headers, body_size, num_trailers));
+        }
+    }
+}
 
 impl RootContext for VeilRoot {
     fn on_configure(&mut self, _size: usize) -> bool {
@@ -237,31 +316,29 @@ impl RootContext for VeilRoot {
         let verification = policy.profiles().map(|p| &p.policy.verification);
         self.verify_env = Rc::new(VerifyEnv::new(verification, &key));
         self.policy = Rc::new(policy);
-        self.set_tick_period(std::time::Duration::from_secs(SWEEP_PERIOD_SECS));
+        let now = now_ms(self);
+        self.next_sweep_ms = now + SWEEP_PERIOD_MS;
+        self.rearm(now);
         log(LogLevel::Info, "veil: policy loaded");
         true
     }
 
+    /// The tick comes at the next sweep or at the earliest verifier retry, whichever is
+    /// sooner (`rearm`), so retries do not change the sweep's cadence.
     fn on_tick(&mut self) {
-        let Some(vault) = self.vault.clone() else { return };
-        let slots = vault.config().slots();
-        // Sweep every slot about once per TTL/8 (at least 64 per tick).
-        let ticks_per_round = (vault.config().ttl_secs / 8 / SWEEP_PERIOD_SECS).max(1) as usize;
-        let batch = slots.div_ceil(ticks_per_round).max(64).min(slots);
-        let (cursor, cas) = match SharedStore.get(SWEEP_CURSOR) {
-            Some((bytes, cas)) => (std::str::from_utf8(&bytes).ok().and_then(|t| t.parse::<usize>().ok()).unwrap_or(0), cas),
-            None => (0, 0),
-        };
-        let next = (cursor + batch) % slots;
-        if SharedStore.set(SWEEP_CURSOR, next.to_string().as_bytes(), Some(cas)).is_err() {
-            return; // another worker took this range
+        let now = now_ms(self);
+        self.wake_requests(now);
+        if now >= self.next_sweep_ms {
+            self.next_sweep_ms = now + SWEEP_PERIOD_MS;
+            self.sweep();
         }
-        let report = vault.sweep(&SharedStore, cursor, batch, now_secs(self));
-        self.metrics.increment("vault.expired", u64::from(report.expired));
+        self.rearm(now);
     }
 
-    fn create_http_context(&self, _context_id: u32) -> Option<Box<dyn HttpContext>> {
-        Some(Box::new(VeilHttp {
+    fn create_http_context(&self, context_id: u32) -> Option<Box<dyn HttpContext>> {
+        let http = Rc::new(RefCell::new(VeilHttp {
+            id: context_id,
+            alarm: Rc::clone(&self.alarm),
             policy: Rc::clone(&self.policy),
             minter: Rc::clone(&self.minter),
             vault: self.vault.clone(),
@@ -279,7 +356,9 @@ impl RootContext for VeilRoot {
             json_array_stream: false,
             verify_env: Rc::clone(&self.verify_env),
             verify: None,
-        }))
+        }));
+        self.alarm.borrow_mut().add(context_id, Rc::downgrade(&http));
+        Some(Box::new(Request { id: context_id, http, alarm: Rc::clone(&self.alarm) }))
     }
 
     fn get_type(&self) -> Option<ContextType> {
@@ -297,7 +376,72 @@ enum ResponseMode {
     Stream(StreamRestorer),
 }
 
+/// What the SDK holds for a request. The request's state is shared with the root's
+/// alarm, whose tick wakes a verification that waits out a retry's backoff.
+struct Request {
+    id: u32,
+    http: Rc<RefCell<VeilHttp>>,
+    alarm: RequestAlarm,
+}
+
+impl Request {
+    /// Runs a callback on the state. It is never borrowed already: Proxy-Wasm does not
+    /// re-enter the VM (Envoy defers host events raised during a call); if it were,
+    /// the callback gets `otherwise`.
+    fn with<R>(&self, otherwise: R, f: impl FnOnce(&mut VeilHttp) -> R) -> R {
+        match self.http.try_borrow_mut() {
+            Ok(mut http) => f(&mut http),
+            Err(_) => otherwise,
+        }
+    }
+}
+
+impl Drop for Request {
+    /// The request is over, or its client went away: no wake-up or late verifier
+    /// answer can find it any more.
+    fn drop(&mut self) {
+        if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
+            alarm.forget(self.id);
+        }
+    }
+}
+
+impl Context for Request {
+    fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, num_trailers: usize) {
+        self.with((), |http| http.on_http_call_response(token_id, num_headers, body_size, num_trailers));
+    }
+}
+
+/// Request callbacks fall back to `Pause` (nothing goes on uninspected), response
+/// callbacks to `Continue`.
+impl HttpContext for Request {
+    fn on_http_request_headers(&mut self, num_headers: usize, end_of_stream: bool) -> Action {
+        self.with(Action::Pause, |http| http.on_http_request_headers(num_headers, end_of_stream))
+    }
+
+    fn on_http_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
+        self.with(Action::Pause, |http| http.on_http_request_body(body_size, end_of_stream))
+    }
+
+    fn on_http_response_headers(&mut self, num_headers: usize, end_of_stream: bool) -> Action {
+        self.with(Action::Continue, |http| http.on_http_response_headers(num_headers, end_of_stream))
+    }
+
+    fn on_http_response_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
+        self.with(Action::Continue, |http| http.on_http_response_body(body_size, end_of_stream))
+    }
+
+    fn on_log(&mut self) {
+        self.with((), |http| http.on_log());
+    }
+}
+
+/// One request's state; its callbacks run through [`Request`] (or, for a woken
+/// verification, the root's tick).
 struct VeilHttp {
+    /// The HTTP context id (the effective context when the root acts for it).
+    id: u32,
+    alarm: RequestAlarm,
     policy: Rc<CompiledPolicy>,
     minter: Rc<TokenMinter>,
     /// The cross-request vault; `None` when disabled or when the scope is per request.

@@ -5,6 +5,12 @@
 //! bytes between Envoy and it. Every failure fails open: the response goes on
 //! unannotated, with the reason in the `x-veil-verification` header (whole bodies),
 //! the audit line and the `verify.skipped.<reason>` counter.
+//!
+//! A failed call is retried after a backoff. The request cannot set a timer, so it
+//! asks the root's alarm to wake it ([`crate::verify::Alarm`]); the root's tick then
+//! calls [`VeilHttp::verify_wake`] with the request as the effective context. Calls
+//! dispatched then are answered to the root (the SDK routes an answer to the context
+//! that was active at dispatch), which hands them back here through the alarm.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -14,7 +20,7 @@ use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext};
 use proxy_wasm::types::Action;
 
-use super::{now_secs, ResponseMode, ScopedLookup, VeilHttp};
+use super::{now_ms, now_secs, ResponseMode, ScopedLookup, VeilHttp};
 use crate::provider::Provider;
 use crate::restore::{restore_json, restore_text};
 use crate::stream::Framing;
@@ -107,10 +113,6 @@ pub(super) struct HostVerify {
     held: bool,
 }
 
-fn now_ms(ctx: &dyn Context) -> u64 {
-    ctx.get_current_time().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}
-
 impl VeilHttp {
     /// Response headers seen: decide whether this response is verified.
     pub(super) fn verify_start(&mut self, status: Option<u16>, encoded: bool) {
@@ -142,8 +144,10 @@ impl VeilHttp {
         };
         let env = Rc::clone(&self.verify_env);
         let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole(_));
+        let mut seed = [0u8; 8];
+        let _ = getrandom::getrandom(&mut seed);
         self.verify = Some(HostVerify {
-            session: Session::new(config.clone(), env.cache_secret),
+            session: Session::new(config.clone(), env.cache_secret).with_jitter_seed(u64::from_le_bytes(seed)),
             env,
             calls: HashMap::new(),
             shape,
@@ -167,13 +171,20 @@ impl VeilHttp {
     }
 
     /// Dispatches every call the session wants now. A call Envoy refuses to start
-    /// (unknown cluster) is answered as failed at once, which may start a retry.
+    /// (unknown cluster) is answered as failed at once, which may schedule a retry.
+    /// Then asks the alarm to wake this request when a retry is due.
     fn verify_pump(&mut self) {
         let (now, secs) = (now_ms(self), now_secs(self));
         loop {
             let Some(v) = self.verify.as_mut() else { return };
             let calls: Vec<Call> = v.session.poll(now, secs, &SharedCache);
             if calls.is_empty() {
+                let wakeup = v.session.next_wakeup();
+                let period = self.alarm.try_borrow_mut().ok().and_then(|mut a| a.wake_at(self.id, wakeup, now));
+                if let Some(ms) = period {
+                    // Sets the root's tick: Proxy-Wasm keeps one timer per root context.
+                    let _ = hostcalls::set_tick_period(Duration::from_millis(ms));
+                }
                 return;
             }
             let config = v.session.config().clone();
@@ -199,6 +210,9 @@ impl VeilHttp {
                 match token {
                     Ok(token) => {
                         v.calls.insert(token, call.id);
+                        if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
+                            alarm.sent(token, self.id);
+                        }
                     }
                     Err(_) => v.session.on_answer(call.id, Answer::Failed, now, secs, &SharedCache),
                 }
@@ -208,6 +222,9 @@ impl VeilHttp {
 
     /// A verifier call came back.
     pub(super) fn verify_on_call_response(&mut self, token: u32, num_headers: usize, body_size: usize) {
+        if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
+            alarm.answered(token);
+        }
         let Some(id) = self.verify.as_mut().and_then(|v| v.calls.remove(&token)) else { return };
         let status = if num_headers == 0 {
             None
@@ -225,6 +242,13 @@ impl VeilHttp {
         if let Some(v) = self.verify.as_mut() {
             v.session.on_answer(id, answer, now, secs, &SharedCache);
         }
+        self.verify_wake();
+    }
+
+    /// Makes the calls that are due (a retry whose backoff is over, or the next ones
+    /// after an answer) and, once nothing is out or waiting, lets a held response go.
+    /// The root's tick calls this as the request's effective context.
+    pub(super) fn verify_wake(&mut self) {
         self.verify_pump();
         let ready = self.verify.as_ref().is_some_and(|v| v.paused && !v.done && v.session.settled());
         if ready {

@@ -92,10 +92,15 @@ pub struct VerifyConfig {
     pub budget_ms: u64,
     /// Timeout of one verifier call (capped by what is left of the budget).
     pub call_timeout_ms: u64,
-    /// Extra attempts for a failed call (5xx, refused, unreadable answer), made at
-    /// once: Proxy-Wasm gives an HTTP context no timer to back off with, so the only
-    /// pacing is the remaining budget, which caps every attempt's timeout.
+    /// Extra attempts for a failed call (5xx, refused, unreadable answer; a timeout
+    /// is not retried), each after a backoff.
     pub retries: u32,
+    /// Wait before the first retry; each further retry waits twice as long, up to
+    /// `retry_backoff_max_ms`, plus up to a quarter more at random. 0: at once. A retry
+    /// whose wait would run past the budget is not made (the call counts as failed).
+    pub retry_backoff_ms: u64,
+    /// Longest wait before a retry (before the random part).
+    pub retry_backoff_max_ms: u64,
     pub annotate: AnnotationStyle,
     pub text: VerifiedText,
     pub temperature: f32,
@@ -125,6 +130,8 @@ impl Default for VerifyConfig {
             budget_ms: 5000,
             call_timeout_ms: 3000,
             retries: 1,
+            retry_backoff_ms: 200,
+            retry_backoff_max_ms: 2000,
             annotate: AnnotationStyle::Inline,
             text: VerifiedText::Tokenized,
             temperature: 0.0,
@@ -185,6 +192,12 @@ impl VerifyConfig {
         if self.retries > 5 {
             return field("retries", "must be within 0..=5");
         }
+        if self.retry_backoff_ms > 60_000 {
+            return field("retry_backoff_ms", "must be within 0..=60000");
+        }
+        if self.retry_backoff_max_ms < self.retry_backoff_ms || self.retry_backoff_max_ms > 60_000 {
+            return field("retry_backoff_max_ms", "must be within retry_backoff_ms..=60000");
+        }
         if !(0.0..=2.0).contains(&self.temperature) {
             return field("temperature", "must be within 0..=2");
         }
@@ -214,6 +227,7 @@ mod tests {
         assert!(!c.enabled);
         assert_eq!(c.threshold, 70);
         assert_eq!(c.budget_ms, 5000);
+        assert_eq!((c.retry_backoff_ms, c.retry_backoff_max_ms), (200, 2000));
         assert_eq!(c.text, VerifiedText::Tokenized);
         assert!(c.validate().is_ok());
     }
@@ -239,6 +253,9 @@ mod tests {
             (|c| c.api_key_env = "A-B".into(), "verification.api_key_env"),
             (|c| c.concurrency = 0, "verification.concurrency"),
             (|c| c.temperature = -1.0, "verification.temperature"),
+            (|c| c.retry_backoff_ms = 60_001, "verification.retry_backoff_ms"),
+            (|c| c.retry_backoff_max_ms = c.retry_backoff_ms - 1, "verification.retry_backoff_max_ms"),
+            (|c| c.retry_backoff_max_ms = 60_001, "verification.retry_backoff_max_ms"),
         ];
         for (mutate, want) in cases {
             let mut c = VerifyConfig::default();

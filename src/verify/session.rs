@@ -5,11 +5,16 @@
 //! ([`Session::on_answer`]), says when the response is complete
 //! ([`Session::finish`], which starts the budget) and, once [`Session::is_done`],
 //! takes the [`Report`]. Time is passed in, never read, so every branch is testable.
+//!
+//! A failed call is retried after a backoff: the session keeps it until its time
+//! ([`Session::next_wakeup`] says when the host must poll again; an HTTP context has no
+//! timer of its own, so the host's root context wakes it), and gives it up when the
+//! wait would run past the budget.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use super::annotate::Mark;
-use super::budget::Budget;
+use super::budget::{backoff_ms, Budget, MIN_CALL_MS};
 use super::cache::{self, Cache, CacheKey};
 use super::parse::{parse_claims, parse_verdict, ParseError, Verdict};
 use super::prompt::{extraction_request, verification_request, CallKind};
@@ -123,6 +128,16 @@ struct InFlight {
     timeout_ms: u64,
 }
 
+/// A failed call waiting out its backoff.
+#[derive(Debug, Clone)]
+struct Retry {
+    kind: CallKind,
+    attempt: u32,
+    due_ms: u64,
+    /// Why the last attempt failed: the reason reported if this one is given up.
+    reason: SkipReason,
+}
+
 /// What came back for a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
@@ -149,6 +164,10 @@ pub struct Session {
     claims: Vec<Claim>,
     queue: VecDeque<(usize, u32)>,
     retry_extract: Option<(CallKind, u32)>,
+    /// Failed calls waiting for their backoff.
+    waiting: Vec<Retry>,
+    /// Seeds the backoff's random part (per session, from the host).
+    jitter_seed: u64,
     in_flight: BTreeMap<u32, InFlight>,
     next_id: u32,
     finishing: bool,
@@ -170,6 +189,8 @@ impl Session {
             claims: Vec::new(),
             queue: VecDeque::new(),
             retry_extract: None,
+            waiting: Vec::new(),
+            jitter_seed: 0,
             in_flight: BTreeMap::new(),
             next_id: 1,
             finishing: false,
@@ -178,6 +199,13 @@ impl Session {
             skip: None,
             full: false,
         }
+    }
+
+    /// Seeds the random part of the backoff, so that sessions that failed at the same
+    /// moment retry at different ones.
+    pub fn with_jitter_seed(mut self, seed: u64) -> Session {
+        self.jitter_seed = seed;
+        self
     }
 
     pub fn config(&self) -> &VerifyConfig {
@@ -287,6 +315,7 @@ impl Session {
     /// The calls to make now.
     pub fn poll(&mut self, now_ms: u64, now_secs: u64, cache: &dyn Cache) -> Vec<Call> {
         let mut calls = Vec::new();
+        self.give_up_late_retries();
         if self.budget.is_some_and(|b| b.expired(now_ms)) {
             if !self.queue.is_empty() || self.retry_extract.is_some() || self.submitted < self.text.len() {
                 self.skip(SkipReason::Budget);
@@ -297,6 +326,7 @@ impl Session {
             return calls;
         }
         let Some(timeout) = self.timeout(now_ms) else { return calls };
+        self.release_due_retries(now_ms);
         if self.finishing && self.text.get(self.submitted..).is_none_or(|rest| rest.trim().is_empty()) {
             self.submitted = self.text.len();
         }
@@ -304,7 +334,8 @@ impl Session {
             // Enough claims: nothing more will be extracted.
             self.submitted = self.text.len();
             self.retry_extract = None;
-        } else if !self.extracting() {
+            self.waiting.retain(|r| !matches!(r.kind, CallKind::Extract { .. }));
+        } else if !self.extracting() && !self.waiting.iter().any(|r| matches!(r.kind, CallKind::Extract { .. })) {
             if let Some((kind, attempt)) = self.retry_extract.take() {
                 calls.push(self.call(kind, attempt, now_ms, timeout));
             } else if let Some(end) = self.extract_until() {
@@ -327,6 +358,37 @@ impl Session {
             calls.push(self.call(CallKind::Verify { claim }, attempt, now_ms, timeout));
         }
         calls
+    }
+
+    /// Retries whose time has come go back to the front of their line.
+    fn release_due_retries(&mut self, now_ms: u64) {
+        let (due, later): (Vec<Retry>, Vec<Retry>) = self.waiting.drain(..).partition(|r| r.due_ms <= now_ms);
+        self.waiting = later;
+        for retry in due {
+            match retry.kind {
+                CallKind::Extract { .. } => self.retry_extract = Some((retry.kind, retry.attempt)),
+                CallKind::Verify { claim } => self.queue.push_front((claim, retry.attempt)),
+            }
+        }
+    }
+
+    /// A retry that could not start with [`MIN_CALL_MS`] of the budget left is given
+    /// up now, as the failure it retries (not `budget`: the verifier failed).
+    fn give_up_late_retries(&mut self) {
+        let Some(budget) = self.budget else { return };
+        let (late, kept): (Vec<Retry>, Vec<Retry>) =
+            self.waiting.drain(..).partition(|r| budget.remaining(r.due_ms) < MIN_CALL_MS);
+        self.waiting = kept;
+        for retry in late {
+            self.summary.errors += 1;
+            self.skip(retry.reason);
+        }
+    }
+
+    /// When the host must poll again for a retry that is waiting out its backoff
+    /// (`None`: nothing waits; answers and new text drive the session).
+    pub fn next_wakeup(&self) -> Option<u64> {
+        self.waiting.iter().map(|r| r.due_ms).min()
     }
 
     fn scored(&mut self, claim: usize, verdict: Verdict) {
@@ -406,10 +468,12 @@ impl Session {
         });
         if let Err(reason) = result {
             if call.attempt < self.config.retries && reason != SkipReason::VerifierTimeout {
-                match call.kind {
-                    CallKind::Extract { .. } => self.retry_extract = Some((call.kind, call.attempt + 1)),
-                    CallKind::Verify { claim } => self.queue.push_front((claim, call.attempt + 1)),
-                }
+                let attempt = call.attempt + 1;
+                let jitter = mix(self.jitter_seed ^ (u64::from(id) << 8) ^ u64::from(attempt));
+                let wait = backoff_ms(self.config.retry_backoff_ms, self.config.retry_backoff_max_ms, attempt, jitter);
+                let due_ms = now_ms.saturating_add(wait);
+                self.waiting.push(Retry { kind: call.kind, attempt, due_ms, reason });
+                self.give_up_late_retries();
             } else {
                 self.summary.errors += 1;
                 self.skip(reason);
@@ -423,14 +487,16 @@ impl Session {
             && self.in_flight.is_empty()
             && self.queue.is_empty()
             && self.retry_extract.is_none()
+            && self.waiting.is_empty()
             && self.submitted >= self.text.len()
     }
 
-    /// Finished and no call out: after a [`Session::poll`] that dispatched nothing,
-    /// the host lets the response go on. (Stronger than needed on purpose: a paused
-    /// response resumes even if a bug left work queued.)
+    /// Finished, no call out and no retry waiting: after a [`Session::poll`] that
+    /// dispatched nothing, the host lets the response go on. (Weaker than
+    /// [`Session::is_done`] on purpose: a paused response resumes even if a bug left
+    /// work queued; a waiting retry always ends within the budget.)
     pub fn settled(&self) -> bool {
-        self.finishing && self.in_flight.is_empty()
+        self.finishing && self.in_flight.is_empty() && self.waiting.is_empty()
     }
 
     /// The claims to mark, and the counts.
@@ -492,6 +558,14 @@ fn best_sentence(text: &str, claim: &str) -> Option<(usize, usize)> {
         start = end;
     }
     best.map(|(_, span)| span)
+}
+
+/// SplitMix64's finaliser: spreads a seed over all bits.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 fn garbage(_: ParseError) -> SkipReason {
@@ -573,15 +647,109 @@ mod tests {
             s.finish(0);
             let first = s.poll(0, 0, &cache);
             s.on_answer(first[0].id, bad.clone(), after, 0, &cache);
-            let retry = s.poll(after, 0, &cache);
+            assert!(s.poll(after, 0, &cache).is_empty(), "{reason:?}: the retry waits");
+            let due = s.next_wakeup().unwrap();
+            let retry = s.poll(due, 0, &cache);
             assert_eq!(retry.len(), 1, "{reason:?}: one retry");
-            s.on_answer(retry[0].id, bad, after * 2, 0, &cache);
-            assert!(s.poll(after * 2, 0, &cache).is_empty());
+            s.on_answer(retry[0].id, bad, due + 5, 0, &cache);
+            assert!(s.poll(due + 5, 0, &cache).is_empty());
+            assert_eq!(s.next_wakeup(), None, "{reason:?}: retries exhausted");
             assert!(s.is_done(), "{reason:?}");
             let r = s.report();
             assert_eq!(r.summary.skipped, Some(reason.code()));
             assert_eq!((r.summary.errors, r.summary.retries, r.marks.len()), (1, 1, 0));
         }
+    }
+
+    #[test]
+    fn a_retry_waits_out_its_backoff_then_goes() {
+        let cache = MemCache::default();
+        let config = VerifyConfig { retries: 2, retry_backoff_ms: 100, retry_backoff_max_ms: 1000, ..config() };
+        let mut s = Session::new(config, [1; 32]).with_jitter_seed(42);
+        s.push(TEXT);
+        s.finish(0);
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, Answer::Response { status: 500, body: Vec::new() }, 10, 0, &cache);
+        let due = s.next_wakeup().unwrap();
+        assert!((110..=135).contains(&due), "100 ms after the failure, plus at most 25: {due}");
+        assert!(s.poll(due - 1, 0, &cache).is_empty(), "not before its time");
+        assert!(!s.settled() && !s.is_done(), "a waiting retry keeps the response held");
+        let calls = s.poll(due, 0, &cache);
+        assert_eq!(calls.len(), 1);
+        assert!(matches!(calls[0].kind, CallKind::Extract { start: 0, .. }));
+        assert_eq!(s.next_wakeup(), None);
+        // The second retry waits twice as long.
+        s.on_answer(calls[0].id, Answer::Failed, due + 5, 0, &cache);
+        let second = s.next_wakeup().unwrap();
+        assert!((due + 205..=due + 255).contains(&second), "{due} -> {second}");
+        assert!(s.poll(second - 1, 0, &cache).is_empty());
+        let calls = s.poll(second, 0, &cache);
+        s.on_answer(calls[0].id, answer(r#"{"claims":["The Eiffel Tower is in Rome."]}"#), second + 5, 0, &cache);
+        let calls = s.poll(second + 5, 0, &cache);
+        s.on_answer(calls[0].id, answer(r#"{"score": 5, "reasoning": "Paris."}"#), second + 9, 0, &cache);
+        assert!(s.poll(second + 9, 0, &cache).is_empty());
+        assert!(s.is_done());
+        let r = s.report();
+        assert_eq!((r.summary.retries, r.summary.errors, r.summary.skipped, r.marks.len()), (2, 0, None, 1));
+    }
+
+    #[test]
+    fn jitter_differs_between_sessions_and_stays_within_a_quarter() {
+        let cache = MemCache::default();
+        let mut dues = std::collections::BTreeSet::new();
+        for seed in 0..20 {
+            let config = VerifyConfig { retry_backoff_ms: 400, ..config() };
+            let mut s = Session::new(config, [1; 32]).with_jitter_seed(seed);
+            s.push(TEXT);
+            s.finish(0);
+            let calls = s.poll(0, 0, &cache);
+            s.on_answer(calls[0].id, Answer::Failed, 0, 0, &cache);
+            let due = s.next_wakeup().unwrap();
+            assert!((400..=500).contains(&due), "{due}");
+            dues.insert(due);
+        }
+        assert!(dues.len() >= 10, "failures at the same moment retry apart: {dues:?}");
+    }
+
+    #[test]
+    fn a_backoff_past_the_budget_gives_up_with_the_failure_reason() {
+        let cache = MemCache::default();
+        let config = VerifyConfig { budget_ms: 1000, call_timeout_ms: 800, retry_backoff_ms: 900, ..config() };
+        let mut s = Session::new(config.clone(), [1; 32]);
+        s.push(TEXT);
+        s.finish(0);
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, Answer::Response { status: 500, body: Vec::new() }, 200, 0, &cache);
+        assert_eq!(s.next_wakeup(), None, "200 + 900 is past the 1000 ms budget: no retry");
+        assert!(s.poll(200, 0, &cache).is_empty());
+        assert!(s.is_done() && s.settled());
+        let r = s.report();
+        assert_eq!((r.summary.skipped, r.summary.errors, r.summary.retries), (Some("verifier_error"), 1, 0));
+
+        // A stream: a retry waits while the text still flows (no budget yet); once the
+        // stream ends the budget starts, and the retry goes only if it can start in it.
+        let config = VerifyConfig { retry_backoff_ms: 990, ..config };
+        let streaming = |finish_before_due: u64| {
+            let mut s = Session::new(config.clone(), [1; 32]);
+            for _ in 0..5 {
+                s.push("Mount Everest is the tallest mountain above sea level on Earth. ");
+            }
+            let calls = s.poll(0, 0, &cache);
+            s.on_answer(calls[0].id, Answer::Failed, 10, 0, &cache);
+            let due = s.next_wakeup().unwrap();
+            assert!(due >= 1000 && s.poll(40, 0, &cache).is_empty());
+            s.finish(due - finish_before_due);
+            assert!(s.poll(due - finish_before_due, 0, &cache).is_empty());
+            (s, due)
+        };
+        let (mut s, due) = streaming(950);
+        assert_eq!(s.next_wakeup(), Some(due), "50 ms of the budget left at its time");
+        assert_eq!(s.poll(due, 0, &cache).len(), 1);
+        let (mut s, _) = streaming(990);
+        assert_eq!(s.next_wakeup(), None, "10 ms left at its time: given up");
+        assert!(s.settled());
+        let r = s.report();
+        assert_eq!((r.summary.skipped, r.summary.errors), (Some("verifier_unavailable"), 1));
     }
 
     #[test]

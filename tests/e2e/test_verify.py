@@ -276,6 +276,94 @@ def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
     assert total < 3.0
 
 
+# --- retries with backoff -------------------------------------------------------------
+
+BACKOFF_MS = 400
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize("failure", ["error", "drop"])
+def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stream):
+    """The verifier fails the extraction once (500, or a dropped connection): the retry
+    comes after the backoff (the root's tick wakes the waiting request) and the answer
+    gets its marks."""
+    envoy = gws.get("backoff", {"hold_headers": True, "verification": {
+        "enabled": True, "retry_backoff_ms": BACKOFF_MS, "retry_backoff_max_ms": BACKOFF_MS, "cache_entries": 0}})
+    verifier.script(mode=failure, fail_calls=1)
+    retries, errors = stat(envoy, "verify.retries"), stat(envoy, "verify.errors")
+    if stream:
+        assert chat_text(envoy, True) == APPENDED
+    else:
+        # The held headers get the summary, set as the request by the root's tick.
+        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+            model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
+        assert raw.parse().choices[0].message.content == INLINE
+        assert raw.headers.get("x-veil-verification") == "claims=3; verified=3; warnings=1"
+    calls = verifier.calls()
+    assert len(calls) == 5, "the failed extraction, its retry, three claims scored"
+    assert calls[0]["body"] == calls[1]["body"], "the retry repeats the call"
+    gap_ms = (calls[1]["received"] - calls[0]["answered"]) * 1000
+    print(f"retry {gap_ms:.0f} ms after the failure ({failure}, {'stream' if stream else 'whole'}; backoff {BACKOFF_MS} ms)")
+    assert BACKOFF_MS <= gap_ms < BACKOFF_MS * 1.25 + 300, f"retry {gap_ms:.0f} ms after the failure"
+    assert wait_stat(envoy, "verify.retries", retries + 1) == retries + 1
+    assert stat(envoy, "verify.errors") == errors
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+def test_a_backoff_past_the_budget_fails_open_at_once(gws, verifier, stream):
+    """A retry that could not start within the budget is not waited for: the answer goes
+    on unmarked right away, with the failure as the reason."""
+    policy = {"hold_headers": True, "verification": {
+        "enabled": True, "budget_ms": 1000, "call_timeout_ms": 800, "retry_backoff_ms": 1500, "retry_backoff_max_ms": 1500}}
+    envoy = gws.get("backoff-past-budget", policy)
+    verifier.script(mode="error")
+    before = stat(envoy, "verify.skipped.verifier_error")
+    started = time.monotonic()
+    if stream:
+        assert chat_text(envoy, True) == PLAIN
+    else:
+        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+            model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
+        assert raw.parse().choices[0].message.content == PLAIN
+        assert raw.headers.get("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=verifier_error"
+    held = time.monotonic() - started
+    assert held < 0.8, f"answer took {held:.2f}s: it waited for a retry that could not happen"
+    assert len(verifier.calls()) == 1, "no retry"
+    assert wait_stat(envoy, "verify.skipped.verifier_error", before + 1) == before + 1
+    time.sleep(0.3)
+    summary = envoy.audit_events()[-1]["verification"]
+    assert (summary["skipped"], summary["errors"], summary["retries"]) == ("verifier_error", 1, 0)
+
+
+def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(vendor, verifier):
+    """The client hangs up while its verification waits out a backoff: the request is
+    forgotten (no retry is sent for it), nothing panics, and the worker goes on serving."""
+    import http.client
+
+    policy = {"verification": {"enabled": True, "retry_backoff_ms": 1500, "retry_backoff_max_ms": 1500}}
+    config = rig.render(listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
+                        verifier_port=verifier.port, plugin_config=policy)
+    envoy = rig.Envoy(config, concurrency=1)
+    try:
+        verifier.script(mode="error", fail_calls=1)
+        conn = http.client.HTTPConnection("127.0.0.1", envoy.port, timeout=10)
+        body = json.dumps({"model": "m", "messages": [{"role": "user", "content": PROMPT}]})
+        conn.request("POST", "/v1/chat/completions", body, {"content-type": "application/json", "authorization": "Bearer k"})
+        deadline = time.monotonic() + 3
+        while not verifier.calls() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)
+        conn.sock.shutdown(2)
+        conn.close()
+        time.sleep(2.0)  # past the backoff: a retry for the gone request would have arrived
+        assert len(verifier.calls()) == 1, "no retry for a request whose client went away"
+        assert chat(envoy) == INLINE, "the same worker still verifies"
+        log = envoy.log()
+        assert "panicked" not in log and "Wasm VM failed" not in log
+    finally:
+        envoy.stop()
+
+
 # --- modes ----------------------------------------------------------------------------
 
 

@@ -17,9 +17,13 @@ Script (POST /__verifier/script, JSON, every field optional; reset restores defa
             error (HTTP 500) | slow (sleep delay_ms, then normal) | drop (close the
             connection without answering)
   delay_ms  for slow
+  fail_calls  only the first N calls (since the last reset) follow `mode`; later ones
+            answer normally (0: every call follows it)
   low       list of substrings that make a claim doubtful (default: ["moon", "Atlantis"])
 Rig endpoints:
-  GET  /__verifier/calls   -> [{path, body}] every call received (bodies as JSON)
+  GET  /__verifier/calls   -> [{path, body, authorization, received, answered}] every
+                              call; `received`/`answered` are time.monotonic() seconds
+                              (this process's clock) when it arrived and was answered
   POST /__verifier/reset   -> clears calls and script
 
 Run: python fake_verifier.py --port 18090
@@ -36,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import serving
 
-DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "low": ["moon", "Atlantis"]}
+DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "low": ["moon", "Atlantis"], "fail_calls": 0}
 _script = dict(DEFAULT_SCRIPT)
 _calls: list[dict] = []
 _lock = threading.Lock()
@@ -105,9 +109,19 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             request = {}
         with _lock:
-            _calls.append({"path": self.path, "body": request, "authorization": self.headers.get("authorization")})
+            call = {"path": self.path, "body": request, "authorization": self.headers.get("authorization"), "received": time.monotonic()}
+            _calls.append(call)
+            number = len(_calls)
             script = dict(_script)
         mode = script["mode"]
+        if 0 < script["fail_calls"] < number:
+            mode = "normal"
+        try:
+            self._answer(request, script, mode)
+        finally:
+            call["answered"] = time.monotonic()
+
+    def _answer(self, request: dict, script: dict, mode: str) -> None:
         if mode == "slow":
             time.sleep(script["delay_ms"] / 1000)
         if mode == "drop":

@@ -213,7 +213,7 @@ class Verifier(_Threaded):
         urllib.request.urlopen(req, timeout=5).close()
 
     def script(self, **script) -> None:
-        """Sets the behaviour (see fake_verifier.py): mode, delay_ms, low."""
+        """Sets the behaviour (see fake_verifier.py): mode, delay_ms, low, fail_calls."""
         self._post("/__verifier/script", script)
 
     def reset(self) -> None:
