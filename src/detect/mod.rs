@@ -11,15 +11,17 @@
 
 pub mod names;
 pub mod rules;
+mod starts;
 pub mod validate;
 
 use std::collections::{BTreeMap, HashSet};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::policy::{CustomPattern, DetectorsConfig};
 use rules::{Context, Gate, Severity};
+use starts::{Hit, StartIndex};
 use validate::Validator;
 
 /// Compiled-size limit for one custom pattern; a pattern over it is a policy error.
@@ -89,6 +91,8 @@ enum Matcher {
 enum CompiledGate {
     Always,
     Contains(&'static [u8]),
+    /// The slot of this rule's prefixes in the engine's start index.
+    Prefix(usize),
     NumericRun {
         min_digits: usize,
         min_dashes: usize,
@@ -139,7 +143,7 @@ pub enum DetectError {
     EmptyMatch { index: usize, id: String },
     #[error("detectors.disable: unknown rule id or category at index {index}")]
     UnknownRule { index: usize },
-    #[error("detectors.internal_domains[{index}]: only letters, digits, '-' and '.' are allowed")]
+    #[error("detectors.internal_domains[{index}]: only letters, digits, '-' and '.' are allowed, starting with a letter or digit")]
     BadDomain { index: usize },
     #[error("detectors.{field}[{index}]: must be 1-{MAX_WORD_LEN} bytes with a letter or digit, no line breaks")]
     BadWord { field: &'static str, index: usize },
@@ -165,17 +169,10 @@ struct NameMatcher {
 pub struct Engine {
     rules: Vec<Rule>,
     min_confidence: f32,
-    /// Every `Near` keyword of every rule, case-insensitive, overlapping.
-    keywords: Option<AhoCorasick>,
+    /// Every `Near` keyword and every `Prefix` of every rule, found in one pass.
+    starts: Option<StartIndex>,
     names: Option<NameMatcher>,
     dictionaries: Vec<AhoCorasick>,
-}
-
-/// A keyword occurrence on word boundaries.
-#[derive(Debug, Clone, Copy)]
-struct Hit {
-    word: usize,
-    start: usize,
 }
 
 /// Added to a dictionary name's confidence when its second word is in the dictionary too.
@@ -293,7 +290,8 @@ impl Engine {
             }
         }
         for (index, domain) in config.internal_domains.iter().enumerate() {
-            let ok = !domain.trim_start_matches('.').is_empty()
+            // It is a keyword of the start index: it must begin a word.
+            let ok = domain.trim_start_matches('.').bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
                 && domain
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
@@ -326,6 +324,7 @@ impl Engine {
 
         let mut compiled = Vec::new();
         let mut keywords: Vec<String> = Vec::new();
+        let mut prefixes: Vec<&'static [&'static [u8]]> = Vec::new();
         // Custom rules first: on equal spans and confidence, the earlier rule is the
         // more specific one, and a team's own rule is more specific than ours.
         for (index, custom) in config.custom.iter().enumerate() {
@@ -384,6 +383,10 @@ impl Engine {
             let gate = match builtin.gate {
                 Gate::Always => CompiledGate::Always,
                 Gate::Contains(n) => CompiledGate::Contains(n),
+                Gate::Prefix(p) => {
+                    prefixes.push(p);
+                    CompiledGate::Prefix(prefixes.len() - 1)
+                }
                 Gate::NumericRun {
                     min_digits,
                     min_dashes,
@@ -444,17 +447,10 @@ impl Engine {
                 context: builtin.context,
             });
         }
-        let keywords = if keywords.is_empty() {
+        let starts = if keywords.is_empty() && prefixes.is_empty() {
             None
         } else {
-            Some(
-                AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::Standard)
-                    .kind(Some(AhoCorasickKind::DFA))
-                    .build(&keywords)
-                    .map_err(|_| DetectError::Builtin { id: "keywords" })?,
-            )
+            Some(StartIndex::new(&keywords, &prefixes))
         };
         let names = if wants_names {
             Some(NameMatcher::new(config)?)
@@ -464,7 +460,7 @@ impl Engine {
         Ok(Engine {
             rules: compiled,
             min_confidence: config.confidence_threshold,
-            keywords,
+            starts,
             names,
             dictionaries,
         })
@@ -485,7 +481,7 @@ impl Engine {
     pub fn scan(&self, text: &[u8]) -> Vec<Finding> {
         let mut candidates = Vec::new();
         let mut runs: Option<Vec<NumericRun>> = None;
-        let mut hits: Option<Vec<Hit>> = None;
+        let mut starts: Option<starts::Found> = None;
         for (index, rule) in self.rules.iter().enumerate() {
             let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
             let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost) + known_both;
@@ -514,6 +510,12 @@ impl Engine {
                 CompiledGate::Test(test) => {
                     if test(text) {
                         rule.search(index, text, 0, &mut candidates);
+                    }
+                }
+                CompiledGate::Prefix(slot) => {
+                    let found = starts.get_or_insert_with(|| self.find_starts(text));
+                    if let Some(Some(first)) = found.first.get(*slot) {
+                        rule.search(index, text, *first, &mut candidates);
                     }
                 }
                 CompiledGate::Contains(needle) => {
@@ -546,7 +548,7 @@ impl Engine {
                     }
                 }
                 CompiledGate::Near { words, before, after, assignment } => {
-                    let hits = hits.get_or_insert_with(|| self.keyword_hits(text));
+                    let hits = &starts.get_or_insert_with(|| self.find_starts(text)).hits;
                     // Windows around this rule's keywords, merged so that no byte is
                     // searched twice (and no match reported twice).
                     let mut window: Option<(usize, usize)> = None;
@@ -670,21 +672,9 @@ impl Engine {
         out
     }
 
-    /// Keyword occurrences on word boundaries, in order of position.
-    fn keyword_hits(&self, text: &[u8]) -> Vec<Hit> {
-        let Some(automaton) = &self.keywords else {
-            return Vec::new();
-        };
-        let mut hits = Vec::new();
-        for m in automaton.find_overlapping_iter(text) {
-            if word_boundary(text, m.start(), m.end()) {
-                hits.push(Hit {
-                    word: m.pattern().as_usize(),
-                    start: m.start(),
-                });
-            }
-        }
-        hits
+    /// Keyword occurrences and first prefix positions, in one pass.
+    fn find_starts(&self, text: &[u8]) -> starts::Found {
+        self.starts.as_ref().map(|s| s.find(text)).unwrap_or_default()
     }
 }
 
@@ -1170,6 +1160,50 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Every gate except `Near` (context required) and the dictionaries only decides
+    /// where the regex runs: with each replaced by `Always`, nothing found changes. The
+    /// texts put values after non-ASCII bytes, `_`, digits and inside words, at every
+    /// alignment, where a word-start or substring gate could drift from `\b`.
+    #[test]
+    fn gates_only_skip_work_never_findings() {
+        let gated = engine();
+        let mut always = engine();
+        for rule in &mut always.rules {
+            if !matches!(rule.gate, CompiledGate::Near { .. } | CompiledGate::Dictionary) {
+                rule.gate = CompiledGate::Always;
+            }
+        }
+        let values = [
+            "AKIAIOSFODNN7EXAMPLE", "sk-proj-abcdefghijklmnopqrstuvwx12", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+            "ghp_0123456789abcdefghijABCDEFGHIJ012345", "glpat-abcdefghij0123456789", "xoxb-1234567890-abcdefghij",
+            "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXX", "sk_live_0123456789abcdefABCD",
+            "AIzaSyA0123456789abcdefghijklmnopqrstuv", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+            "Bearer abcdefghijklmnopqrstuvwxyz012345", "bearer abcdefghijklmnopqrstuvwxyz012345",
+            "github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI",
+            "npm_abcdefghijklmnopqrstuvwxyz0123456789", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH",
+            "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG", "SK0123456789abcdef0123456789abcdef",
+            "AC0123456789abcdef0123456789abcdef", "shpat_0123456789abcdef0123456789abcdef", "jane.doe@example.com",
+            "123-45-6789", "(415) 555-0132", "+44 20 7946 0958", "4111 1111 1111 1111", "10.12.0.7", "8.8.8.8",
+            "GB82 WEST 1234 5698 7654 32", "3c:22:fb:1a:9e:07", "http://wiki.corp/x", "postgres://a:b@db.example.com/p",
+            "2001:db8:85a3::8a2e:370:7334", "912-78-1234",
+            "pypi-AgEIcHlwaS5vcmcabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123",
+        ];
+        let glue = ["", " ", "_", "x", "9", "\u{e9}", "-", ".", "(", "\n", "é", "=", "\"", "/"];
+        let mut count = 0;
+        for (i, value) in values.iter().enumerate() {
+            for (j, before) in glue.iter().enumerate() {
+                let after = glue[(i + j) % glue.len()];
+                for pad in 0..9 {
+                    let text = format!("{}{before}{value}{after} and {}", "ab ".repeat(pad), values[(i + 1) % values.len()]);
+                    let (a, b) = (gated.scan(text.as_bytes()), always.scan(text.as_bytes()));
+                    assert_eq!(a, b, "{text}");
+                    count += a.len();
+                }
+            }
+        }
+        assert!(count > 1000, "the texts must contain findings: {count}");
     }
 
     #[test]

@@ -14,6 +14,11 @@ pub enum Gate {
     Always,
     /// Run over the whole text only if it contains this byte string.
     Contains(&'static [u8]),
+    /// Run from the first word start (an ASCII letter or digit after a byte that is
+    /// neither) where one of these case-sensitive prefixes begins. The pattern must
+    /// begin with `\b` and one of them, so no match starts earlier; all prefixes of all
+    /// rules are found in the same single pass as the `Near` keywords.
+    Prefix(&'static [&'static [u8]]),
     /// Run only inside numeric runs (digits and `+ ( ) - . space`) with at least these
     /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
     /// inside one such run, so the regex never sees the rest of the text.
@@ -78,12 +83,6 @@ pub fn mac_like(text: &[u8]) -> bool {
         from = at + 1;
     }
     false
-}
-
-/// Slack gate: a token prefix or the webhook host.
-pub fn slack_like(text: &[u8]) -> bool {
-    memchr::memmem::find(text, b"xox").is_some()
-        || memchr::memmem::find(text, b"hooks.slack.com").is_some()
 }
 
 const PHONE_CONTEXT: Context = Context {
@@ -243,12 +242,6 @@ pub fn ipv6_like(text: &[u8]) -> bool {
     false
 }
 
-/// Twilio gate: `SK` or `AC` followed by a lower-case hex digit.
-pub fn twilio_like(text: &[u8]) -> bool {
-    let hex_after = |at: usize| text.get(at + 2).is_some_and(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
-    memchr::memmem::find_iter(text, b"SK").any(hex_after) || memchr::memmem::find_iter(text, b"AC").any(hex_after)
-}
-
 /// A built-in rule before compilation.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinRule {
@@ -406,7 +399,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.95,
-        gate: Gate::Always,
+        gate: Gate::Prefix(&[b"AKIA", b"ASIA", b"ABIA", b"ACCA", b"AIDA", b"AROA", b"AIPA", b"ANPA", b"ANVA", b"AGPA"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -420,7 +413,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.99,
-        gate: Gate::Contains(b"sk-ant-"),
+        gate: Gate::Prefix(&[b"sk-ant-"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -434,7 +427,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.95,
-        gate: Gate::Contains(b"sk-"),
+        gate: Gate::Prefix(&[b"sk-"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -448,7 +441,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.99,
-        gate: Gate::Contains(b"gh"),
+        gate: Gate::Prefix(&[b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -462,7 +455,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.99,
-        gate: Gate::Contains(b"glpat-"),
+        gate: Gate::Prefix(&[b"glpat-"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -476,7 +469,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.97,
-        gate: Gate::Test(slack_like),
+        gate: Gate::Prefix(&[b"xoxa-", b"xoxb-", b"xoxp-", b"xoxo-", b"xoxs-", b"xoxr-", b"https://hooks.slack.com/"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -490,7 +483,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.98,
-        gate: Gate::Contains(b"k_"),
+        gate: Gate::Prefix(&[b"sk_live_", b"sk_test_", b"rk_live_", b"rk_test_"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -504,7 +497,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.97,
-        gate: Gate::Contains(b"AIza"),
+        gate: Gate::Prefix(&[b"AIza"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -518,7 +511,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Jwt,
         confidence: 0.95,
-        gate: Gate::Contains(b"eyJ"),
+        gate: Gate::Prefix(&[b"eyJ"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -580,7 +573,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.9,
-        gate: Gate::Contains(b"earer"),
+        gate: Gate::Prefix(&[b"Bearer", b"bearer"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -899,7 +892,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "GITHUB_TOKEN",
         pattern: r"(?-u)\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b",
         confidence: 0.99,
-        gate: Gate::Contains(b"github_pat_"),
+        gate: Gate::Prefix(&[b"github_pat_"]),
         ..BASE
     },
     BuiltinRule {
@@ -907,7 +900,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "NPM_TOKEN",
         pattern: r"(?-u)\bnpm_[A-Za-z0-9]{36}\b",
         confidence: 0.97,
-        gate: Gate::Contains(b"npm_"),
+        gate: Gate::Prefix(&[b"npm_"]),
         ..BASE
     },
     BuiltinRule {
@@ -915,7 +908,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "PYPI_TOKEN",
         pattern: r"(?-u)\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
         confidence: 0.99,
-        gate: Gate::Contains(b"pypi-AgEIcHlwaS5vcmc"),
+        gate: Gate::Prefix(&[b"pypi-AgEIcHlwaS5vcmc"]),
         ..BASE
     },
     BuiltinRule {
@@ -924,7 +917,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\bhf_[A-Za-z0-9]{34,40}\b",
         validator: Validator::Entropy,
         confidence: 0.95,
-        gate: Gate::Contains(b"hf_"),
+        gate: Gate::Prefix(&[b"hf_"]),
         ..BASE
     },
     BuiltinRule {
@@ -932,7 +925,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "SENDGRID_KEY",
         pattern: r"(?-u)\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
         confidence: 0.99,
-        gate: Gate::Contains(b"SG."),
+        gate: Gate::Prefix(&[b"SG."]),
         ..BASE
     },
     BuiltinRule {
@@ -940,7 +933,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "TWILIO_KEY",
         pattern: r"(?-u)\b(?:SK|AC)[0-9a-f]{32}\b",
         confidence: 0.9,
-        gate: Gate::Test(twilio_like),
+        gate: Gate::Prefix(&[b"SK", b"AC"]),
         ..BASE
     },
     BuiltinRule {
@@ -948,7 +941,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "SHOPIFY_TOKEN",
         pattern: r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
         confidence: 0.99,
-        gate: Gate::Contains(b"shp"),
+        gate: Gate::Prefix(&[b"shpat_", b"shpca_", b"shppa_", b"shpss_"]),
         ..BASE
     },
     BuiltinRule {

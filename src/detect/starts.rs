@@ -1,0 +1,304 @@
+//! One pass over the text that finds, at word starts, every context keyword and
+//! every rule prefix.
+//!
+//! Keywords ("passport", "born", "Dr") gate the `Near` rules, and prefixes (`sk-`,
+//! `ghp_`, `AKIA`) gate the `Prefix` rules; both begin where a word begins. The pass
+//! finds word starts eight bytes at a time (a letter or digit after a byte that is
+//! neither), then tests the start's first three bytes, case-folded, against a hashed
+//! bit set of the keys the entries begin with. English words share their first two
+//! letters with some keyword far too often ("the" and "this is"); three leave few false
+//! hits, and only those are compared with the entries of their hash bucket. This
+//! replaced a case-insensitive Aho-Corasick pass over every byte plus one substring
+//! search per prefix rule: a 16 KiB chat text is scanned ~1.8× faster in V8
+//! (BENCHMARKS.md §1).
+
+/// A keyword occurrence on word boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub word: usize,
+    pub start: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// Case-insensitive, whole word (by [`super::is_word_byte`]): the keyword's id.
+    Keyword(usize),
+    /// Case-sensitive, followed by anything: the prefix rule's slot.
+    Prefix(usize),
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    key: u32,
+    literal: Box<[u8]>,
+    kind: Kind,
+}
+
+/// What one pass found: keyword hits in order of position, and for each prefix slot
+/// the first word start where one of its prefixes begins.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    pub hits: Vec<Hit>,
+    pub first: Vec<Option<usize>>,
+}
+
+/// The compiled keywords and prefixes of one engine.
+#[derive(Debug, Clone)]
+pub(crate) struct StartIndex {
+    /// One bit per hashed [`key`] (16 bits of [`hash`]) that some entry has.
+    bits: Vec<u64>,
+    /// Entries grouped by bucket (the top [`BUCKET_BITS`] of the hash): bucket `b`'s
+    /// are `entries[heads[b]..heads[b + 1]]`.
+    heads: Vec<u16>,
+    entries: Vec<Entry>,
+    slots: usize,
+}
+
+const BUCKET_BITS: u32 = 10;
+
+/// The first three bytes at a word start, letters folded to lower case and every
+/// byte that is not an ASCII letter or digit (or past the end) read as 0: "St." and
+/// "st\n" share a key with the whole word "st". A literal's key is its own first
+/// three bytes, or, when shorter, every key it can begin (see [`StartIndex::new`]).
+fn key(bytes: &[u8]) -> u32 {
+    let v = match bytes.get(..4) {
+        Some(&[a, b, c, _]) => u32::from_le_bytes([a, b, c, 0]),
+        _ => {
+            let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
+            u32::from_le_bytes([byte(0), byte(1), byte(2), 0])
+        }
+    };
+    let v = u64::from(v);
+    let keep = ((alnum(v) >> 7) & ONES) * 0xff;
+    ((v | (ONES * 0x20)) & keep) as u32
+}
+
+/// Mixes a key; its top 16 bits index the bit set, the top [`BUCKET_BITS`] the buckets.
+fn hash(key: u32) -> u32 {
+    key.wrapping_mul(0x9e37_79b1)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = ONES * 0x80;
+const LOW7: u64 = ONES * 0x7f;
+
+/// High bit of each byte of `v` strictly between `lo` and `hi` (both below 128).
+fn between(v: u64, lo: u8, hi: u8) -> u64 {
+    let low = v & LOW7;
+    (ONES * (127 + u64::from(hi)) - low) & !v & (low + ONES * (127 - u64::from(lo))) & HIGH
+}
+
+/// The high bit of byte `j` of `lanes` (its only possible bit) as bit `j` of the result.
+fn gather(lanes: u64) -> u64 {
+    ((lanes >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// High bit of each byte of `v` that is an ASCII letter or digit.
+fn alnum(v: u64) -> u64 {
+    between(v, b'0' - 1, b'9' + 1) | between(v | (ONES * 0x20), b'a' - 1, b'z' + 1)
+}
+
+impl StartIndex {
+    /// `keywords` by id, `prefixes` by slot. Every literal must begin with an ASCII
+    /// letter or digit (the engine checks its inputs), and a prefix must be at least
+    /// two bytes long; others are left out.
+    pub fn new(keywords: &[String], prefixes: &[&[&[u8]]]) -> StartIndex {
+        let mut entries = Vec::new();
+        // Bytes a key can hold: 0, the digits and the folded letters.
+        let keyed: Vec<u8> = std::iter::once(0u8).chain(b'0'..=b'9').chain(b'a'..=b'z').collect();
+        let mut add = |literal: &[u8], kind: Kind| {
+            if !literal.first().is_some_and(u8::is_ascii_alphanumeric) {
+                return;
+            }
+            let mut push = |key: u32| entries.push(Entry { key, literal: literal.into(), kind });
+            match (kind, literal.len()) {
+                // A whole word of two bytes is followed by a byte that reads as 0.
+                (Kind::Keyword(_), 2) | (_, 3..) => push(key(literal)),
+                // A one-byte word, or a two-byte prefix, goes on with any byte: one
+                // key for each byte a key can hold there.
+                (Kind::Keyword(_), 1) | (Kind::Prefix(_), 2) => {
+                    for &third in &keyed {
+                        push(key(literal) | (u32::from(third) << 16));
+                    }
+                }
+                _ => {}
+            }
+        };
+        for (id, word) in keywords.iter().enumerate() {
+            add(word.as_bytes(), Kind::Keyword(id));
+        }
+        for (slot, literals) in prefixes.iter().enumerate() {
+            for literal in literals.iter() {
+                add(literal, Kind::Prefix(slot));
+            }
+        }
+        let bucket = |key: u32| (hash(key) >> (32 - BUCKET_BITS)) as usize;
+        entries.sort_by(|a, b| (bucket(a.key), a.key, &a.literal, a.kind).cmp(&(bucket(b.key), b.key, &b.literal, b.kind)));
+        entries.dedup_by(|a, b| a.key == b.key && a.literal == b.literal && a.kind == b.kind);
+        let mut bits = vec![0u64; 1024];
+        let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
+        for e in &entries {
+            let at = (hash(e.key) >> 16) as usize;
+            if let Some(word) = bits.get_mut(at >> 6) {
+                *word |= 1 << (at & 63);
+            }
+            // Counted one bucket up, then summed: heads[b] = entries before bucket b.
+            if let Some(head) = heads.get_mut(bucket(e.key) + 1) {
+                *head = head.saturating_add(1);
+            }
+        }
+        for b in 1..heads.len() {
+            let before = heads.get(b - 1).copied().unwrap_or(0);
+            if let Some(head) = heads.get_mut(b) {
+                *head = head.saturating_add(before);
+            }
+        }
+        StartIndex { bits, heads, entries, slots: prefixes.len() }
+    }
+
+    pub fn find(&self, text: &[u8]) -> Found {
+        let mut found = Found { hits: Vec::new(), first: vec![None; self.slots] };
+        let mut base = 0;
+        // High bit of byte 0's lane when the byte before the chunk is a letter or digit.
+        let mut carry = 0u64;
+        // The starts of 64 bytes gathered into one bit each, then visited: one
+        // unpredictable loop exit per 64 bytes instead of one per 8.
+        let blocks = text.chunks_exact(64);
+        let rest = blocks.remainder();
+        for block in blocks {
+            let mut starts = 0u64;
+            for (j, chunk) in block.chunks_exact(8).enumerate() {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                let lanes = alnum(u64::from_le_bytes(word));
+                starts |= gather(lanes & !((lanes << 8) | carry)) << (8 * j);
+                carry = (lanes >> 56) & 0x80;
+            }
+            while starts != 0 {
+                self.at(text, base + starts.trailing_zeros() as usize, &mut found);
+                starts &= starts - 1;
+            }
+            base += 64;
+        }
+        let mut previous = carry != 0;
+        for (offset, b) in rest.iter().enumerate() {
+            let current = b.is_ascii_alphanumeric();
+            if current && !previous {
+                self.at(text, base + offset, &mut found);
+            }
+            previous = current;
+        }
+        found
+    }
+
+    /// Tests the key at `start`, a word start, against the bit set.
+    #[inline(always)]
+    fn at(&self, text: &[u8], start: usize, found: &mut Found) {
+        let key = key(text.get(start..).unwrap_or_default());
+        let at = (hash(key) >> 16) as usize;
+        if self.bits.get(at >> 6).is_some_and(|w| w >> (at & 63) & 1 == 1) {
+            self.compare(text, start, key, found);
+        }
+    }
+
+    /// Compares the entries with this key; rare, so kept out of the scan loop.
+    #[inline(never)]
+    fn compare(&self, text: &[u8], start: usize, key: u32, found: &mut Found) {
+        let bucket = (hash(key) >> (32 - BUCKET_BITS)) as usize;
+        let (Some(&from), Some(&to)) = (self.heads.get(bucket), self.heads.get(bucket + 1)) else { return };
+        let entries = self.entries.get(usize::from(from)..usize::from(to)).unwrap_or_default();
+        for entry in entries.iter().filter(|e| e.key == key) {
+            let end = start + entry.literal.len();
+            let Some(here) = text.get(start..end) else { continue };
+            match entry.kind {
+                Kind::Keyword(word) => {
+                    if here.eq_ignore_ascii_case(&entry.literal) && super::word_boundary(text, start, end) {
+                        found.hits.push(Hit { word, start });
+                    }
+                }
+                Kind::Prefix(slot) => {
+                    if here == &*entry.literal {
+                        if let Some(first @ None) = found.first.get_mut(slot) {
+                            *first = Some(start);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index() -> StartIndex {
+        let keywords: Vec<String> = ["passport", "dr", "full name", "d.o.b", "x"].iter().map(|s| s.to_string()).collect();
+        StartIndex::new(&keywords, &[&[b"sk-"], &[b"ghp_", b"gho_"]])
+    }
+
+    /// The same answers by brute force: every position, the plain definitions.
+    fn naive(text: &[u8], keywords: &[&str], prefixes: &[&[&[u8]]]) -> Found {
+        let mut found = Found { hits: Vec::new(), first: vec![None; prefixes.len()] };
+        for start in 0..text.len() {
+            for (word, k) in keywords.iter().enumerate() {
+                let end = start + k.len();
+                if text.get(start..end).is_some_and(|t| t.eq_ignore_ascii_case(k.as_bytes()))
+                    && super::super::word_boundary(text, start, end)
+                {
+                    found.hits.push(Hit { word, start });
+                }
+            }
+            let word_start = text[start].is_ascii_alphanumeric() && (start == 0 || !text[start - 1].is_ascii_alphanumeric());
+            for (slot, literals) in prefixes.iter().enumerate() {
+                if word_start && found.first[slot].is_none() && literals.iter().any(|l| text[start..].starts_with(l)) {
+                    found.first[slot] = Some(start);
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn keywords_whole_words_any_case_and_prefixes_at_word_starts() {
+        let text = b"Passport no. 1; DR. Who; address: x; fullname; Full Name: y; D.O.B 1990; dry; mask-1 sk-abc _ghp_x \xc3\xa9gho_y";
+        let found = index().find(text);
+        let words: Vec<(usize, &[u8])> = found.hits.iter().map(|h| (h.word, &text[h.start..h.start + 2])).collect();
+        assert_eq!(
+            words,
+            vec![(0, &b"Pa"[..]), (1, b"DR"), (4, b"x;"), (2, b"Fu"), (3, b"D."), (4, b"x ")]
+        );
+        let sk = text.windows(3).rposition(|w| w == b"sk-").unwrap();
+        // `mask-1` has `sk-` inside a word: not a start. `_ghp_` starts after `_`, a
+        // word start for prefixes (regex `\b` decides), and `é` too.
+        assert_eq!(found.first[0], Some(sk));
+        assert_eq!(found.first[1], Some(text.windows(4).position(|w| w == b"ghp_").unwrap()));
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_every_alignment() {
+        let keywords = ["passport", "dr", "full name", "d.o.b", "x"];
+        let prefixes: &[&[&[u8]]] = &[&[b"sk-"], &[b"ghp_", b"gho_"]];
+        let index = index();
+        let base = b"x DR dr. passportX passport; Full name ghp_1 sk-2 \xff x".to_vec();
+        for shift in 0..16 {
+            let mut text = b"ab c-".repeat(shift);
+            text.extend_from_slice(&base);
+            for cut in [text.len(), text.len() - 1, text.len() - 3] {
+                let t = &text[..cut];
+                let (a, b) = (index.find(t), naive(t, &keywords, prefixes));
+                assert_eq!((a.hits, a.first), (b.hits, b.first), "shift {shift} cut {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_classify_every_byte() {
+        for b in 0..=255u8 {
+            let lanes = alnum(u64::from_le_bytes([b, b'a', 0xff, b, b'0', b' ', b'Z', b]));
+            let expect = |x: u8| if x.is_ascii_alphanumeric() { 0x80 } else { 0 };
+            let want = u64::from_le_bytes([expect(b), 0x80, 0, expect(b), 0x80, 0, 0x80, expect(b)]);
+            assert_eq!(lanes, want, "byte {b:#x}");
+        }
+    }
+}
