@@ -81,6 +81,8 @@ pub struct Rule {
 #[derive(Debug, Clone)]
 enum Matcher {
     Regex(Regex),
+    /// A hand-written equivalent of the rule's pattern (see [`rules::Finder`]).
+    Code(rules::Finder),
     /// The engine's person-name dictionaries.
     Names,
     /// One of the engine's policy dictionaries, by index.
@@ -373,11 +375,15 @@ impl Engine {
                         }
                         _ => builtin.pattern.to_string(),
                     };
-                    let regex = RegexBuilder::new(&pattern)
-                        .unicode(false)
-                        .build()
-                        .map_err(|_| DetectError::Builtin { id: builtin.id })?;
-                    Matcher::Regex(regex)
+                    match builtin.finder {
+                        Some(finder) => Matcher::Code(finder),
+                        None => Matcher::Regex(
+                            RegexBuilder::new(&pattern)
+                                .unicode(false)
+                                .build()
+                                .map_err(|_| DetectError::Builtin { id: builtin.id })?,
+                        ),
+                    }
                 }
             };
             let gate = match builtin.gate {
@@ -592,7 +598,7 @@ impl Engine {
                             find_words(automaton, text, index, rule.confidence, &mut candidates);
                         }
                     }
-                    Matcher::Regex(_) => {}
+                    Matcher::Regex(_) | Matcher::Code(_) => {}
                 },
             }
             if let Some(context) = rule.context {
@@ -851,20 +857,16 @@ impl NameMatcher {
 impl Rule {
     /// Appends this rule's validated matches in `hay[from..]` to `out`.
     fn search(&self, index: usize, hay: &[u8], from: usize, out: &mut Vec<Finding>) {
-        let Matcher::Regex(regex) = &self.matcher else {
-            return;
-        };
         let mut at = from;
         while at <= hay.len() {
-            let found = if self.group == 0 {
-                regex
-                    .find_at(hay, at)
-                    .map(|m| (m.start(), m.end(), m.end()))
-            } else {
-                regex.captures_at(hay, at).and_then(|c| {
+            let found = match &self.matcher {
+                Matcher::Regex(regex) if self.group == 0 => regex.find_at(hay, at).map(|m| (m.start(), m.end(), m.end())),
+                Matcher::Regex(regex) => regex.captures_at(hay, at).and_then(|c| {
                     let whole = c.get(0)?;
                     c.get(self.group).map(|m| (m.start(), m.end(), whole.end()))
-                })
+                }),
+                Matcher::Code(find) => find(hay, at).map(|(start, end)| (start, end, end)),
+                Matcher::Names | Matcher::Words(_) => return,
             };
             let Some((start, end, next)) = found else {
                 break;
@@ -1392,9 +1394,11 @@ mod tests {
         // loaded machine. Smaller sizes in unoptimised builds.
         let e = engine();
         let unit: usize = if cfg!(debug_assertions) { 16 << 10 } else { 256 << 10 };
-        let inputs: [fn(usize) -> Vec<u8>; 7] = [
+        let inputs: [fn(usize) -> Vec<u8>; 9] = [
             |n| vec![b'7'; n],
             |n| b"1-".repeat(n / 2),
+            |n| b"1 ".repeat(n / 2),
+            |n| b"ab:".repeat(n / 3),
             |n| b"a@".repeat(n / 2),
             |n| b"Dr ".repeat(n / 3),
             |n| b"key=".repeat(n / 4),
@@ -1420,6 +1424,27 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Every hand-written finder matches exactly where its rule's pattern does,
+        /// from every starting offset, on text made of the bytes that matter to it.
+        #[test]
+        fn finders_agree_with_their_patterns(
+            text in proptest::collection::vec(proptest::prelude::prop_oneof![
+                8 => proptest::prelude::Just(b'4'), 8 => proptest::prelude::Just(b'1'),
+                2 => proptest::prelude::Just(b' '), 2 => proptest::prelude::Just(b'-'),
+                1 => proptest::prelude::Just(b'a'), 1 => proptest::prelude::Just(b'_'),
+                1 => proptest::prelude::Just(b'.'), 1 => proptest::prelude::Just(0xe9u8),
+            ], 0..80),
+        ) {
+            for builtin in rules::BUILTIN {
+                let Some(find) = builtin.finder else { continue };
+                let regex = RegexBuilder::new(builtin.pattern).unicode(false).build().unwrap();
+                for from in 0..=text.len() {
+                    let want = regex.find_at(&text, from).map(|m| (m.start(), m.end()));
+                    proptest::prop_assert_eq!(find(&text, from), want, "{} from {}", builtin.id, from);
+                }
+            }
+        }
 
         /// Findings are in bounds, ordered, non-overlapping and above the threshold;
         /// anonymized output contains no detected value.

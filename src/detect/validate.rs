@@ -47,16 +47,26 @@ impl Validator {
         if self != Validator::PaymentCard {
             return self.check(matched).then_some(matched.len());
         }
-        let ends = matched
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| !b.is_ascii_digit())
-            .map(|(i, _)| i)
-            .chain(std::iter::once(matched.len()))
-            .collect::<Vec<_>>();
-        ends.into_iter()
-            .rev()
-            .find(|&end| matched.get(..end).is_some_and(payment_card))
+        // The longest prefix ending at the end or just before a separator that is a
+        // card. No allocation: a numeric run like `1-1-1-…` asks this at every digit.
+        let mut first = [0u8; 19];
+        let mut total = 0;
+        for &b in matched.iter().filter(|b| b.is_ascii_digit()) {
+            if let Some(slot) = first.get_mut(total) {
+                *slot = b - b'0';
+            }
+            total += 1;
+        }
+        let mut digits = total;
+        let mut candidates = std::iter::once((matched.len(), total)).chain(matched.iter().enumerate().rev().filter_map(|(i, b)| {
+            if b.is_ascii_digit() {
+                digits -= 1;
+                None
+            } else {
+                Some((i, digits))
+            }
+        }));
+        candidates.find(|&(_, n)| first.get(..n).is_some_and(card_digits)).map(|(end, _)| end)
     }
 
     pub fn check(self, matched: &[u8]) -> bool {
@@ -184,8 +194,13 @@ pub fn luhn(digits: &[u8]) -> bool {
 }
 
 fn payment_card(matched: &[u8]) -> bool {
-    let d = digits(matched);
-    if !(13..=19).contains(&d.len()) || !luhn(&d) {
+    card_digits(&digits(matched))
+}
+
+/// 13 to 19 digit values that pass Luhn and begin with an issuer's prefix at a length
+/// that issuer uses.
+fn card_digits(d: &[u8]) -> bool {
+    if !(13..=19).contains(&d.len()) || !luhn(d) {
         return false;
     }
     let prefix = |n: usize| {
