@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext};
-use proxy_wasm::types::Action;
+use proxy_wasm::types::{Action, Status};
 
 use super::{now_ms, now_secs, ResponseMode, ScopedLookup, VeilHttp};
 use crate::provider::Provider;
@@ -170,9 +170,11 @@ impl VeilHttp {
         matches!(self.verify.as_ref().map(|v| &v.shape), Some(Shape::Whole(_)))
     }
 
-    /// Dispatches every call the session wants now. A call Envoy refuses to start
-    /// (unknown cluster) is answered as failed at once, which may schedule a retry.
-    /// Then asks the alarm to wake this request when a retry is due.
+    /// Dispatches every call the session wants now. A call Envoy refuses outright
+    /// (`BadArgument`: no such cluster) is a configuration error: the session stops
+    /// asking and the response goes on unannotated at once. One that failed as it
+    /// started (`InternalFailure`, e.g. no healthy host) counts as unavailable and may
+    /// be retried. Then asks the alarm to wake this request when a retry is due.
     fn verify_pump(&mut self) {
         let (now, secs) = (now_ms(self), now_secs(self));
         loop {
@@ -214,7 +216,10 @@ impl VeilHttp {
                             alarm.sent(token, self.id);
                         }
                     }
-                    Err(_) => v.session.on_answer(call.id, Answer::Failed, now, secs, &SharedCache),
+                    Err(status) => {
+                        let answer = if status == Status::BadArgument { Answer::Refused } else { Answer::Failed };
+                        v.session.on_answer(call.id, answer, now, secs, &SharedCache);
+                    }
                 }
             }
         }

@@ -383,12 +383,30 @@ def test_headers_style_changes_nothing_but_counts(gws):
     assert stat(envoy, "verify.warnings") == before + 2
 
 
-def test_unknown_cluster_fails_open(gws):
-    envoy = gws.get("nocluster", {"verification": {"enabled": True, "cluster": "no-such-cluster"}})
-    before = stat(envoy, "verify.skipped.verifier_unavailable")
-    assert chat(envoy) == PLAIN
-    assert chat_text(envoy, True) == PLAIN
-    assert stat(envoy, "verify.skipped.verifier_unavailable") == before + 2
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
+    """A verifier cluster Envoy does not know: dispatch_http_call is refused. That is a
+    configuration error, so it is not retried after the backoff (2 s here): the answer
+    goes on unmarked at once, with its own reason in the header, audit and counters."""
+    policy = {"hold_headers": True, "verification": {
+        "enabled": True, "cluster": "no-such-cluster", "retry_backoff_ms": 2000, "retry_backoff_max_ms": 2000}}
+    envoy = gws.get("nocluster", policy)
+    before = stat(envoy, "verify.skipped.verifier_misconfigured")
+    started = time.monotonic()
+    if stream:
+        assert chat_text(envoy, True) == PLAIN
+    else:
+        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+            model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
+        assert raw.parse().choices[0].message.content == PLAIN
+        assert raw.headers.get("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"
+    held = time.monotonic() - started
+    assert held < 1.0, f"answer took {held:.2f}s: it waited for a retry of a call Envoy refused"
+    assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
+    assert verifier.calls() == []
+    time.sleep(0.3)
+    summary = envoy.audit_events()[-1]["verification"]
+    assert (summary["skipped"], summary["errors"], summary["retries"], summary["calls"]) == ("verifier_misconfigured", 1, 0, 1)
 
 
 def test_gemini_json_array_stream_gets_one_more_element(gw):
