@@ -213,6 +213,73 @@ def test_every_shape_stream_gets_one_more_event(gw, shape):
     assert SHAPES[shape](gw, True) == APPENDED
 
 
+def raw_post(envoy, path: str, body: dict) -> tuple[int, bytes, dict[str, str]]:
+    """POSTs over a plain HTTP/1.1 socket through h11 (the SDKs' own HTTP/1.1 parser),
+    which, unlike the SDKs, hands out a chunked response's trailers."""
+    import socket
+
+    import h11
+
+    data = json.dumps(body).encode()
+    conn = h11.Connection(h11.CLIENT)
+    headers = [("host", "gateway"), ("content-type", "application/json"), ("authorization", "Bearer test-key-verify"),
+               ("content-length", str(len(data)))]
+    status, chunks, trailers = 0, [], {}
+    with socket.create_connection(("127.0.0.1", envoy.port), timeout=30) as sock:
+        sock.sendall(conn.send(h11.Request(method="POST", target=path, headers=headers)) + conn.send(h11.Data(data=data))
+                     + conn.send(h11.EndOfMessage()))
+        while True:
+            event = conn.next_event()
+            if event is h11.NEED_DATA:
+                conn.receive_data(sock.recv(65536))
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+            elif isinstance(event, h11.Data):
+                chunks.append(event.data)
+            elif isinstance(event, h11.EndOfMessage):
+                trailers = {k.decode(): v.decode() for k, v in event.headers}
+                break
+    return status, b"".join(chunks), trailers
+
+
+STREAM_REQUESTS = {
+    "openai_chat": ("/v1/chat/completions", {"model": "m", "stream": True, "messages": [{"role": "user", "content": PROMPT}]}),
+    "openai_responses": ("/v1/responses", {"model": "m", "stream": True, "input": PROMPT}),
+    "anthropic": ("/v1/messages", {"model": "claude-x", "max_tokens": 100, "stream": True, "messages": [{"role": "user", "content": PROMPT}]}),
+    "gemini_sse": ("/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse", {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}),
+    "gemini_array": ("/v1beta/models/gemini-2.0-flash:streamGenerateContent", {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}),
+}
+
+
+@pytest.mark.parametrize("shape", STREAM_REQUESTS)
+def test_stream_summary_is_a_trailer_and_in_the_audit_line(gw, shape):
+    """A stream's headers leave before its text: the summary follows it as a trailer
+    (HTTP/1.1 chunked trailers; envoy/ configs set enable_trailers) and is in the audit line."""
+    path, body = STREAM_REQUESTS[shape]
+    status, data, trailers = raw_post(gw, path, body)
+    assert status == 200
+    assert "Confidence: 20%" in data.decode()
+    assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
+    time.sleep(0.3)
+    summary = gw.audit_events()[-1]["verification"]
+    assert (summary["claims"], summary["verified"], summary["warnings"], summary.get("skipped")) == (3, 3, 1, None)
+
+
+def test_stream_trailer_says_why_verification_failed_open(gw, verifier):
+    verifier.script(mode="error")
+    status, data, trailers = raw_post(gw, *STREAM_REQUESTS["openai_chat"])
+    assert status == 200 and "Confidence" not in data.decode()
+    assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
+    time.sleep(0.3)
+    assert gw.audit_events()[-1]["verification"]["skipped"] == "verifier_error"
+
+
+def test_unverified_streams_get_no_trailer(gateway):
+    status, data, trailers = raw_post(gateway, *STREAM_REQUESTS["openai_chat"])
+    assert status == 200 and data.rstrip().endswith(b"data: [DONE]")
+    assert trailers == {}
+
+
 # --- failing open ---------------------------------------------------------------------
 
 FAILURES = {
@@ -402,6 +469,11 @@ def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
         assert raw.headers.get("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"
     held = time.monotonic() - started
     assert held < 1.0, f"answer took {held:.2f}s: it waited for a retry of a call Envoy refused"
+    if stream:
+        # Nothing was left to wait for at the end: the trailer went out final at once.
+        _, _, trailers = raw_post(envoy, *STREAM_REQUESTS["openai_chat"])
+        assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"}
+        before += 1
     assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
     assert verifier.calls() == []
     time.sleep(0.3)
