@@ -814,7 +814,7 @@ mod tests {
         let (mut s, due) = streaming(950);
         assert_eq!(s.next_wakeup(), Some(due), "50 ms of the budget left at its time");
         assert_eq!(s.poll(due, 0, &cache).len(), 1);
-        let (mut s, _) = streaming(990);
+        let (s, _) = streaming(990);
         assert_eq!(s.next_wakeup(), None, "10 ms left at its time: given up");
         assert!(s.settled());
         let r = s.report();

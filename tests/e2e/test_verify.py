@@ -213,6 +213,30 @@ def test_every_shape_stream_gets_one_more_event(gw, shape):
     assert SHAPES[shape](gw, True) == APPENDED
 
 
+@pytest.mark.parametrize("style", ["inline", "append", "headers"])
+def test_responses_stream_whole_text_repeats_match_what_was_sent(gws, style):
+    """The Responses API repeats the whole text after its deltas (output_text.done,
+    content_part.done, output_item.done, response.completed). The marks event comes
+    before the first repeat, and every repeat holds the text plus the marks, so the
+    SDK's final response is what the client was streamed."""
+    envoy = gws.get(f"style-{style}", {"verification": {"enabled": True, "annotate": style}})
+    expected = PLAIN if style == "headers" else APPENDED
+    client = openai_client(envoy)
+    events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
+    types = [e.type for e in events]
+    deltas = [e.delta for e in events if e.type == "response.output_text.delta"]
+    assert "".join(deltas) == expected
+    last_delta = max(i for i, t in enumerate(types) if t == "response.output_text.delta")
+    assert last_delta < types.index("response.output_text.done"), types
+    by_type = {e.type: e for e in events}
+    assert by_type["response.output_text.done"].text == expected
+    assert by_type["response.content_part.done"].part.text == expected
+    assert by_type["response.output_item.done"].item.content[0].text == expected
+    assert by_type["response.completed"].response.output_text == expected
+    with client.responses.stream(model="gpt-4o-mini", input=PROMPT) as stream:
+        assert stream.get_final_response().output_text == expected
+
+
 def raw_post(envoy, path: str, body: dict) -> tuple[int, bytes, dict[str, str]]:
     """POSTs over a plain HTTP/1.1 socket through h11 (the SDKs' own HTTP/1.1 parser),
     which, unlike the SDKs, hands out a chunked response's trailers."""
