@@ -141,7 +141,7 @@ impl StreamRestorer {
         for field in &fields {
             let decoded = json::decode(data.get(field.span.start..field.span.end).unwrap_or_default());
             let (text, held) = match field.role {
-                Role::Whole => (restore_all(&decoded.bytes, field.kind, tokens), None),
+                Role::Whole(_) => (restore_all(&decoded.bytes, field.kind, tokens), None),
                 Role::Delta(key) => {
                     let mut joined = self.pending.remove(&key).map(|p| p.held).unwrap_or_default();
                     joined.extend_from_slice(&decoded.bytes);
@@ -221,7 +221,7 @@ fn fill_template(
                 r
             }
             Role::Delta(_) => Vec::new(),
-            Role::Whole => continue,
+            Role::Whole(_) => continue,
         };
         let (start, end) = to_raw(field.span.start, field.span.end)?;
         edits.push(Edit { start, end, replacement });

@@ -3,8 +3,8 @@
 //!
 //! The decisions are the core's ([`crate::verify::Session`]); this file only moves
 //! bytes between Envoy and it. Every failure fails open: the response goes on
-//! unannotated, with the reason in the `x-veil-verification` header (whole bodies),
-//! the audit line and the `verify.skipped.<reason>` counter.
+//! unannotated, with the reason in the `x-veil-verification` header (whole bodies) or
+//! trailer (streams), the audit line and the `verify.skipped.<reason>` counter.
 //!
 //! A failed call is retried after a backoff. The request cannot set a timer, so it
 //! asks the root's alarm to wake it ([`crate::verify::Alarm`]); the root's tick then
@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext};
-use proxy_wasm::types::Action;
+use proxy_wasm::types::{Action, Status};
 
 use super::{now_ms, now_secs, ResponseMode, ScopedLookup, VeilHttp};
 use crate::provider::Provider;
@@ -29,8 +29,13 @@ use crate::verify::{
     Report, Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
 };
 
-/// The response header with the verification summary (whole bodies).
+/// The response header (whole bodies) or trailer (streams) with the verification
+/// summary.
 pub(super) const SUMMARY_HEADER: &str = "x-veil-verification";
+
+/// The summary trailer's value while a stream's end waits for the verifier; replaced
+/// before the trailers leave.
+const SUMMARY_PENDING: &str = "pending";
 
 /// What every verifying request needs from the root context.
 #[derive(Debug)]
@@ -95,6 +100,8 @@ enum Shape {
         collector: Option<StreamTap>,
         /// Bytes Envoy buffers while the end of the stream is held.
         buffered: usize,
+        /// The summary trailer was added (pending) when the end was held.
+        trailer: bool,
     },
 }
 
@@ -138,7 +145,7 @@ impl VeilHttp {
             ResponseMode::Stream(_) => {
                 let framing = if self.json_array_stream { Framing::JsonArray } else { Framing::Sse };
                 let collector = (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
-                Shape::Stream { tap: StreamTap::new(provider, framing), collector, buffered: 0 }
+                Shape::Stream { tap: StreamTap::new(provider, framing), collector, buffered: 0, trailer: false }
             }
             _ => return skip_now(self, SkipReason::NoText),
         };
@@ -170,9 +177,11 @@ impl VeilHttp {
         matches!(self.verify.as_ref().map(|v| &v.shape), Some(Shape::Whole(_)))
     }
 
-    /// Dispatches every call the session wants now. A call Envoy refuses to start
-    /// (unknown cluster) is answered as failed at once, which may schedule a retry.
-    /// Then asks the alarm to wake this request when a retry is due.
+    /// Dispatches every call the session wants now. A call Envoy refuses outright
+    /// (`BadArgument`: no such cluster) is a configuration error: the session stops
+    /// asking and the response goes on unannotated at once. One that failed as it
+    /// started (`InternalFailure`, e.g. no healthy host) counts as unavailable and may
+    /// be retried. Then asks the alarm to wake this request when a retry is due.
     fn verify_pump(&mut self) {
         let (now, secs) = (now_ms(self), now_secs(self));
         loop {
@@ -214,7 +223,10 @@ impl VeilHttp {
                             alarm.sent(token, self.id);
                         }
                     }
-                    Err(_) => v.session.on_answer(call.id, Answer::Failed, now, secs, &SharedCache),
+                    Err(status) => {
+                        let answer = if status == Status::BadArgument { Answer::Refused } else { Answer::Failed };
+                        v.session.on_answer(call.id, answer, now, secs, &SharedCache);
+                    }
                 }
             }
         }
@@ -257,14 +269,24 @@ impl VeilHttp {
         }
     }
 
-    /// Counts, the audit line, and the summary header when the headers were held.
-    /// (Otherwise Envoy has sent the response headers by the time a body can be read
-    /// — it drops its handle on them once a filter continues — so the header carries
-    /// only skips known at header time.)
+    /// Counts, the audit line, and the summary: in the header when the headers were
+    /// held, in a trailer for a stream. (Otherwise Envoy has sent the response headers
+    /// by the time a body can be read — it drops its handle on them once a filter
+    /// continues — so the header carries only skips known at header time.)
+    ///
+    /// Envoy creates response trailers for a filter only in its last body callback
+    /// (`addEncodedTrailers` needs the last data frame), so a stream's trailer is added
+    /// there: final when nothing was left to wait for, else pending and replaced here
+    /// when the held end goes on (Envoy then sends the data, then the trailers).
     fn verify_record(&mut self, report: &Report) {
         let s = &report.summary;
         if self.verify_holds_headers() {
             self.set_http_response_header(SUMMARY_HEADER, Some(&s.header()));
+        }
+        match self.verify.as_ref().map(|v| &v.shape) {
+            Some(Shape::Stream { trailer: true, .. }) => self.set_http_response_trailer(SUMMARY_HEADER, Some(&s.header())),
+            Some(Shape::Stream { trailer: false, .. }) => self.add_http_response_trailer(SUMMARY_HEADER, &s.header()),
+            _ => {}
         }
         for (name, n) in [
             ("verify.responses", 1),
@@ -329,10 +351,13 @@ impl VeilHttp {
             return Action::Continue;
         }
         self.set_http_response_body(0, body_size, &out);
+        // The last body callback is the only time Envoy lets a filter add trailers.
+        self.add_http_response_trailer(SUMMARY_HEADER, SUMMARY_PENDING);
         if let Some(v) = self.verify.as_mut() {
             v.paused = true;
-            if let Shape::Stream { buffered, .. } = &mut v.shape {
+            if let Shape::Stream { buffered, trailer, .. } = &mut v.shape {
                 *buffered = out.len();
+                *trailer = true;
             }
         }
         Action::Pause

@@ -4,7 +4,7 @@
 //! `content_block_delta` (`text_delta`, `input_json_delta`), `content_block_stop`,
 //! `message_delta`, `message_stop`, `ping`.
 
-use super::{EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
+use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
 
 pub(super) const REQUEST: FieldTable = &[
     (&["system"], TextKind::Plain),
@@ -26,8 +26,19 @@ const LANE_INPUT_JSON: u8 = 2;
 
 pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let block = event.number(&["index"]).unwrap_or(0);
-    let whole = |pattern: &'static [&'static str]| -> Vec<StreamField> {
-        event.matching(pattern).map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole }).collect()
+    // A whole text: the block it belongs to is the event's `index`, or its position
+    // in `message.content` (`at`: that index's place in the path).
+    let whole = |pattern: &'static [&'static str], at: Option<usize>| -> Vec<StreamField> {
+        event
+            .matching(pattern)
+            .map(|(path, span)| {
+                let key = StreamKey { lane: LANE_TEXT, a: at.map_or(block, |i| index_of(path, i)), b: 0 };
+                StreamField { span, kind: TextKind::Plain, role: Role::Whole(Some(key)) }
+            })
+            .collect()
+    };
+    let whole_input = |pattern: &'static [&'static str]| -> Vec<StreamField> {
+        event.matching(pattern).map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole(None) }).collect()
     };
     match event.event_type.as_deref() {
         Some("content_block_delta") => {
@@ -47,13 +58,13 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
             out
         }
         Some("content_block_start") => {
-            let mut v = whole(&["content_block", "text"]);
-            v.extend(whole(&["content_block", "input", "**"]));
+            let mut v = whole(&["content_block", "text"], None);
+            v.extend(whole_input(&["content_block", "input", "**"]));
             v
         }
         Some("message_start") => {
-            let mut v = whole(&["message", "content", "*", "text"]);
-            v.extend(whole(&["message", "content", "*", "input", "**"]));
+            let mut v = whole(&["message", "content", "*", "text"], Some(2));
+            v.extend(whole_input(&["message", "content", "*", "input", "**"]));
             v
         }
         _ => Vec::new(),
@@ -87,5 +98,13 @@ mod tests {
             vec![(r#"{\"to\": \"«"#.into(), TextKind::EmbeddedJson, Role::Delta(StreamKey { lane: 2, a: 2, b: 0 }))]
         );
         assert_eq!(fields(Provider::Anthropic, r#"{"type":"content_block_stop","index":1}"#), vec![]);
+        // Whole texts at a block's start name the block.
+        let start = r#"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":"A"}}"#;
+        assert_eq!(fields(Provider::Anthropic, start), vec![("A".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 3, b: 0 })))]);
+        let message = r#"{"type":"message_start","message":{"content":[{"type":"tool_use","input":{"q":"x"}},{"type":"text","text":"B"}]}}"#;
+        assert_eq!(
+            fields(Provider::Anthropic, message),
+            vec![("B".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 1, b: 0 }))), ("x".into(), TextKind::Plain, Role::Whole(None))]
+        );
     }
 }

@@ -33,7 +33,7 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     out.extend(
         event
             .matching(&["candidates", "*", "content", "parts", "*", "functionCall", "args", "**"])
-            .map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole }),
+            .map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole(None) }),
     );
     out
 }

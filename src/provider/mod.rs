@@ -60,8 +60,9 @@ pub struct StreamKey {
 pub enum Role {
     /// The next piece of a logical stream: tokens may be split across such pieces.
     Delta(StreamKey),
-    /// A complete text (a `*.done` event, a snapshot): restored whole.
-    Whole,
+    /// A complete text (a `*.done` event, a snapshot): restored whole. The key is the
+    /// logical stream whose text it repeats, where the event says so.
+    Whole(Option<StreamKey>),
 }
 
 /// One text field of a stream event's JSON data.
@@ -128,7 +129,7 @@ impl Provider {
                 .strings
                 .iter()
                 .filter(|(path, _)| generic(path).is_some())
-                .map(|(_, span)| StreamField { span: *span, kind: TextKind::Plain, role: Role::Whole })
+                .map(|(_, span)| StreamField { span: *span, kind: TextKind::Plain, role: Role::Whole(None) })
                 .collect(),
         })
     }

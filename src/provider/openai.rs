@@ -80,32 +80,43 @@ pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField>
             .map(|(_, span)| StreamField { span, kind, role: Role::Delta(StreamKey { lane, a: output, b }) })
             .collect()
     };
-    let whole = |pattern: &'static [&'static str], kind: TextKind| -> Vec<StreamField> {
-        event.matching(pattern).map(|(_, span)| StreamField { span, kind, role: Role::Whole }).collect()
+    // A whole text and the delta stream it repeats: `lane`, with the output item and
+    // content part from the path where it has them (`Some(place in the path)`), else
+    // from the event's `output_index` / `content_index`.
+    let whole = |pattern: &'static [&'static str], kind: TextKind, lane: u8, item: Option<usize>, part: Option<usize>| {
+        event
+            .matching(pattern)
+            .map(|(path, span)| {
+                let a = item.map_or(output, |i| index_of(path, i));
+                let b = if lane == LANE_TOOL_ARGS { 0 } else { part.map_or(content, |i| index_of(path, i)) };
+                StreamField { span, kind, role: Role::Whole(Some(StreamKey { lane, a, b })) }
+            })
+            .collect::<Vec<_>>()
     };
+    let (plain, args) = (TextKind::Plain, TextKind::EmbeddedJson);
     match event.event_type.as_deref() {
         Some("response.output_text.delta") => delta(LANE_CONTENT, content, TextKind::Plain),
         Some("response.refusal.delta") => delta(LANE_REFUSAL, content, TextKind::Plain),
         Some("response.function_call_arguments.delta") => delta(LANE_TOOL_ARGS, 0, TextKind::EmbeddedJson),
-        Some("response.output_text.done") => whole(&["text"], TextKind::Plain),
-        Some("response.refusal.done") => whole(&["refusal"], TextKind::Plain),
-        Some("response.function_call_arguments.done") => whole(&["arguments"], TextKind::EmbeddedJson),
+        Some("response.output_text.done") => whole(&["text"], plain, LANE_CONTENT, None, None),
+        Some("response.refusal.done") => whole(&["refusal"], plain, LANE_REFUSAL, None, None),
+        Some("response.function_call_arguments.done") => whole(&["arguments"], args, LANE_TOOL_ARGS, None, None),
         Some("response.content_part.added" | "response.content_part.done") => {
-            let mut v = whole(&["part", "text"], TextKind::Plain);
-            v.extend(whole(&["part", "refusal"], TextKind::Plain));
+            let mut v = whole(&["part", "text"], plain, LANE_CONTENT, None, None);
+            v.extend(whole(&["part", "refusal"], plain, LANE_REFUSAL, None, None));
             v
         }
         Some("response.output_item.added" | "response.output_item.done") => {
-            let mut v = whole(&["item", "content", "*", "text"], TextKind::Plain);
-            v.extend(whole(&["item", "content", "*", "refusal"], TextKind::Plain));
-            v.extend(whole(&["item", "arguments"], TextKind::EmbeddedJson));
+            let mut v = whole(&["item", "content", "*", "text"], plain, LANE_CONTENT, None, Some(2));
+            v.extend(whole(&["item", "content", "*", "refusal"], plain, LANE_REFUSAL, None, Some(2)));
+            v.extend(whole(&["item", "arguments"], args, LANE_TOOL_ARGS, None, None));
             v
         }
         Some(_) => {
             // response.created / in_progress / completed / incomplete / failed: a snapshot.
-            let mut v = whole(&["response", "output", "*", "content", "*", "text"], TextKind::Plain);
-            v.extend(whole(&["response", "output", "*", "content", "*", "refusal"], TextKind::Plain));
-            v.extend(whole(&["response", "output", "*", "arguments"], TextKind::EmbeddedJson));
+            let mut v = whole(&["response", "output", "*", "content", "*", "text"], plain, LANE_CONTENT, Some(2), Some(4));
+            v.extend(whole(&["response", "output", "*", "content", "*", "refusal"], plain, LANE_REFUSAL, Some(2), Some(4)));
+            v.extend(whole(&["response", "output", "*", "arguments"], args, LANE_TOOL_ARGS, Some(2), None));
             v
         }
         None => Vec::new(),
@@ -139,11 +150,20 @@ mod tests {
             vec![("Hel".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 1, b: 0 }))]
         );
         let done = r#"{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"Hello"}"#;
-        assert_eq!(fields(Provider::OpenAiResponses, done), vec![("Hello".into(), TextKind::Plain, Role::Whole)]);
+        // Every repeat of a text names the delta stream it repeats.
+        let key = |lane, a, b| Role::Whole(Some(StreamKey { lane, a, b }));
+        assert_eq!(fields(Provider::OpenAiResponses, done), vec![("Hello".into(), TextKind::Plain, key(0, 1, 0))]);
+        let part = r#"{"type":"response.content_part.done","output_index":1,"content_index":2,"part":{"type":"output_text","text":"Hello"}}"#;
+        assert_eq!(fields(Provider::OpenAiResponses, part), vec![("Hello".into(), TextKind::Plain, key(0, 1, 2))]);
+        let item = r#"{"type":"response.output_item.done","output_index":3,"item":{"type":"message","content":[{"type":"refusal","refusal":"No"},{"type":"output_text","text":"Hello"}]}}"#;
+        assert_eq!(
+            fields(Provider::OpenAiResponses, item),
+            vec![("Hello".into(), TextKind::Plain, key(0, 3, 1)), ("No".into(), TextKind::Plain, key(1, 3, 0))]
+        );
         let completed = r#"{"type":"response.completed","response":{"id":"resp_1","output":[{"type":"message","content":[{"type":"output_text","text":"Hello"}]},{"type":"function_call","arguments":"{}","name":"f"}]}}"#;
         assert_eq!(
             fields(Provider::OpenAiResponses, completed),
-            vec![("Hello".into(), TextKind::Plain, Role::Whole), ("{}".into(), TextKind::EmbeddedJson, Role::Whole)]
+            vec![("Hello".into(), TextKind::Plain, key(0, 0, 0)), ("{}".into(), TextKind::EmbeddedJson, key(2, 1, 0))]
         );
     }
 }

@@ -43,6 +43,9 @@ pub enum SkipReason {
     VerifierError,
     /// The verifier's answer could not be read.
     VerifierGarbage,
+    /// Envoy refused to make the call at all (no such cluster): a configuration error,
+    /// not retried, and no further call is tried for the response.
+    VerifierMisconfigured,
 }
 
 impl SkipReason {
@@ -56,6 +59,7 @@ impl SkipReason {
             SkipReason::VerifierUnavailable => "verifier_unavailable",
             SkipReason::VerifierError => "verifier_error",
             SkipReason::VerifierGarbage => "verifier_garbage",
+            SkipReason::VerifierMisconfigured => "verifier_misconfigured",
         }
     }
 
@@ -143,8 +147,11 @@ struct Retry {
 pub enum Answer {
     /// An HTTP response (any status).
     Response { status: u16, body: Vec<u8> },
-    /// No response at all (the call was reset, or could not be started).
+    /// No response at all (the call was reset, or failed as it started).
     Failed,
+    /// The host refused to dispatch the call (Envoy knows no such cluster): retrying
+    /// cannot help, so the session stops calling.
+    Refused,
 }
 
 /// The end result.
@@ -176,6 +183,8 @@ pub struct Session {
     skip: Option<SkipReason>,
     /// `max_chars` reached: later text is not verified.
     full: bool,
+    /// A call was refused ([`Answer::Refused`]): nothing more is asked.
+    halted: bool,
 }
 
 impl Session {
@@ -198,6 +207,7 @@ impl Session {
             summary: Summary::default(),
             skip: None,
             full: false,
+            halted: false,
         }
     }
 
@@ -315,6 +325,10 @@ impl Session {
     /// The calls to make now.
     pub fn poll(&mut self, now_ms: u64, now_secs: u64, cache: &dyn Cache) -> Vec<Call> {
         let mut calls = Vec::new();
+        if self.halted {
+            self.submitted = self.text.len();
+            return calls;
+        }
         self.give_up_late_retries();
         if self.budget.is_some_and(|b| b.expired(now_ms)) {
             if !self.queue.is_empty() || self.retry_extract.is_some() || self.submitted < self.text.len() {
@@ -432,6 +446,7 @@ impl Session {
         let failure = match &answer {
             Answer::Failed if elapsed + 5 >= call.timeout_ms => Err(SkipReason::VerifierTimeout),
             Answer::Failed => Err(SkipReason::VerifierUnavailable),
+            Answer::Refused => Err(SkipReason::VerifierMisconfigured),
             // Envoy's own answers for a call it could not complete: 504 when the
             // timeout fired, 503 when no connection could be made.
             Answer::Response { status: 504, .. } => Err(SkipReason::VerifierTimeout),
@@ -467,7 +482,9 @@ impl Session {
             }
         });
         if let Err(reason) = result {
-            if call.attempt < self.config.retries && reason != SkipReason::VerifierTimeout {
+            if reason == SkipReason::VerifierMisconfigured {
+                self.halt(reason);
+            } else if call.attempt < self.config.retries && reason != SkipReason::VerifierTimeout {
                 let attempt = call.attempt + 1;
                 let jitter = mix(self.jitter_seed ^ (u64::from(id) << 8) ^ u64::from(attempt));
                 let wait = backoff_ms(self.config.retry_backoff_ms, self.config.retry_backoff_max_ms, attempt, jitter);
@@ -479,6 +496,18 @@ impl Session {
                 self.skip(reason);
             }
         }
+    }
+
+    /// Stops asking: queued claims, waiting retries and text not yet extracted are
+    /// dropped (calls still out may answer), and the reason is reported.
+    fn halt(&mut self, reason: SkipReason) {
+        self.halted = true;
+        self.summary.errors += 1;
+        self.skip = Some(reason);
+        self.queue.clear();
+        self.waiting.clear();
+        self.retry_extract = None;
+        self.submitted = self.text.len();
     }
 
     /// Nothing in flight and nothing left to ask (the response can go on).
@@ -659,6 +688,46 @@ mod tests {
             assert_eq!(r.summary.skipped, Some(reason.code()));
             assert_eq!((r.summary.errors, r.summary.retries, r.marks.len()), (1, 1, 0));
         }
+    }
+
+    #[test]
+    fn a_refused_call_is_not_retried_and_ends_the_asking() {
+        let cache = MemCache::default();
+        let config = VerifyConfig { retries: 3, retry_backoff_ms: 100, ..config() };
+        // A whole answer: the extraction is refused; nothing waits, nothing follows.
+        let mut s = Session::new(config.clone(), [1; 32]);
+        s.push(TEXT);
+        s.finish(0);
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, Answer::Refused, 0, 0, &cache);
+        assert_eq!(s.next_wakeup(), None, "no retry after a backoff");
+        assert!(s.poll(1000, 0, &cache).is_empty());
+        assert!(s.is_done() && s.settled());
+        let r = s.report();
+        assert_eq!((r.summary.skipped, r.summary.errors, r.summary.retries, r.summary.calls), (Some("verifier_misconfigured"), 1, 0, 1));
+
+        // A stream: scoring calls refused while text still flows; a retry of another
+        // failure that was waiting is dropped, and later text asks nothing.
+        let mut s = Session::new(config, [1; 32]);
+        let sentence = "Mount Everest is the tallest mountain above sea level on Earth. ";
+        for _ in 0..5 {
+            s.push(sentence);
+        }
+        let calls = s.poll(0, 0, &cache);
+        s.on_answer(calls[0].id, answer(&format!(r#"{{"claims":["{}"]}}"#, sentence.trim())), 5, 0, &cache);
+        let scoring = s.poll(5, 0, &cache);
+        assert_eq!(scoring.len(), 1);
+        s.on_answer(scoring[0].id, Answer::Refused, 5, 0, &cache);
+        assert_eq!(s.next_wakeup(), None);
+        for _ in 0..5 {
+            s.push(sentence);
+        }
+        assert!(s.poll(10, 0, &cache).is_empty(), "no extraction of later text");
+        s.finish(20);
+        assert!(s.poll(20, 0, &cache).is_empty());
+        assert!(s.is_done() && s.settled());
+        let r = s.report();
+        assert_eq!((r.summary.skipped, r.summary.claims, r.summary.verified, r.marks.len()), (Some("verifier_misconfigured"), 1, 0, 0));
     }
 
     #[test]

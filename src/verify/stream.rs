@@ -7,13 +7,17 @@
 //! the finish chunk, the usage chunk or `[DONE]` (OpenAI Chat), `response.completed` /
 //! `incomplete` / `failed` (Responses),
 //! `message_delta` / `message_stop` (Anthropic), the closing `]` of Gemini's array —
-//! holds the rest until [`StreamTap::finish`], which puts the annotation event in
-//! front of it. The annotation event is a copy of the stream's last content delta
-//! with its text replaced, so it has every field an SDK expects.
+//! or the first event that repeats the whole text streamed so far (the Responses API's
+//! `response.output_text.done`, then `content_part.done`, `output_item.done` and the
+//! final snapshot) holds the rest until [`StreamTap::finish`], which puts the
+//! annotation event in front of it. The annotation event is a copy of the stream's
+//! last content delta with its text replaced, so it has every field an SDK expects;
+//! and every held repeat of that delta stream's text gets the annotation appended, so
+//! the vendor's whole-text events say what the client was sent.
 
 use crate::edit::{splice, Edit};
 use crate::json;
-use crate::provider::{Provider, Role, StreamKey, TextKind};
+use crate::provider::{Provider, Role, StreamField, StreamKey, TextKind};
 use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
 use crate::stream::Framing;
 
@@ -31,8 +35,8 @@ pub struct StreamTap {
     text: String,
     /// The last content delta event (raw) and its stream key.
     template: Option<(Vec<u8>, StreamKey)>,
-    /// Everything from the first terminal event on.
-    tail: Vec<u8>,
+    /// Everything from the first terminal event (or repeat) on, piece by piece.
+    tail: Vec<Vec<u8>>,
     holding: bool,
 }
 
@@ -85,7 +89,8 @@ impl StreamTap {
                     match piece {
                         ArrayPiece::Between(bytes) => self.pass(bytes, &mut out),
                         ArrayPiece::Element(element) => {
-                            self.note(&element, &element);
+                            let fields = self.provider.stream_fields(&element).unwrap_or_default();
+                            self.note(&element, &element, &fields);
                             self.pass(element, &mut out);
                         }
                         ArrayPiece::Close(bytes) => {
@@ -103,7 +108,7 @@ impl StreamTap {
 
     fn pass(&mut self, bytes: Vec<u8>, out: &mut Vec<u8>) {
         if self.holding {
-            self.tail.extend_from_slice(&bytes);
+            self.tail.push(bytes);
         } else {
             out.extend_from_slice(&bytes);
         }
@@ -112,19 +117,25 @@ impl StreamTap {
     fn sse_event(&mut self, raw: Vec<u8>, out: &mut Vec<u8>) {
         let event = SseEvent::parse(&raw);
         if let Some(data) = event.data.as_deref() {
-            if self.hold_terminal && !self.holding && is_terminal(self.provider, data) {
+            let fields = self.provider.stream_fields(data).unwrap_or_default();
+            if self.hold_terminal && !self.holding && (is_terminal(self.provider, data) || self.repeats(&fields)) {
                 self.holding = true;
             }
             if !self.holding {
-                self.note(&raw, data);
+                self.note(&raw, data, &fields);
             }
         }
         self.pass(raw, out);
     }
 
+    /// Does this event repeat the whole text of the delta stream the marks would join?
+    fn repeats(&self, fields: &[StreamField]) -> bool {
+        let Some((_, key)) = self.template else { return false };
+        fields.iter().any(|f| f.role == Role::Whole(Some(key)))
+    }
+
     /// Collects the content deltas of one event.
-    fn note(&mut self, raw: &[u8], data: &[u8]) {
-        let Ok(fields) = self.provider.stream_fields(data) else { return };
+    fn note(&mut self, raw: &[u8], data: &[u8], fields: &[StreamField]) {
         for field in fields {
             let Role::Delta(key) = field.role else { continue };
             if key.lane != CONTENT_LANE || field.kind != TextKind::Plain {
@@ -137,18 +148,49 @@ impl StreamTap {
     }
 
     /// The end of the stream: the annotation event (when there is text to add and a
-    /// delta to copy), then whatever was held.
+    /// delta to copy), then whatever was held, its repeats of that delta stream's
+    /// text with the annotation appended.
     pub fn finish(&mut self, annotation: Option<&str>) -> Vec<u8> {
         let mut out = Vec::new();
-        if let (Some(text), Some((template, key))) = (annotation, self.template.as_ref()) {
-            if let Some(event) = self.event_with_text(template, *key, text) {
+        let tail = std::mem::take(&mut self.tail);
+        let marks = annotation.zip(self.template.as_ref()).and_then(|(text, (template, key))| {
+            Some((self.event_with_text(template, *key, text)?, *key, text))
+        });
+        match marks {
+            Some((event, key, text)) => {
                 out.extend_from_slice(&event);
+                for piece in tail {
+                    out.extend(self.append_to_repeats(piece, key, text));
+                }
             }
+            None => tail.iter().for_each(|piece| out.extend_from_slice(piece)),
         }
-        out.append(&mut self.tail);
         out.extend_from_slice(&self.sse.take_rest());
         out.extend_from_slice(&self.array.take_rest());
         out
+    }
+
+    /// A held SSE event whose whole-text repeats of `key` end with `text` (other pieces
+    /// as they are).
+    fn append_to_repeats(&self, raw: Vec<u8>, key: StreamKey, text: &str) -> Vec<u8> {
+        if self.framing != Framing::Sse {
+            return raw;
+        }
+        let event = SseEvent::parse(&raw);
+        let Some(data) = event.data.as_deref() else { return raw };
+        let Ok(fields) = self.provider.stream_fields(data) else { return raw };
+        let mut edits = Vec::new();
+        for field in fields.iter().filter(|f| f.role == Role::Whole(Some(key))) {
+            let Some((_, end)) = event.raw_range(field.span.end, field.span.end) else { return raw };
+            let mut replacement = Vec::new();
+            json::escape_into(&mut replacement, text);
+            edits.push(Edit { start: end, end, replacement });
+        }
+        if edits.is_empty() {
+            return raw;
+        }
+        edits.sort_by_key(|e| e.start);
+        splice(&raw, edits)
     }
 
     fn event_with_text(&self, template: &[u8], key: StreamKey, text: &str) -> Option<Vec<u8>> {
@@ -306,8 +348,9 @@ mod tests {
         assert_eq!(text, "A.");
         let events = data_lines(&out);
         let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-        assert_eq!(types, ["response.output_text.delta", "response.output_text.done", "response.output_text.delta", "response.completed"]);
-        assert_eq!(events[2]["delta"], "!");
+        assert_eq!(types, ["response.output_text.delta", "response.output_text.delta", "response.output_text.done", "response.completed"]);
+        assert_eq!(events[1]["delta"], "!");
+        assert_eq!(events[2]["text"], "A.!", "the repeat says what the client was sent");
 
         let el = |t: &str| format!("{{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":{}}}],\"role\":\"model\"}},\"index\":0}}]}}", serde_json::to_string(t).unwrap());
         let array = format!("[{}\n,\r\n{}\n]", el("One. "), el("Two."));
@@ -324,6 +367,54 @@ mod tests {
         let events = data_lines(&out);
         assert_eq!(events.len(), 3);
         assert_eq!(events[2]["candidates"][0]["content"]["parts"][0]["text"], " [mark]");
+    }
+
+    /// The Responses API repeats the whole text four times after its last delta; each
+    /// repeat of the marked part gets the marks, nothing else in those events changes,
+    /// and another item's text is left alone.
+    #[test]
+    fn responses_repeats_of_the_text_carry_the_marks() {
+        let ev = |kind: &str, body: &str| format!("event: {kind}\ndata: {{\"type\":\"{kind}\",{body}}}\n\n");
+        let part = r#"{"type":"output_text","text":"Hi \u00e9.","annotations":[]}"#;
+        let message = format!(r#"{{"id":"msg_1","type":"message","status":"completed","content":[{part}],"role":"assistant"}}"#);
+        let call = r#"{"type":"function_call","id":"fc_1","arguments":"{\"text\":\"Hi é.\"}","name":"f"}"#;
+        let stream = [
+            ev("response.created", r#""response":{"id":"r","output":[]},"sequence_number":0"#),
+            ev("response.output_text.delta", r#""item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi ","sequence_number":1"#),
+            ev("response.output_text.delta", r#""item_id":"msg_1","output_index":0,"content_index":0,"delta":"\u00e9.","sequence_number":2"#),
+            ev("response.output_text.done", r#""item_id":"msg_1","output_index":0,"content_index":0,"text":"Hi \u00e9.","sequence_number":3"#),
+            ev("response.content_part.done", &format!(r#""item_id":"msg_1","output_index":0,"content_index":0,"part":{part},"sequence_number":4"#)),
+            ev("response.output_item.done", &format!(r#""output_index":0,"item":{message},"sequence_number":5"#)),
+            ev("response.output_item.done", &format!(r#""output_index":1,"item":{call},"sequence_number":6"#)),
+            ev("response.completed", &format!(r#""response":{{"id":"r","status":"completed","output":[{message},{call}],"usage":{{"total_tokens":3}}}},"sequence_number":7"#)),
+        ]
+        .concat();
+        let marks = "\n\n⚠️ [Confidence: 5%] \"quoted\"";
+        for chunk in [1, 7, stream.len()] {
+            let mut tap = StreamTap::new(Provider::OpenAiResponses, Framing::Sse);
+            let (out, text) = run(&mut tap, stream.as_bytes(), chunk, Some(marks));
+            assert_eq!(text, "Hi é.");
+            let events = data_lines(&out);
+            let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+            assert_eq!(types[3], "response.output_text.delta", "the marks before the first repeat: {types:?}");
+            assert_eq!(events[3]["delta"], marks);
+            let full = format!("Hi é.{marks}");
+            assert_eq!(events[4]["text"], full.as_str());
+            assert_eq!(events[5]["part"]["text"], full.as_str());
+            assert_eq!(events[6]["item"]["content"][0]["text"], full.as_str());
+            assert_eq!(events[7]["item"]["arguments"], "{\"text\":\"Hi é.\"}", "another item's text is not touched");
+            assert_eq!(events[8]["response"]["output"][0]["content"][0]["text"], full.as_str());
+            assert_eq!(events[8]["response"]["output"][1]["arguments"], "{\"text\":\"Hi é.\"}");
+            // Only the text changed: the raw events are the originals plus the escaped marks.
+            let escaped = serde_json::to_string(marks).unwrap();
+            let escaped = &escaped[1..escaped.len() - 1];
+            let out = String::from_utf8(out).unwrap();
+            let annotation_event = out.split("\n\n").nth(3).unwrap().to_string() + "\n\n";
+            assert_eq!(out.replace(&annotation_event, "").replace(escaped, ""), stream);
+            // Without marks the stream is unchanged, byte for byte.
+            let mut tap = StreamTap::new(Provider::OpenAiResponses, Framing::Sse);
+            assert_eq!(run(&mut tap, stream.as_bytes(), chunk, None).0, stream.as_bytes());
+        }
     }
 
     #[test]

@@ -213,6 +213,97 @@ def test_every_shape_stream_gets_one_more_event(gw, shape):
     assert SHAPES[shape](gw, True) == APPENDED
 
 
+@pytest.mark.parametrize("style", ["inline", "append", "headers"])
+def test_responses_stream_whole_text_repeats_match_what_was_sent(gws, style):
+    """The Responses API repeats the whole text after its deltas (output_text.done,
+    content_part.done, output_item.done, response.completed). The marks event comes
+    before the first repeat, and every repeat holds the text plus the marks, so the
+    SDK's final response is what the client was streamed."""
+    envoy = gws.get(f"style-{style}", {"verification": {"enabled": True, "annotate": style}})
+    expected = PLAIN if style == "headers" else APPENDED
+    client = openai_client(envoy)
+    events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
+    types = [e.type for e in events]
+    deltas = [e.delta for e in events if e.type == "response.output_text.delta"]
+    assert "".join(deltas) == expected
+    last_delta = max(i for i, t in enumerate(types) if t == "response.output_text.delta")
+    assert last_delta < types.index("response.output_text.done"), types
+    by_type = {e.type: e for e in events}
+    assert by_type["response.output_text.done"].text == expected
+    assert by_type["response.content_part.done"].part.text == expected
+    assert by_type["response.output_item.done"].item.content[0].text == expected
+    assert by_type["response.completed"].response.output_text == expected
+    with client.responses.stream(model="gpt-4o-mini", input=PROMPT) as stream:
+        assert stream.get_final_response().output_text == expected
+
+
+def raw_post(envoy, path: str, body: dict) -> tuple[int, bytes, dict[str, str]]:
+    """POSTs over a plain HTTP/1.1 socket through h11 (the SDKs' own HTTP/1.1 parser),
+    which, unlike the SDKs, hands out a chunked response's trailers."""
+    import socket
+
+    import h11
+
+    data = json.dumps(body).encode()
+    conn = h11.Connection(h11.CLIENT)
+    headers = [("host", "gateway"), ("content-type", "application/json"), ("authorization", "Bearer test-key-verify"),
+               ("content-length", str(len(data)))]
+    status, chunks, trailers = 0, [], {}
+    with socket.create_connection(("127.0.0.1", envoy.port), timeout=30) as sock:
+        sock.sendall(conn.send(h11.Request(method="POST", target=path, headers=headers)) + conn.send(h11.Data(data=data))
+                     + conn.send(h11.EndOfMessage()))
+        while True:
+            event = conn.next_event()
+            if event is h11.NEED_DATA:
+                conn.receive_data(sock.recv(65536))
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+            elif isinstance(event, h11.Data):
+                chunks.append(event.data)
+            elif isinstance(event, h11.EndOfMessage):
+                trailers = {k.decode(): v.decode() for k, v in event.headers}
+                break
+    return status, b"".join(chunks), trailers
+
+
+STREAM_REQUESTS = {
+    "openai_chat": ("/v1/chat/completions", {"model": "m", "stream": True, "messages": [{"role": "user", "content": PROMPT}]}),
+    "openai_responses": ("/v1/responses", {"model": "m", "stream": True, "input": PROMPT}),
+    "anthropic": ("/v1/messages", {"model": "claude-x", "max_tokens": 100, "stream": True, "messages": [{"role": "user", "content": PROMPT}]}),
+    "gemini_sse": ("/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse", {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}),
+    "gemini_array": ("/v1beta/models/gemini-2.0-flash:streamGenerateContent", {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}),
+}
+
+
+@pytest.mark.parametrize("shape", STREAM_REQUESTS)
+def test_stream_summary_is_a_trailer_and_in_the_audit_line(gw, shape):
+    """A stream's headers leave before its text: the summary follows it as a trailer
+    (HTTP/1.1 chunked trailers; envoy/ configs set enable_trailers) and is in the audit line."""
+    path, body = STREAM_REQUESTS[shape]
+    status, data, trailers = raw_post(gw, path, body)
+    assert status == 200
+    assert "Confidence: 20%" in data.decode()
+    assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
+    time.sleep(0.3)
+    summary = gw.audit_events()[-1]["verification"]
+    assert (summary["claims"], summary["verified"], summary["warnings"], summary.get("skipped")) == (3, 3, 1, None)
+
+
+def test_stream_trailer_says_why_verification_failed_open(gw, verifier):
+    verifier.script(mode="error")
+    status, data, trailers = raw_post(gw, *STREAM_REQUESTS["openai_chat"])
+    assert status == 200 and "Confidence" not in data.decode()
+    assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
+    time.sleep(0.3)
+    assert gw.audit_events()[-1]["verification"]["skipped"] == "verifier_error"
+
+
+def test_unverified_streams_get_no_trailer(gateway):
+    status, data, trailers = raw_post(gateway, *STREAM_REQUESTS["openai_chat"])
+    assert status == 200 and data.rstrip().endswith(b"data: [DONE]")
+    assert trailers == {}
+
+
 # --- failing open ---------------------------------------------------------------------
 
 FAILURES = {
@@ -383,12 +474,35 @@ def test_headers_style_changes_nothing_but_counts(gws):
     assert stat(envoy, "verify.warnings") == before + 2
 
 
-def test_unknown_cluster_fails_open(gws):
-    envoy = gws.get("nocluster", {"verification": {"enabled": True, "cluster": "no-such-cluster"}})
-    before = stat(envoy, "verify.skipped.verifier_unavailable")
-    assert chat(envoy) == PLAIN
-    assert chat_text(envoy, True) == PLAIN
-    assert stat(envoy, "verify.skipped.verifier_unavailable") == before + 2
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
+    """A verifier cluster Envoy does not know: dispatch_http_call is refused. That is a
+    configuration error, so it is not retried after the backoff (2 s here): the answer
+    goes on unmarked at once, with its own reason in the header, audit and counters."""
+    policy = {"hold_headers": True, "verification": {
+        "enabled": True, "cluster": "no-such-cluster", "retry_backoff_ms": 2000, "retry_backoff_max_ms": 2000}}
+    envoy = gws.get("nocluster", policy)
+    before = stat(envoy, "verify.skipped.verifier_misconfigured")
+    started = time.monotonic()
+    if stream:
+        assert chat_text(envoy, True) == PLAIN
+    else:
+        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+            model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
+        assert raw.parse().choices[0].message.content == PLAIN
+        assert raw.headers.get("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"
+    held = time.monotonic() - started
+    assert held < 1.0, f"answer took {held:.2f}s: it waited for a retry of a call Envoy refused"
+    if stream:
+        # Nothing was left to wait for at the end: the trailer went out final at once.
+        _, _, trailers = raw_post(envoy, *STREAM_REQUESTS["openai_chat"])
+        assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"}
+        before += 1
+    assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
+    assert verifier.calls() == []
+    time.sleep(0.3)
+    summary = envoy.audit_events()[-1]["verification"]
+    assert (summary["skipped"], summary["errors"], summary["retries"], summary["calls"]) == ("verifier_misconfigured", 1, 0, 1)
 
 
 def test_gemini_json_array_stream_gets_one_more_element(gw):
