@@ -25,6 +25,8 @@ cargo xtask <command>
                   so editing policies/default.yaml takes effect live
   test            install what is needed, build, run every test (Rust + real Envoy)
   bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to bench.py)
+  bench-v8        the core (redaction, detection) on bench-like bodies, natively and in
+                  V8 through Node's WASI (examples/core_speed.rs), without Envoy
   verify-llm      claim verification with a real local LLM: builds llama-cpp-python
                   into .venv-llm (about 6-10 minutes on 2 cores, once), serves the
                   gemma3-270m model with llama.cpp's OpenAI-compatible server, and
@@ -41,7 +43,11 @@ fn main() -> ExitCode {
         eprint!("{USAGE}");
         return ExitCode::from(2);
     };
-    let rest = &args[1..];
+    // `cargo xtask bench -- --rounds 5` and `cargo xtask bench --rounds 5` alike.
+    let rest = match &args[1..] {
+        [dash, rest @ ..] if dash == "--" => rest,
+        rest => rest,
+    };
     let result = match cmd.as_str() {
         "setup" => setup(),
         "build" => setup().and_then(|_| build()),
@@ -54,6 +60,7 @@ fn main() -> ExitCode {
             .and_then(|_| build())
             .and_then(|_| ensure_wrk())
             .and_then(|_| python(&["tests/rig/bench.py"], rest)),
+        "bench-v8" => setup().and_then(|_| bench_v8()),
         "verify-llm" => setup()
             .and_then(|_| build())
             .and_then(|_| setup_llm())
@@ -133,6 +140,17 @@ fn build() -> Result {
         return Err(format!("veil.wasm is {size} bytes, over the {WASM_SIZE_LIMIT}-byte limit"));
     }
     Ok(())
+}
+
+/// `examples/core_speed.rs` natively, then built for wasm32-wasip1 and run by Node.
+fn bench_v8() -> Result {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step("cargo run --release --example core_speed (native)");
+    run(Command::new(&cargo).args(["run", "--quiet", "--release", "-p", "veil", "--example", "core_speed"]))?;
+    step(&format!("cargo build --release --target {WASM_TARGET} --example core_speed; node tests/rig/wasi_run.cjs"));
+    run(Command::new(&cargo).args(["build", "--quiet", "--release", "-p", "veil", "--target", WASM_TARGET, "--example", "core_speed"]))?;
+    let wasm = root().join("target").join(WASM_TARGET).join("release").join("examples").join("core_speed.wasm");
+    run(Command::new("node").args(["--no-warnings", "tests/rig/wasi_run.cjs"]).arg(wasm))
 }
 
 fn test() -> Result {

@@ -1,0 +1,108 @@
+//! The filter's core on bench-like chat bodies, timed in-process: natively, and in V8
+//! when built for wasm32-wasip1 and run under Node's WASI (`cargo xtask bench-v8` runs
+//! both). Same runtime family as Envoy's, without Envoy: for comparing builds of the
+//! detection engine. Figures in BENCHMARKS.md §2.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use veil::policy::CompiledPolicy;
+use veil::provider::Provider;
+use veil::redact::Redactor;
+use veil::token::TokenMinter;
+
+const WORDS: &str = "the deployment pipeline failed again after the config change so we rolled back and \
+opened an incident to track the root cause while customers reported slow checkout pages and the on call \
+engineer paged the database team about replication lag";
+const PII: &[&str] = &[
+    "jane.doe@example.com",
+    "(415) 555-0132",
+    "123-45-6789",
+    "4111 1111 1111 1111",
+    "10.20.30.40",
+    "http://wiki.corp/runbook",
+    "AKIAIOSFODNN7EXAMPLE",
+];
+
+/// A multi-turn chat request of about `size` bytes, like `tests/rig/bench.py`'s: with
+/// `pii_every` > 0, one synthetic value per that many bytes of text.
+fn chat_body(size: usize, pii_every: usize) -> Vec<u8> {
+    let words: Vec<&str> = WORDS.split(' ').collect();
+    let mut seed = 7u64;
+    let mut next = move |n: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % n
+    };
+    let mut messages = vec![serde_json::json!({"role": "system", "content": "You are a helpful assistant for the platform team."})];
+    let (mut total, mut since, mut turn) = (200, 0, 0);
+    while total < size {
+        let mut content = String::new();
+        while content.len() < 1500.min(size - total) {
+            let word = if pii_every > 0 && since >= pii_every {
+                since = 0;
+                PII[next(PII.len())]
+            } else {
+                words[next(words.len())]
+            };
+            since += word.len() + 1;
+            if !content.is_empty() {
+                content.push(' ');
+            }
+            content.push_str(word);
+        }
+        total += content.len() + 40;
+        messages.push(serde_json::json!({"role": if turn % 2 == 0 { "user" } else { "assistant" }, "content": content}));
+        turn += 1;
+    }
+    serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages, "temperature": 0.2})).unwrap_or_default()
+}
+
+/// Microseconds per call: the best of 15 batches, after a warm-up (V8 tiers up).
+fn time(mut f: impl FnMut()) -> f64 {
+    for _ in 0..30 {
+        f();
+    }
+    let mut best = f64::MAX;
+    for _ in 0..15 {
+        let start = Instant::now();
+        for _ in 0..10 {
+            f();
+        }
+        best = best.min(start.elapsed().as_secs_f64() * 1e6 / 10.0);
+    }
+    best
+}
+
+fn main() {
+    let Ok(policy) = CompiledPolicy::from_json(b"") else { return };
+    let minter = TokenMinter::new([1; 32]);
+    let runtime = if cfg!(target_family = "wasm") { "V8 (wasm)" } else { "native" };
+    println!("| runtime | body | PII every | redact body | scan text |");
+    println!("|---|---:|:---:|---:|---:|");
+    for size in [1024, 16 * 1024, 128 * 1024] {
+        for pii in [0, 1024] {
+            let body = chat_body(size, pii);
+            let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let text: Vec<u8> = value["messages"]
+                .as_array()
+                .map(|m| m.iter().filter_map(|m| m["content"].as_str()).collect::<Vec<_>>().join("\n"))
+                .unwrap_or_default()
+                .into_bytes();
+            let redactor = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", existing: &|_| None };
+            let redact = time(|| {
+                black_box(redactor.redact(&body));
+            });
+            let scan = time(|| {
+                black_box(policy.engine.scan(&text));
+            });
+            let pii = if pii == 0 { "none".to_string() } else { format!("{pii} B") };
+            println!("| {runtime} | {} KiB | {pii} | {redact:.1} µs | {scan:.1} µs |", size / 1024);
+        }
+    }
+    for (name, text) in [("1-1-1-…", b"1-".repeat(128 << 10)), ("1 1 1 …", b"1 ".repeat(128 << 10))] {
+        let scan = time(|| {
+            black_box(policy.engine.scan(&text));
+        });
+        println!("| {runtime} | 256 KiB `{name}` | — | | {:.1} ms |", scan / 1000.0);
+    }
+}

@@ -1,0 +1,16 @@
+// Runs a wasm32-wasip1 command (an example built with `--target wasm32-wasip1`) in
+// Node's V8 through WASI. The Proxy-Wasm imports the filter crate declares are stubbed:
+// the core under test never calls them. Used by `cargo xtask bench-v8`.
+const { WASI } = require('node:wasi');
+const fs = require('node:fs');
+
+const wasi = new WASI({ version: 'preview1', args: process.argv.slice(2), env: {}, returnOnExit: true });
+const wasm = new WebAssembly.Module(fs.readFileSync(process.argv[2]));
+const imports = wasi.getImportObject();
+imports.env = {};
+for (const imp of WebAssembly.Module.imports(wasm)) {
+  if (imp.module === 'env') imports.env[imp.name] = () => 0;
+}
+const instance = new WebAssembly.Instance(wasm, imports);
+// The crate is a reactor too (`_initialize`); start the command's `_start`.
+process.exitCode = wasi.start({ exports: { memory: instance.exports.memory, _start: instance.exports._start } });
