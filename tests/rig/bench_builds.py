@@ -1,0 +1,73 @@
+"""Envoy CPU per request with different builds of veil.wasm, interleaved in one run.
+
+    .venv/bin/python tests/rig/bench_builds.py --size 16384 --pii 1024 old.wasm new.wasm
+
+For comparing two builds of the filter (say, main before and after a change) on this
+shared machine: one gateway per build plus plain Envoy, all in front of the same
+upstream as `bench.py`, one worker each; every round measures each gateway once, the
+order reversed every other round; the figure is Envoy's utime+stime per request
+(`wrk`, 8 connections), median of the rounds, and its ratio to plain Envoy.
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import bench  # noqa: E402
+import rig  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("wasm", nargs="+", type=Path, help="builds of veil.wasm to compare")
+    parser.add_argument("--size", type=int, default=16384)
+    parser.add_argument("--pii", type=int, default=0, help="one value per N bytes of text (0: none)")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--seconds", type=int, default=2)
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="veil-builds-"))
+    up_port = rig.free_port()
+    (tmp / "up").mkdir()
+    upstream = rig.Envoy(bench.upstream_config(up_port, rig.free_port()), concurrency=1, workdir=tmp / "up", log_level="error")
+    gateways = {}
+    for i, wasm in enumerate([None, *args.wasm]):
+        name = "envoy" if wasm is None else f"{i}: {wasm}"
+        (tmp / str(i)).mkdir()
+        cfg = rig.render(
+            listener_port=rig.free_port(),
+            admin_port=rig.free_port(),
+            vendor_port=up_port,
+            with_filter=wasm is not None,
+            **({"wasm": wasm.resolve()} if wasm else {}),
+        )
+        gateways[name] = rig.Envoy(cfg, concurrency=1, workdir=tmp / str(i), log_level="info")
+    body = tmp / "body.json"
+    body.write_bytes(bench.chat_body(args.size, args.pii))
+    script = tmp / "post.lua"
+    script.write_text(bench.LUA.format(path=body))
+    cpu = {name: [] for name in gateways}
+    try:
+        for g in gateways.values():
+            bench.measure(g, script, 8, 1)  # warm up
+        for r in range(args.rounds):
+            order = list(gateways) if r % 2 == 0 else list(reversed(gateways))
+            for name in order:
+                cpu[name].append(bench.measure(gateways[name], script, 8, args.seconds)["cpu_us"])
+    finally:
+        for g in gateways.values():
+            g.stop()
+        upstream.stop()
+    base = statistics.median(cpu["envoy"])
+    print(f"body {len(body.read_bytes())} B, PII every {args.pii or 'none'}, {args.rounds} rounds")
+    for name, values in cpu.items():
+        m = statistics.median(values)
+        print(f"{name:40s} {m:7.1f} µs/req  ×{m / base:.2f}  rounds: {' '.join(str(round(v)) for v in values)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
