@@ -1369,6 +1369,26 @@ mod tests {
         );
     }
 
+    /// The start index only sees literals that begin a word, and prefixes of two bytes
+    /// or more; a keyword or prefix outside that would be silently never found.
+    #[test]
+    fn every_keyword_and_prefix_can_begin_a_word() {
+        let mut literals: Vec<(&str, &[u8], bool)> = Vec::new();
+        for r in rules::BUILTIN {
+            match r.gate {
+                Gate::Near { words, .. } => literals.extend(words.iter().map(|w| (r.id, w.as_bytes(), false))),
+                Gate::Prefix(prefixes) => literals.extend(prefixes.iter().map(|p| (r.id, *p, true))),
+                _ => {}
+            }
+        }
+        literals.extend(rules::INTERNAL_SUFFIXES.iter().map(|s| ("net.internal_host.v1", s.as_bytes(), false)));
+        assert!(literals.len() > 100);
+        for (id, literal, prefix) in literals {
+            assert!(literal.first().is_some_and(u8::is_ascii_alphanumeric), "{id}: {literal:?}");
+            assert!(!prefix || literal.len() >= 2, "{id}: {literal:?}");
+        }
+    }
+
     #[test]
     fn catalog_has_stable_unique_ids_and_at_least_40_rules() {
         let mut ids: Vec<_> = rules::BUILTIN.iter().map(|r| r.id).collect();
