@@ -93,7 +93,9 @@ struct HeldBody {
 
 #[derive(Debug)]
 enum Shape {
-    Whole(Option<HeldBody>),
+    /// A whole body, held while verified; `trailer`: the headers were not held, so the
+    /// summary goes out as a trailer (added, pending, in the last body callback).
+    Whole { held: Option<HeldBody>, trailer: bool },
     Stream {
         tap: StreamTap,
         /// For `text: restored`: collects the restorer's output.
@@ -141,7 +143,7 @@ impl VeilHttp {
         }
         let provider = self.provider.unwrap_or(Provider::Generic);
         let shape = match &self.response {
-            ResponseMode::BufferJson => Shape::Whole(None),
+            ResponseMode::BufferJson => Shape::Whole { held: None, trailer: false },
             ResponseMode::Stream(_) => {
                 let framing = if self.json_array_stream { Framing::JsonArray } else { Framing::Sse };
                 let collector = (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
@@ -150,7 +152,7 @@ impl VeilHttp {
             _ => return skip_now(self, SkipReason::NoText),
         };
         let env = Rc::clone(&self.verify_env);
-        let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole(_));
+        let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole { .. });
         let mut seed = [0u8; 8];
         let _ = getrandom::getrandom(&mut seed);
         self.verify = Some(HostVerify {
@@ -174,7 +176,7 @@ impl VeilHttp {
     }
 
     pub(super) fn verifying_whole(&self) -> bool {
-        matches!(self.verify.as_ref().map(|v| &v.shape), Some(Shape::Whole(_)))
+        matches!(self.verify.as_ref().map(|v| &v.shape), Some(Shape::Whole { .. }))
     }
 
     /// Dispatches every call the session wants now. A call Envoy refuses outright
@@ -270,21 +272,24 @@ impl VeilHttp {
     }
 
     /// Counts, the audit line, and the summary: in the header when the headers were
-    /// held, in a trailer for a stream. (Otherwise Envoy has sent the response headers
-    /// by the time a body can be read — it drops its handle on them once a filter
-    /// continues — so the header carries only skips known at header time.)
+    /// held, else in a trailer — for a stream, and for a whole body whose headers went
+    /// on. (Envoy has sent unheld response headers by the time a body can be read — it
+    /// drops its handle on them once a filter continues — so a header then carries only
+    /// skips known at header time.)
     ///
     /// Envoy creates response trailers for a filter only in its last body callback
-    /// (`addEncodedTrailers` needs the last data frame), so a stream's trailer is added
-    /// there: final when nothing was left to wait for, else pending and replaced here
-    /// when the held end goes on (Envoy then sends the data, then the trailers).
+    /// (`addEncodedTrailers` needs the last data frame), so the trailer is added there:
+    /// pending, and replaced here — at once when nothing was left to wait for, else when
+    /// the held end goes on (Envoy then sends the data, then the trailers).
     fn verify_record(&mut self, report: &Report) {
         let s = &report.summary;
         if self.verify_holds_headers() {
             self.set_http_response_header(SUMMARY_HEADER, Some(&s.header()));
         }
         match self.verify.as_ref().map(|v| &v.shape) {
-            Some(Shape::Stream { trailer: true, .. }) => self.set_http_response_trailer(SUMMARY_HEADER, Some(&s.header())),
+            Some(Shape::Stream { trailer: true, .. } | Shape::Whole { trailer: true, .. }) => {
+                self.set_http_response_trailer(SUMMARY_HEADER, Some(&s.header()))
+            }
             Some(Shape::Stream { trailer: false, .. }) => self.add_http_response_trailer(SUMMARY_HEADER, &s.header()),
             _ => {}
         }
@@ -372,7 +377,7 @@ impl VeilHttp {
         let annotation = (!report.marks.is_empty() && style != AnnotationStyle::Headers).then(|| appended_block(&report.marks));
         let tail = match &mut v.shape {
             Shape::Stream { tap, .. } => tap.finish(annotation.as_deref()),
-            Shape::Whole(_) => Vec::new(),
+            Shape::Whole { .. } => Vec::new(),
         };
         self.verify_record(&report);
         self.restore_stream(&tail, true)
@@ -403,10 +408,16 @@ impl VeilHttp {
         let verified = if restored_text { self.restore_whole(&body).unwrap_or_else(|| body.clone()) } else { body.clone() };
         let (fields, joined) = response_text_fields(provider, &verified).unwrap_or_default();
         let now = now_ms(self);
+        // Headers that were not held are gone: the summary follows the body as a
+        // trailer, which Envoy lets a filter add only in this, the last body callback.
+        let trailer = !self.verify_holds_headers();
+        if trailer {
+            self.add_http_response_trailer(SUMMARY_HEADER, SUMMARY_PENDING);
+        }
         if let Some(v) = self.verify.as_mut() {
             v.session.push(&joined);
             v.session.finish(now);
-            v.shape = Shape::Whole(Some(HeldBody { body: verified, fields, buffered: body_size }));
+            v.shape = Shape::Whole { held: Some(HeldBody { body: verified, fields, buffered: body_size }), trailer };
         }
         self.verify_pump();
         if self.verify.as_ref().is_some_and(|v| v.session.settled()) {
@@ -444,7 +455,7 @@ impl VeilHttp {
                 let tail = self.verify_stream_tail();
                 self.set_http_response_body(buffered, 0, &tail);
             }
-            Shape::Whole(held) => {
+            Shape::Whole { held, .. } => {
                 v.done = true;
                 let Some(held) = held.take() else { return };
                 let report = v.session.report();

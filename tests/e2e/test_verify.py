@@ -289,6 +289,21 @@ def test_stream_summary_is_a_trailer_and_in_the_audit_line(gw, shape):
     assert (summary["claims"], summary["verified"], summary["warnings"], summary.get("skipped")) == (3, 3, 1, None)
 
 
+def test_whole_answer_summary_is_a_trailer_when_headers_are_not_held(gw, verifier):
+    """Without `hold_headers` a whole answer's headers leave before its body is read:
+    the summary follows the body as a trailer, as for a stream (and the SDK still reads
+    the body as usual)."""
+    body = {"model": "m", "messages": [{"role": "user", "content": PROMPT}]}
+    status, data, trailers = raw_post(gw, "/v1/chat/completions", body)
+    assert status == 200
+    assert "Confidence: 20%" in json.loads(data)["choices"][0]["message"]["content"]
+    assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
+    verifier.script(mode="error")
+    status, data, trailers = raw_post(gw, "/v1/chat/completions", body)
+    assert status == 200 and json.loads(data)["choices"][0]["message"]["content"] == PLAIN
+    assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
+
+
 def test_stream_trailer_says_why_verification_failed_open(gw, verifier):
     verifier.script(mode="error")
     status, data, trailers = raw_post(gw, *STREAM_REQUESTS["openai_chat"])
