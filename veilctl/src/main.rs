@@ -377,10 +377,13 @@ fn policy_render(raw: &[String]) -> Fallible {
     args.check(&["format"])?;
     let path = args.positional.first().ok_or("policy render FILE")?;
     let policy = load_policy(path)?.policy;
-    let config = serde_json::to_string(&policy).map_err(|e| e.to_string())?;
     let rendered = match args.get("format").unwrap_or("json") {
         "json" => serde_json::to_string_pretty(&policy).map_err(|e| e.to_string())?,
+        #[cfg(target_family = "wasm")]
+        "ecds" => return Err("--format ecds needs the native build of veilctl (its xDS types are native-only)".into()),
+        #[cfg(not(target_family = "wasm"))]
         "ecds" => {
+            let config = serde_json::to_string(&policy).map_err(|e| e.to_string())?;
             let target = xds::FilterTarget { wasm: "/etc/envoy/veil.wasm".into(), vm_id: "veil".into() };
             serde_norway::to_string(&xds::resource_json("veil", &config, &target)).map_err(|e| e.to_string())?
         }
