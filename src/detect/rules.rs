@@ -212,36 +212,6 @@ pub fn scheme_windows(text: &[u8]) -> Vec<(usize, usize)> {
     windows
 }
 
-/// IPv6 gate: a `::` or a run of three `hex:` groups.
-pub fn ipv6_like(text: &[u8]) -> bool {
-    let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
-    let mut from = 0;
-    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr(b':', t)) {
-        let at = from + rel;
-        if text.get(at + 1) == Some(&b':') && (hex(at + 2) || (at > 0 && hex(at - 1))) {
-            return true;
-        }
-        // `h:h:h` with hex on both sides of two colons four or fewer bytes apart.
-        if at > 0 && hex(at - 1) && hex(at + 1) {
-            let next = text
-                .get(at + 1..(at + 6).min(text.len()))
-                .and_then(|t| memchr::memchr(b':', t));
-            if let Some(n) = next {
-                let second = at + 1 + n;
-                if hex(second + 1)
-                    && text
-                        .get(second + 1..(second + 6).min(text.len()))
-                        .is_some_and(|t| t.contains(&b':'))
-                {
-                    return true;
-                }
-            }
-        }
-        from = at + 1;
-    }
-    false
-}
-
 /// A built-in rule before compilation.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinRule {
