@@ -92,7 +92,8 @@ enum Matcher {
 #[derive(Debug, Clone)]
 enum CompiledGate {
     Always,
-    Contains(&'static [u8]),
+    /// A literal the text must contain; its searcher is built once, with the engine.
+    Contains(memchr::memmem::Finder<'static>),
     /// The slot of this rule's prefixes in the engine's start index.
     Prefix(usize),
     NumericRun {
@@ -388,7 +389,7 @@ impl Engine {
             };
             let gate = match builtin.gate {
                 Gate::Always => CompiledGate::Always,
-                Gate::Contains(n) => CompiledGate::Contains(n),
+                Gate::Contains(n) => CompiledGate::Contains(memchr::memmem::Finder::new(n)),
                 Gate::Prefix(p) => {
                     prefixes.push(p);
                     CompiledGate::Prefix(prefixes.len() - 1)
@@ -524,8 +525,8 @@ impl Engine {
                         rule.search(index, text, *first, &mut candidates);
                     }
                 }
-                CompiledGate::Contains(needle) => {
-                    if contains(text, needle) {
+                CompiledGate::Contains(finder) => {
+                    if contains(text, finder) {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
@@ -724,9 +725,16 @@ fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 
     };
     window.copy_from_slice(before);
     window.make_ascii_lowercase();
+    // At most 64 bytes: compared in place (a substring searcher would cost more to
+    // build than the whole window takes to scan).
     let has = |word: &&str| {
         let w = word.as_bytes();
-        memchr::memmem::find_iter(window, w).any(|at| word_boundary(window, at, at + w.len()))
+        let Some((&first, rest)) = w.split_first() else { return false };
+        window.windows(w.len()).enumerate().any(|(at, here)| {
+            here.first() == Some(&first)
+                && here.iter().skip(1).zip(rest).all(|(a, b)| a == b)
+                && word_boundary(window, at, at + w.len())
+        })
     };
     // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
     let c = if context.against.iter().any(has) {
@@ -1010,10 +1018,10 @@ fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit:
     text.get(at..)?.iter().position(hit).map(|p| at + p)
 }
 
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    match needle {
+fn contains(hay: &[u8], finder: &memchr::memmem::Finder<'_>) -> bool {
+    match finder.needle() {
         [b] => memchr::memchr(*b, hay).is_some(),
-        _ => memchr::memmem::find(hay, needle).is_some(),
+        _ => finder.find(hay).is_some(),
     }
 }
 

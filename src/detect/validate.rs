@@ -326,7 +326,7 @@ fn date(matched: &[u8]) -> bool {
         .collect();
     let named = MONTHS
         .iter()
-        .position(|m| memchr::memmem::find(&lower, m.as_bytes()).is_some());
+        .position(|m| lower.windows(m.len()).any(|w| w == m.as_bytes()));
     let (year, month, day) = match (named, numbers.as_slice()) {
         (Some(m), [a, b]) if *a > 31 => (*a, m as u32 + 1, *b),
         (Some(m), [d, y]) => (*y, m as u32 + 1, *d),
