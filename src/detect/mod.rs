@@ -93,7 +93,7 @@ enum Matcher {
 enum CompiledGate {
     Always,
     /// A literal the text must contain; its searcher is built once, with the engine.
-    Contains(memchr::memmem::Finder<'static>),
+    Contains(Box<memchr::memmem::Finder<'static>>),
     /// The slot of this rule's prefixes in the engine's start index.
     Prefix(usize),
     NumericRun {
@@ -108,9 +108,11 @@ enum CompiledGate {
     },
     /// Keyword ids in the engine's keyword automaton.
     Near { words: Vec<usize>, before: usize, after: usize, assignment: bool },
-    Windows(fn(&[u8]) -> Vec<(usize, usize)>),
+    Windows(WindowsFn),
     Dictionary,
 }
+
+type WindowsFn = fn(&[u8]) -> Vec<(usize, usize)>;
 
 /// One detected span in the scanned text, by byte offsets.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -389,7 +391,7 @@ impl Engine {
             };
             let gate = match builtin.gate {
                 Gate::Always => CompiledGate::Always,
-                Gate::Contains(n) => CompiledGate::Contains(memchr::memmem::Finder::new(n)),
+                Gate::Contains(n) => CompiledGate::Contains(Box::new(memchr::memmem::Finder::new(n))),
                 Gate::Prefix(p) => {
                     prefixes.push(p);
                     CompiledGate::Prefix(prefixes.len() - 1)
@@ -489,6 +491,7 @@ impl Engine {
         let mut candidates = Vec::new();
         let mut runs: Option<Vec<NumericRun>> = None;
         let mut starts: Option<starts::Found> = None;
+        let mut windows: Vec<(WindowsFn, Vec<(usize, usize)>)> = Vec::new();
         for (index, rule) in self.rules.iter().enumerate() {
             let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
             let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost) + known_both;
@@ -550,7 +553,15 @@ impl Engine {
                     }
                 }
                 CompiledGate::Windows(find) => {
-                    for (s, e) in find(text) {
+                    // Two IPv6 rules share their windows: found once per scan.
+                    let at = match windows.iter().position(|(f, _)| std::ptr::fn_addr_eq(*f, *find)) {
+                        Some(at) => at,
+                        None => {
+                            windows.push((*find, find(text)));
+                            windows.len() - 1
+                        }
+                    };
+                    for &(s, e) in windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default() {
                         rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
                     }
                 }
@@ -725,21 +736,18 @@ fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 
     };
     window.copy_from_slice(before);
     window.make_ascii_lowercase();
-    // At most 64 bytes: compared in place (a substring searcher would cost more to
-    // build than the whole window takes to scan).
-    let has = |word: &&str| {
-        let w = word.as_bytes();
-        let Some((&first, rest)) = w.split_first() else { return false };
-        window.windows(w.len()).enumerate().any(|(at, here)| {
-            here.first() == Some(&first)
-                && here.iter().skip(1).zip(rest).all(|(a, b)| a == b)
-                && word_boundary(window, at, at + w.len())
-        })
-    };
+    // Context words are letters only (a test holds the catalog to it): compare each
+    // whole word of the window with the lists, once.
+    let (mut against, mut towards) = (false, false);
+    for word in window.split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()) {
+        let is = |list: &[&str]| list.iter().any(|w| w.as_bytes() == word);
+        against |= is(context.against);
+        towards |= is(context.words);
+    }
     // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
-    let c = if context.against.iter().any(has) {
+    let c = if against {
         confidence - context.penalty
-    } else if context.words.iter().any(has) {
+    } else if towards {
         confidence + context.boost
     } else {
         confidence
@@ -1412,7 +1420,29 @@ mod tests {
                 r.id
             );
             assert!((0.0..=1.0).contains(&r.confidence));
+            // `adjust` compares whole words of the window with these lists.
+            for word in r.context.iter().flat_map(|c| c.words.iter().chain(c.against)) {
+                assert!(word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()), "{}: {word}", r.id);
+            }
         }
+    }
+
+    #[test]
+    fn context_words_count_only_as_whole_words_in_the_same_sentence() {
+        let e = engine();
+        let ssn = |text: &str| {
+            let f = e.scan(text.as_bytes());
+            let f = f.iter().find(|f| e.rule(f.rule).is_some_and(|r| r.category == "SSN")).copied();
+            f.map(|f| f.confidence)
+        };
+        let plain = ssn("value 123-45-6789").unwrap();
+        assert!(ssn("my SSN: 123-45-6789").unwrap() > plain);
+        // Inside another word, or in an earlier sentence, a context word does nothing.
+        assert_eq!(ssn("my ssnx 123-45-6789"), Some(plain));
+        assert_eq!(ssn("ssn. Then 123-45-6789"), Some(plain));
+        // Negative evidence wins over positive.
+        let against = ssn("SSN order 123-45-6789");
+        assert!(against.is_none_or(|c| c < plain), "{against:?}");
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub(crate) struct Found {
 #[derive(Debug, Clone)]
 pub(crate) struct StartIndex {
     /// One bit per hashed [`key`] (16 bits of [`hash`]) that some entry has.
-    bits: Vec<u64>,
+    bits: Box<[u64; BIT_WORDS]>,
     /// Entries grouped by bucket (the top [`BUCKET_BITS`] of the hash): bucket `b`'s
     /// are `entries[heads[b]..heads[b + 1]]`.
     heads: Vec<u16>,
@@ -55,22 +55,101 @@ pub(crate) struct StartIndex {
 }
 
 const BUCKET_BITS: u32 = 10;
+/// 2^16 bits.
+const BIT_WORDS: usize = 1024;
 
 /// The first three bytes at a word start, letters folded to lower case and every
 /// byte that is not an ASCII letter or digit (or past the end) read as 0: "St." and
 /// "st\n" share a key with the whole word "st". A literal's key is its own first
 /// three bytes, or, when shorter, every key it can begin (see [`StartIndex::new`]).
 fn key(bytes: &[u8]) -> u32 {
-    let v = match bytes.get(..4) {
-        Some(&[a, b, c, _]) => u32::from_le_bytes([a, b, c, 0]),
-        _ => {
-            let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
-            u32::from_le_bytes([byte(0), byte(1), byte(2), 0])
-        }
-    };
+    let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    fold(u32::from_le_bytes([byte(0), byte(1), byte(2), 0]))
+}
+
+/// Letters to lower case, every byte that is not a letter or digit to 0.
+#[inline(always)]
+fn fold(v: u32) -> u32 {
     let v = u64::from(v);
     let keep = ((alnum(v) >> 7) & ONES) * 0xff;
     ((v | (ONES * 0x20)) & keep) as u32
+}
+
+/// The key at `start` in a folded text (see [`fold_text`]): its three bytes there.
+#[inline(always)]
+fn folded_key(folded: &[u8], start: usize) -> u32 {
+    match folded.get(start..start + 4) {
+        Some(&[a, b, c, _]) => u32::from_le_bytes([a, b, c, 0]),
+        _ => 0,
+    }
+}
+
+/// The text with letters folded to lower case and every byte that is not an ASCII
+/// letter or digit read as 0 (so a key is three bytes of it), zero-padded to whole
+/// 64-byte blocks plus the bytes a key reads past the end; and for each block, a mask
+/// of its letters and digits (bit `j` for byte `j`).
+fn fold_text(text: &[u8]) -> (Vec<u8>, Vec<u64>) {
+    let blocks = text.len().div_ceil(64);
+    let mut folded = vec![0u8; blocks * 64 + 4];
+    let mut masks = vec![0u64; blocks];
+    for ((out, mask), block) in folded.chunks_exact_mut(64).zip(masks.iter_mut()).zip(text.chunks(64)) {
+        let mut bytes = [0u8; 64];
+        bytes.get_mut(..block.len()).unwrap_or_default().copy_from_slice(block);
+        *mask = fold_block(&bytes, out);
+    }
+    (folded, masks)
+}
+
+/// Folds 64 bytes into `out` and returns their letter-or-digit mask, sixteen at a time
+/// with wasm SIMD.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> u64 {
+    use core::arch::wasm32::{u64x2, u8x16_bitmask, u8x16_lt, u8x16_splat, u8x16_sub, v128_and, v128_or};
+    let mut mask = 0u64;
+    for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
+        let half = |i: usize| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
+            u64::from_le_bytes(word)
+        };
+        let v = u64x2(half(0), half(8));
+        // Digits already have the 0x20 bit: or-ing it in lower-cases letters only.
+        let lower = v128_or(v, u8x16_splat(0x20));
+        let digit = u8x16_lt(u8x16_sub(v, u8x16_splat(b'0')), u8x16_splat(10));
+        let letter = u8x16_lt(u8x16_sub(lower, u8x16_splat(b'a')), u8x16_splat(26));
+        let keep = v128_or(digit, letter);
+        let lanes = v128_and(lower, keep);
+        let (lo, hi) = (
+            core::arch::wasm32::u64x2_extract_lane::<0>(lanes),
+            core::arch::wasm32::u64x2_extract_lane::<1>(lanes),
+        );
+        if let Some(dst) = out.get_mut(..8) {
+            dst.copy_from_slice(&lo.to_le_bytes());
+        }
+        if let Some(dst) = out.get_mut(8..16) {
+            dst.copy_from_slice(&hi.to_le_bytes());
+        }
+        mask |= u64::from(u8x16_bitmask(keep)) << (16 * j);
+    }
+    mask
+}
+
+/// Folds 64 bytes into `out` and returns their letter-or-digit mask, eight at a time.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> u64 {
+    let mut mask = 0u64;
+    for (j, (chunk, out)) in bytes.chunks_exact(8).zip(out.chunks_exact_mut(8)).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let lanes = alnum(v);
+        let keep = ((lanes >> 7) & ONES) * 0xff;
+        out.copy_from_slice(&((v | (ONES * 0x20)) & keep).to_le_bytes());
+        mask |= gather(lanes) << (8 * j);
+    }
+    mask
 }
 
 /// Mixes a key; its top 16 bits index the bit set, the top [`BUCKET_BITS`] the buckets.
@@ -89,6 +168,7 @@ fn between(v: u64, lo: u8, hi: u8) -> u64 {
 }
 
 /// The high bit of byte `j` of `lanes` (its only possible bit) as bit `j` of the result.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 fn gather(lanes: u64) -> u64 {
     ((lanes >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
@@ -135,7 +215,7 @@ impl StartIndex {
         let bucket = |key: u32| (hash(key) >> (32 - BUCKET_BITS)) as usize;
         entries.sort_by(|a, b| (bucket(a.key), a.key, &a.literal, a.kind).cmp(&(bucket(b.key), b.key, &b.literal, b.kind)));
         entries.dedup_by(|a, b| a.key == b.key && a.literal == b.literal && a.kind == b.kind);
-        let mut bits = vec![0u64; 1024];
+        let mut bits = Box::new([0u64; BIT_WORDS]);
         let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
         for e in &entries {
             let at = (hash(e.key) >> 16) as usize;
@@ -158,47 +238,38 @@ impl StartIndex {
 
     pub fn find(&self, text: &[u8]) -> Found {
         let mut found = Found { hits: Vec::new(), first: vec![None; self.slots] };
-        let mut base = 0;
-        // High bit of byte 0's lane when the byte before the chunk is a letter or digit.
+        let (folded, masks) = fold_text(text);
+        // Word starts whose key is in the bit set, gathered without a branch per start
+        // (whether a key passes is unpredictable), then compared.
+        let mut passed = [0usize; 64];
+        // Bit 63 of the previous block's mask: its last byte is a letter or digit.
         let mut carry = 0u64;
-        // The starts of 64 bytes gathered into one bit each, then visited: one
-        // unpredictable loop exit per 64 bytes instead of one per 8.
-        let blocks = text.chunks_exact(64);
-        let rest = blocks.remainder();
-        for block in blocks {
-            let mut starts = 0u64;
-            for (j, chunk) in block.chunks_exact(8).enumerate() {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                let lanes = alnum(u64::from_le_bytes(word));
-                starts |= gather(lanes & !((lanes << 8) | carry)) << (8 * j);
-                carry = (lanes >> 56) & 0x80;
-            }
+        for (block, &mask) in masks.iter().enumerate() {
+            let mut starts = mask & !((mask << 1) | carry);
+            carry = mask >> 63;
+            let base = block * 64;
+            let mut n = 0;
             while starts != 0 {
-                self.at(text, base + starts.trailing_zeros() as usize, &mut found);
+                let start = base + starts.trailing_zeros() as usize;
+                if let Some(slot) = passed.get_mut(n) {
+                    *slot = start;
+                }
+                n += usize::from(self.may_begin(folded_key(&folded, start)));
                 starts &= starts - 1;
             }
-            base += 64;
-        }
-        let mut previous = carry != 0;
-        for (offset, b) in rest.iter().enumerate() {
-            let current = b.is_ascii_alphanumeric();
-            if current && !previous {
-                self.at(text, base + offset, &mut found);
+            for &start in passed.get(..n).unwrap_or_default() {
+                self.compare(text, start, folded_key(&folded, start), &mut found);
             }
-            previous = current;
         }
         found
     }
 
-    /// Tests the key at `start`, a word start, against the bit set.
+    /// Whether some entry has this key: its bit in the set (false positives are rare).
     #[inline(always)]
-    fn at(&self, text: &[u8], start: usize, found: &mut Found) {
-        let key = key(text.get(start..).unwrap_or_default());
-        let at = (hash(key) >> 16) as usize;
-        if self.bits.get(at >> 6).is_some_and(|w| w >> (at & 63) & 1 == 1) {
-            self.compare(text, start, key, found);
-        }
+    fn may_begin(&self, key: u32) -> bool {
+        let at = hash(key) >> 16;
+        // 1024 words of 64 bits: `at >> 6` is always in range.
+        self.bits.get((at >> 6) as usize & (BIT_WORDS - 1)).is_some_and(|w| (w >> (at & 63)) & 1 == 1)
     }
 
     /// Compares the entries with this key; rare, so kept out of the scan loop.
