@@ -107,7 +107,7 @@ fn redaction(c: &mut Criterion) {
             let body = serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages})).unwrap();
             group.throughput(Throughput::Bytes(body.len() as u64));
             group.bench_with_input(BenchmarkId::new(if pii { "pii_per_kib" } else { "clean" }, size), &body, |b, body| {
-                let r = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", existing: &|_| None };
+                let r = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", taken: &|_, _| false };
                 b.iter(|| r.redact(body))
             });
         }

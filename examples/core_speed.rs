@@ -88,7 +88,7 @@ fn main() {
                 .map(|m| m.iter().filter_map(|m| m["content"].as_str()).collect::<Vec<_>>().join("\n"))
                 .unwrap_or_default()
                 .into_bytes();
-            let redactor = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", existing: &|_| None };
+            let redactor = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", taken: &|_, _| false };
             let redact = time(|| {
                 black_box(redactor.redact(&body));
             });

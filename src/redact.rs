@@ -60,9 +60,9 @@ pub struct Redactor<'a> {
     pub minter: &'a TokenMinter,
     /// Token scope (see `token`): ids are only meaningful within it.
     pub scope: &'a [u8],
-    /// What a token already stands for outside this request (the vault), so that a
-    /// collision with an earlier value gets a longer id.
-    pub existing: &'a dyn Fn(&str) -> Option<Vec<u8>>,
+    /// Whether a token already stands for a different value outside this request
+    /// (the vault), so that a collision with an earlier value gets a longer id.
+    pub taken: &'a dyn Fn(&str, &[u8]) -> bool,
 }
 
 impl std::fmt::Debug for Redactor<'_> {
@@ -138,7 +138,7 @@ impl Redactor<'_> {
                     continue;
                 }
                 Action::Tokenize => {
-                    state.tokens.issue_checked(self.minter, self.scope, category, value, self.existing).into_bytes()
+                    state.tokens.issue_checked(self.minter, self.scope, category, value, self.taken).into_bytes()
                 }
                 Action::Mask => format!("[{category}]").into_bytes(),
                 Action::Redact => b"****".to_vec(),
@@ -163,7 +163,7 @@ mod tests {
     fn redact_with(policy: Policy, body: &[u8]) -> Redaction {
         let policy = CompiledPolicy::new(policy).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"t", existing: &|_| None }
+        Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"t", taken: &|_, _| false }
             .redact(body)
     }
 

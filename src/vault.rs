@@ -19,6 +19,13 @@
 //!   returned and are dropped whenever their slot is written, and by the sweep. A full
 //!   slot (by count or bytes) drops its oldest records first, and counts it.
 //! * **Concurrent.** Every write is a compare-and-swap loop on the slot.
+//! * **Checked from memory when it can be.** Issuing a token asks whether the vault
+//!   already holds it for a different value, and whether its record is fresh enough to
+//!   skip the write. Each worker remembers the answers it read or wrote for
+//!   [`RECENT_SECS`] seconds ([`Recent`]), as keyed hashes only, so a value repeated
+//!   across requests costs no shared-data read and no decryption. The price: a record
+//!   another worker's write evicts in that time is not written back by this one until
+//!   its memory lapses.
 
 use std::fmt;
 
@@ -34,6 +41,10 @@ pub const SLOT_CAPACITY: usize = 8;
 pub const MAX_VALUE_BYTES: usize = 4096;
 /// CAS retries before a write gives up (and is counted).
 const CAS_RETRIES: usize = 16;
+/// How long a worker trusts what it last read or wrote for a token (see [`Recent`]).
+pub const RECENT_SECS: u64 = 5;
+/// Remembered tokens per worker; the memory starts over when full.
+const RECENT_ENTRIES: usize = 4096;
 
 const RECORD_ID: usize = 16;
 const TAG: usize = 16;
@@ -93,12 +104,66 @@ pub struct SweepReport {
     pub live: u32,
 }
 
-/// The vault's keys, all derived from the one vault key.
+/// Whether a token may be issued for a value, as far as the vault knows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Check {
+    /// The vault holds the token for a different value: a collision.
+    pub taken: bool,
+    /// The vault holds it for this value, with more than half its lifetime left:
+    /// no write needed.
+    pub fresh: bool,
+}
+
+/// One worker's memory of recent vault answers: for a (scope, token), a fingerprint of
+/// the value it stands for and until when its record needs no refresh. Keys and
+/// values are kept as 128-bit keyed hashes (keys random per worker), never as they are.
+#[derive(Debug, Clone)]
+pub struct Recent {
+    keys: (std::hash::RandomState, std::hash::RandomState),
+    entries: std::collections::HashMap<u128, (u128, u64)>,
+}
+
+impl Recent {
+    fn new() -> Recent {
+        Recent {
+            keys: (std::hash::RandomState::new(), std::hash::RandomState::new()),
+            entries: std::collections::HashMap::new(),
+        }
+    }
+
+    fn fingerprint(&self, value: impl std::hash::Hash + Copy) -> u128 {
+        use std::hash::BuildHasher;
+        (u128::from(self.keys.0.hash_one(value)) << 64) | u128::from(self.keys.1.hash_one(value))
+    }
+
+    /// What is known of `token` in `scope` at `now`, if anything.
+    fn check(&self, scope: &[u8], token: &str, value: &[u8], now: u64) -> Option<Check> {
+        let (seen, until) = self.entries.get(&self.fingerprint((scope, token)))?;
+        (now < *until).then(|| {
+            let same = *seen == self.fingerprint(value);
+            Check { taken: !same, fresh: same }
+        })
+    }
+
+    /// Remembers that `token` in `scope` stands for `value`, fresh until `until`.
+    fn note(&mut self, scope: &[u8], token: &str, value: &[u8], until: u64) {
+        if self.entries.len() >= RECENT_ENTRIES {
+            self.entries.clear();
+        }
+        let key = self.fingerprint((scope, token));
+        let seen = self.fingerprint(value);
+        self.entries.insert(key, (seen, until));
+    }
+}
+
+/// The vault's keys, all derived from the one vault key, and this worker's memory of
+/// recent answers.
 #[derive(Clone)]
 pub struct Vault {
     seal: ChaCha20Poly1305,
     ids: Hmac<Sha256>,
     config: VaultConfig,
+    recent: std::cell::RefCell<Recent>,
 }
 
 impl fmt::Debug for Vault {
@@ -132,6 +197,7 @@ impl Vault {
             // HMAC takes keys of any length: this cannot fail.
             ids: <Hmac<Sha256> as Mac>::new_from_slice(&id_key).unwrap_or_else(|_| unreachable_hmac()),
             config,
+            recent: std::cell::RefCell::new(Recent::new()),
         }
     }
 
@@ -195,6 +261,32 @@ impl Vault {
         Some((value, record.expires))
     }
 
+    /// Whether `token` may stand for `value` in `scope` (see [`Check`]): from this
+    /// worker's memory when it has a recent answer, else from the store.
+    pub fn check(&self, store: &dyn Store, scope: &[u8], token: &str, value: &[u8], now: u64) -> Check {
+        if let Some(known) = self.recent.borrow().check(scope, token, value, now) {
+            return known;
+        }
+        let Some((stored, expires)) = self.get_with_expiry(store, scope, token, now) else {
+            return Check::default();
+        };
+        let fresh_until = expires.saturating_sub(self.config.ttl_secs / 2);
+        if stored != value {
+            return Check { taken: true, fresh: false };
+        }
+        if now < fresh_until {
+            self.remember(scope, token, value, now, fresh_until);
+        }
+        Check { taken: false, fresh: now < fresh_until }
+    }
+
+    fn remember(&self, scope: &[u8], token: &str, value: &[u8], now: u64, fresh_until: u64) {
+        let until = fresh_until.min(now.saturating_add(RECENT_SECS));
+        if let Ok(mut recent) = self.recent.try_borrow_mut() {
+            recent.note(scope, token, value, until);
+        }
+    }
+
     /// Stores `value` for `token` in `scope` until `now + ttl`, refreshing an existing
     /// record. Drops expired records of the slot, then the oldest ones if the slot is
     /// over its count or byte budget.
@@ -234,6 +326,9 @@ impl Vault {
             match store.set(&key, &encode(&records), cas) {
                 Ok(()) => {
                     report.stored = records.iter().any(|r| r.id == id);
+                    if report.stored {
+                        self.remember(scope, token, value, now, expires.saturating_sub(self.config.ttl_secs / 2));
+                    }
                     report.evicted = evicted;
                     report.expired = expired;
                     return report;
@@ -437,13 +532,49 @@ mod tests {
     }
 
     #[test]
+    fn check_finds_collisions_and_fresh_records_and_trusts_memory_only_briefly() {
+        let (a, b, s) = (vault(), vault(), MemStore::default());
+        assert_eq!(a.check(&s, b"x", "t", b"v1", 10), Check { taken: false, fresh: false });
+        assert!(a.put(&s, b"x", "t", b"v1", 10).stored);
+        // The writer answers from memory; another worker (its own vault) from the store.
+        for v in [&a, &b] {
+            assert_eq!(v.check(&s, b"x", "t", b"v1", 11), Check { taken: false, fresh: true });
+            assert_eq!(v.check(&s, b"x", "t", b"v2", 11), Check { taken: true, fresh: false });
+            assert_eq!(v.check(&s, b"y", "t", b"v1", 11), Check::default(), "another scope");
+        }
+        // Past half its lifetime a record needs a refresh.
+        assert_eq!(b.check(&s, b"x", "t", b"v1", 61), Check { taken: false, fresh: false });
+        // The record goes (evicted by another worker): memory vouches for it for at
+        // most RECENT_SECS after it last asked the store, then the store answers again.
+        let empty = MemStore::default();
+        assert!(a.check(&empty, b"x", "t", b"v1", 10 + RECENT_SECS - 1).fresh);
+        assert_eq!(a.check(&empty, b"x", "t", b"v1", 10 + RECENT_SECS), Check::default());
+    }
+
+    #[test]
+    fn memory_holds_keyed_hashes_only() {
+        let (v, s) = (vault(), MemStore::default());
+        assert!(v.put(&s, b"scope-credential", "«token:EMAIL:0123abcd»", b"jane@example.com", 1).stored);
+        let recent = format!("{:?}", v.recent.borrow());
+        assert!(recent.contains("entries"), "{recent}");
+        for secret in ["scope-credential", "0123abcd", "jane", "example"] {
+            assert!(!recent.contains(secret), "{secret}");
+        }
+        let debug = format!("{:?}", v.recent.borrow().entries);
+        assert_eq!(v.recent.borrow().entries.len(), 1, "{debug}");
+    }
+
+    #[test]
     fn concurrent_writers_lose_nothing() {
-        let v = std::sync::Arc::new(Vault::new(&[7; 32], VaultConfig { ttl_secs: 1000, max_entries: 100_000, max_bytes: 64 << 20 }));
+        // One vault per worker (as each Envoy worker has its own VM), one store.
+        let config = VaultConfig { ttl_secs: 1000, max_entries: 100_000, max_bytes: 64 << 20 };
+        let v = Vault::new(&[7; 32], config);
         let s = std::sync::Arc::new(MemStore::default());
         let threads: Vec<_> = (0..4)
             .map(|w| {
-                let (v, s) = (v.clone(), s.clone());
+                let s = s.clone();
                 std::thread::spawn(move || {
+                    let v = Vault::new(&[7; 32], config);
                     for i in 0..500 {
                         let r = v.put(&*s, b"a", &format!("w{w}-{i}"), format!("value {w} {i}").as_bytes(), 1);
                         assert!(r.stored && !r.contended);

@@ -558,15 +558,15 @@ impl VeilHttp {
         // Tokens already in the vault with the same value and more than half their
         // lifetime left need no write after this request.
         let fresh: RefCell<Vec<String>> = RefCell::new(Vec::new());
-        let existing = |token: &str| {
-            let v = vault.as_deref()?;
-            let (value, expires) = v.get_with_expiry(&SharedStore, &scope, token, now)?;
-            if expires.saturating_sub(now) > v.config().ttl_secs / 2 {
+        let taken = |token: &str, value: &[u8]| {
+            let Some(v) = vault.as_deref() else { return false };
+            let check = v.check(&SharedStore, &scope, token, value, now);
+            if check.fresh {
                 fresh.borrow_mut().push(token.to_string());
             }
-            Some(value)
+            check.taken
         };
-        let redactor = Redactor { policy: self.policy.profile(self.rule), provider, minter: &self.minter, scope: &self.scope, existing: &existing };
+        let redactor = Redactor { policy: self.policy.profile(self.rule), provider, minter: &self.minter, scope: &self.scope, taken: &taken };
         let redaction = redactor.redact(&body);
         let monitor = self.profile().policy.mode == crate::policy::Mode::Monitor;
         let event = self.event();
