@@ -609,6 +609,22 @@ impl VeilHttp {
     }
 }
 
+/// A request's or response's headers, read in one host call. Envoy keeps names in
+/// lower case; a lookup ignores case, as Envoy's own does.
+struct Headers(Vec<(String, Vec<u8>)>);
+
+impl Headers {
+    /// The first value of `name`.
+    fn get(&self, name: &str) -> Option<&[u8]> {
+        self.0.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_slice())
+    }
+
+    /// The first value of `name` as text ("" when absent).
+    fn text(&self, name: &str) -> String {
+        self.get(name).map(|v| String::from_utf8_lossy(v).into_owned()).unwrap_or_default()
+    }
+}
+
 /// Restores from this request's tokens first, then from the vault (same scope only).
 struct ScopedLookup<'a> {
     tokens: &'a TokenMap,
@@ -638,15 +654,13 @@ impl Lookup for ScopedLookup<'_> {
 impl VeilHttp {
     /// The token scope of this request, per the policy. Only ever fed into keyed
     /// hashes; never stored or logged as is.
-    fn scope_for_request(&self) -> Vec<u8> {
-        let credential = || {
-            CREDENTIAL_HEADERS.iter().find_map(|h| self.get_http_request_header_bytes(h)).unwrap_or_default()
-        };
+    fn scope_for_request(&self, headers: &Headers) -> Vec<u8> {
+        let credential = || CREDENTIAL_HEADERS.iter().find_map(|h| headers.get(h)).unwrap_or_default().to_vec();
         let vault = &self.policy.policy.vault;
         match vault.scope {
             ScopeKind::Credential => credential(),
-            ScopeKind::Header => match self.get_http_request_header_bytes(&vault.scope_header) {
-                Some(value) => [b"header:".as_slice(), &value].concat(),
+            ScopeKind::Header => match headers.get(&vault.scope_header) {
+                Some(value) => [b"header:".as_slice(), value].concat(),
                 None => credential(),
             },
             ScopeKind::Request => {
@@ -689,11 +703,14 @@ impl Context for VeilHttp {
 
 impl HttpContext for VeilHttp {
     fn on_http_request_headers(&mut self, _num_headers: usize, end_of_stream: bool) -> Action {
-        let path = self.get_http_request_header(":path").unwrap_or_default();
-        let authority = self.get_http_request_header(":authority").unwrap_or_default();
-        let method = self.get_http_request_header(":method").unwrap_or_default();
+        // One host call for every header (each `get` is one, plus an allocation call
+        // back into the VM).
+        let headers = Headers(self.get_http_request_headers_bytes());
+        let path = headers.text(":path");
+        let authority = headers.text(":authority");
+        let method = headers.text(":method");
         let policy = Rc::clone(&self.policy);
-        let header = |name: &str| self.get_http_request_header(name);
+        let header = |name: &str| headers.get(name).map(|v| String::from_utf8_lossy(v).into_owned());
         let request = RequestInfo { authority: &authority, path: &path, method: &method, header: &header };
         let selected = policy.select(&request).map(|s| (s.provider, s.rule));
         self.provider = selected.map(|s| s.0);
@@ -703,15 +720,13 @@ impl HttpContext for VeilHttp {
         }
         self.json_array_stream = path.contains(":streamGenerateContent") && !path.contains("alt=sse");
         self.started = self.get_current_time();
-        self.request_id = self.get_http_request_header("x-request-id").unwrap_or_default();
-        self.scope = self.scope_for_request();
+        self.request_id = headers.text("x-request-id");
+        self.scope = self.scope_for_request(&headers);
         self.metrics.increment("requests", 1);
         self.event();
         // Ask for a body we can read back.
         self.set_http_request_header("accept-encoding", Some("identity"));
-        let declared = self
-            .get_http_request_header("content-length")
-            .and_then(|v| v.trim().parse::<usize>().ok());
+        let declared = headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
         if declared.is_some_and(|len| len > self.profile().policy.limits.max_body_bytes) {
             return self.too_large();
         }
@@ -749,21 +764,20 @@ impl HttpContext for VeilHttp {
         if self.provider.is_none() {
             return Action::Continue;
         }
-        let status = self.get_http_response_header(":status").and_then(|s| s.parse::<u16>().ok());
+        let headers = Headers(self.get_http_response_headers_bytes());
+        let status = std::str::from_utf8(headers.get(":status").unwrap_or_default()).ok().and_then(|s| s.parse::<u16>().ok());
         self.event().response_status = status;
         // With a vault, an earlier request's tokens may come back in any response.
         if self.tokens.is_empty() && self.vault.is_none() && !self.profile().policy.verification.enabled {
             return Action::Continue;
         }
-        let encoded = self
-            .get_http_response_header("content-encoding")
-            .is_some_and(|e| !e.trim().eq_ignore_ascii_case("identity"));
+        let encoded = headers.get("content-encoding").is_some_and(|e| !e.trim_ascii().eq_ignore_ascii_case(b"identity"));
         if encoded {
             self.metrics.increment("restore_skipped_encoded", 1);
             self.verify_start(status, true);
             return Action::Continue;
         }
-        let content_type = self.get_http_response_header("content-type").unwrap_or_default().to_ascii_lowercase();
+        let content_type = headers.text("content-type").to_ascii_lowercase();
         let provider = self.provider.unwrap_or(Provider::Generic);
         self.response = if content_type.starts_with("text/event-stream") {
             ResponseMode::Stream(StreamRestorer::new(provider, Framing::Sse))
