@@ -565,6 +565,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_family = "wasm"))] // no threads there: each Envoy worker has its own VM
     fn concurrent_writers_lose_nothing() {
         // One vault per worker (as each Envoy worker has its own VM), one store.
         let config = VaultConfig { ttl_secs: 1000, max_entries: 100_000, max_bytes: 64 << 20 };

@@ -1,6 +1,7 @@
 // Runs a wasm32-wasip1 command (an example built with `--target wasm32-wasip1`) in
 // Node's V8 through WASI. The Proxy-Wasm imports the filter crate declares are stubbed:
-// the core under test never calls them. Used by `cargo xtask bench-v8`.
+// the core under test never calls them. Used by `cargo xtask bench-v8`, and as the
+// cargo runner of the unit tests built for wasm32-wasip1 (`cargo xtask test`).
 const { WASI } = require('node:wasi');
 const fs = require('node:fs');
 

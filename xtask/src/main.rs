@@ -159,9 +159,21 @@ fn test() -> Result {
     clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
+    unit_tests_in_v8()?;
     build_veilctl()?;
     step("pytest tests/e2e (real Envoy, real SDKs)");
     python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
+}
+
+/// The core's unit tests again, built for wasm32-wasip1 and run in Node's V8 (the
+/// runtime family Envoy's is): code paths that exist only there (wasm SIMD) are tested
+/// where they run, and so are the target's differences (32-bit sizes, no threads).
+fn unit_tests_in_v8() -> Result {
+    step(&format!("cargo test -p veil --lib --target {WASM_TARGET} (in Node's V8, tests/rig/wasi_run.cjs)"));
+    let runner = format!("node --no-warnings {}", root().join("tests").join("rig").join("wasi_run.cjs").display());
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--quiet", "-p", "veil", "--lib", "--target", WASM_TARGET])
+        .env("CARGO_TARGET_WASM32_WASIP1_RUNNER", runner))
 }
 
 /// `target/debug/veilctl`, the xDS control plane the e2e tests and `demo --xds` start
