@@ -84,13 +84,14 @@ impl Redactor<'_> {
         let mut state = State { counts: BTreeMap::new(), tokens: TokenMap::default(), edits: Vec::new(), blocked: None };
         let kind = match parsed {
             Ok(()) => {
-                for span in spans {
-                    let raw = body.get(span.start..span.end).unwrap_or_default();
-                    let decoded = json::decode(raw);
-                    let findings = self.policy.engine.scan(&decoded.bytes);
-                    self.apply(&mut state, &decoded.bytes, &findings, |offset| {
-                        span.start + decoded.raw_offset(offset)
-                    });
+                let decoded: Vec<json::Decoded<'_>> =
+                    spans.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
+                // Every text field in one scan (a scan has fixed costs; a chat has many
+                // short messages), findings by offsets into each.
+                let parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
+                let found = self.policy.engine.scan_parts(&parts);
+                for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(&found) {
+                    self.apply(&mut state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
                 }
                 BodyKind::Json
             }
