@@ -281,6 +281,103 @@ pub fn find_card(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     }
 }
 
+/// ASCII `\w` (the catalog's patterns are `(?-u)`): the bytes `\b` tells apart.
+fn word_at(hay: &[u8], i: usize) -> bool {
+    hay.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+}
+
+/// The first digit at or after `from` where `matches` finds a match that starts on a
+/// word boundary (`\b` before a digit: no word byte before it), as a regex's
+/// leftmost match; `matches` returns the match's end.
+fn leftmost(hay: &[u8], from: usize, matches: impl Fn(usize) -> Option<usize>) -> Option<(usize, usize)> {
+    let mut start = from;
+    loop {
+        start += hay.get(start..)?.iter().position(u8::is_ascii_digit)?;
+        if start == 0 || !word_at(hay, start - 1) {
+            if let Some(end) = matches(start) {
+                return Some((start, end));
+            }
+        }
+        start += 1;
+    }
+}
+
+/// The end of the run of digits at `at` if it is 1 to 3 long (a `\d{1,3}` that the
+/// next byte must end: a `.`, or a `\b`).
+fn octet(hay: &[u8], at: usize) -> Option<usize> {
+    let run = hay.get(at..)?.iter().take(4).take_while(|b| b.is_ascii_digit()).count();
+    (1..=3).contains(&run).then_some(at + run)
+}
+
+/// `(?:\.\d{1,3}){n}\b` at `at`: the end.
+fn dotted_octets(hay: &[u8], mut at: usize, n: usize) -> Option<usize> {
+    for _ in 0..n {
+        if hay.get(at) != Some(&b'.') {
+            return None;
+        }
+        at = octet(hay, at + 1)?;
+    }
+    (!word_at(hay, at)).then_some(at)
+}
+
+/// `\b\d{3}-\d{2}-\d{4}\b` (SSN).
+pub fn find_ssn(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    leftmost(hay, from, |at| dashed_3_2_4(hay, at, |_, _| true))
+}
+
+/// `\b9\d{2}-(?:5\d|6[0-5]|7\d|8[0-8]|9[0-24-9])-\d{4}\b` (ITIN).
+pub fn find_itin(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    leftmost(hay, from, |at| {
+        if hay.get(at) != Some(&b'9') {
+            return None;
+        }
+        dashed_3_2_4(hay, at, |a, b| match a {
+            b'5' | b'7' => true,
+            b'6' => b <= b'5',
+            b'8' => b <= b'8',
+            b'9' => b != b'3',
+            _ => false,
+        })
+    })
+}
+
+/// `\d{3}-\d{2}-\d{4}\b` at `at`, the middle group's two digits accepted by `group`.
+fn dashed_3_2_4(hay: &[u8], at: usize, group: impl Fn(u8, u8) -> bool) -> Option<usize> {
+    let digits = |from: usize, n: usize| hay.get(from..from + n).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let ok = digits(at, 3)
+        && hay.get(at + 3) == Some(&b'-')
+        && digits(at + 4, 2)
+        && hay.get(at + 4..at + 6).is_some_and(|g| matches!(g, [a, b] if group(*a, *b)))
+        && hay.get(at + 6) == Some(&b'-')
+        && digits(at + 7, 4)
+        && !word_at(hay, at + 11);
+    ok.then_some(at + 11)
+}
+
+/// `\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b` (any IPv4 address).
+pub fn find_ipv4(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    leftmost(hay, from, |at| dotted_octets(hay, octet(hay, at)?, 3))
+}
+
+/// `\b` [`PRIVATE_IPV4`] `\b`: 10/8, 172.16/12, 192.168/16, 127/8, 169.254/16.
+pub fn find_private_ipv4(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    leftmost(hay, from, |at| {
+        let rest = hay.get(at..)?;
+        if rest.starts_with(b"10.") {
+            dotted_octets(hay, at + 2, 3)
+        } else if rest.starts_with(b"127.") {
+            dotted_octets(hay, at + 3, 3)
+        } else if rest.starts_with(b"192.168.") || rest.starts_with(b"169.254.") {
+            dotted_octets(hay, at + 7, 2)
+        } else if rest.starts_with(b"172.") {
+            let second = matches!(rest.get(4..6)?, [b'1', b'6'..=b'9'] | [b'2', b'0'..=b'9'] | [b'3', b'0' | b'1']);
+            if second { dotted_octets(hay, at + 6, 2) } else { None }
+        } else {
+            None
+        }
+    })
+}
+
 /// The defaults every entry of [`BUILTIN`] starts from (`..BASE`).
 const BASE: BuiltinRule = BuiltinRule {
     id: "",
@@ -345,7 +442,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: Some(&SSN_CONTEXT),
         assignment: false,
-        finder: None,
+        finder: Some(find_ssn),
     },
     BuiltinRule {
         id: "pii.phone.nanp.v1",
@@ -657,7 +754,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Low,
         context: Some(&IP_CONTEXT),
         assignment: false,
-        finder: None,
+        finder: Some(find_private_ipv4),
     },
     BuiltinRule {
         id: "net.internal_url.v1",
@@ -688,6 +785,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             plus: false,
         },
         context: Some(&ITIN_CONTEXT),
+        finder: Some(find_itin),
         ..BASE
     },
     BuiltinRule {
@@ -803,6 +901,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         severity: Severity::Low,
         context: Some(&IP_CONTEXT),
+        finder: Some(find_ipv4),
         ..BASE
     },
     BuiltinRule {
