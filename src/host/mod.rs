@@ -416,24 +416,105 @@ impl Context for Request {
 /// callbacks to `Continue`.
 impl HttpContext for Request {
     fn on_http_request_headers(&mut self, num_headers: usize, end_of_stream: bool) -> Action {
-        self.with(Action::Pause, |http| http.on_http_request_headers(num_headers, end_of_stream))
+        timing::span(timing::Slot::RequestHeaders, || {
+            self.with(Action::Pause, |http| http.on_http_request_headers(num_headers, end_of_stream))
+        })
     }
 
     fn on_http_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        self.with(Action::Pause, |http| http.on_http_request_body(body_size, end_of_stream))
+        timing::span(timing::Slot::RequestBody, || {
+            self.with(Action::Pause, |http| http.on_http_request_body(body_size, end_of_stream))
+        })
     }
 
     fn on_http_response_headers(&mut self, num_headers: usize, end_of_stream: bool) -> Action {
-        self.with(Action::Continue, |http| http.on_http_response_headers(num_headers, end_of_stream))
+        timing::span(timing::Slot::ResponseHeaders, || {
+            self.with(Action::Continue, |http| http.on_http_response_headers(num_headers, end_of_stream))
+        })
     }
 
     fn on_http_response_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        self.with(Action::Continue, |http| http.on_http_response_body(body_size, end_of_stream))
+        timing::span(timing::Slot::ResponseBody, || {
+            self.with(Action::Continue, |http| http.on_http_response_body(body_size, end_of_stream))
+        })
     }
 
     fn on_log(&mut self) {
-        self.with((), |http| http.on_log());
+        timing::span(timing::Slot::Log, || self.with((), |http| http.on_log()));
+        timing::request_done();
     }
+}
+
+/// With the `timing` feature: wall time inside each callback (and inside the
+/// redaction and the audit log call), averaged per request and logged every 1000
+/// requests. Durations only. Without the feature every call here is a no-op.
+mod timing {
+    #[derive(Clone, Copy)]
+    pub(super) enum Slot {
+        RequestHeaders,
+        RequestBody,
+        Redact,
+        ResponseHeaders,
+        ResponseBody,
+        Log,
+        LogCall,
+    }
+
+    #[cfg(feature = "timing")]
+    const NAMES: [&str; 7] =
+        ["request_headers", "request_body", "(redact)", "response_headers", "response_body", "on_log", "(log call)"];
+
+    #[cfg(feature = "timing")]
+    thread_local! {
+        static TOTALS: std::cell::RefCell<([u64; 7], u64)> = const { std::cell::RefCell::new(([0; 7], 0)) };
+    }
+
+    #[cfg(feature = "timing")]
+    fn now_ns() -> u64 {
+        proxy_wasm::hostcalls::get_current_time()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+    }
+
+    #[cfg(feature = "timing")]
+    pub(super) fn span<R>(slot: Slot, f: impl FnOnce() -> R) -> R {
+        let start = now_ns();
+        let r = f();
+        let spent = now_ns().saturating_sub(start);
+        TOTALS.with(|t| {
+            if let Some(total) = t.borrow_mut().0.get_mut(slot as usize) {
+                *total += spent;
+            }
+        });
+        r
+    }
+
+    #[cfg(feature = "timing")]
+    pub(super) fn request_done() {
+        TOTALS.with(|t| {
+            let mut t = t.borrow_mut();
+            t.1 += 1;
+            if t.1 >= 1000 {
+                let mut line = format!("veil timing: {} requests, wall time inside the filter per request:", t.1);
+                for (name, total) in NAMES.iter().zip(t.0) {
+                    line.push_str(&format!(" {name}={:.1}us", total as f64 / 1000.0 / t.1 as f64));
+                }
+                let _ = proxy_wasm::hostcalls::log(proxy_wasm::types::LogLevel::Warn, &line);
+                *t = ([0; 7], 0);
+            }
+        });
+    }
+
+    #[cfg(not(feature = "timing"))]
+    #[inline(always)]
+    pub(super) fn span<R>(_slot: Slot, f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
+    #[cfg(not(feature = "timing"))]
+    #[inline(always)]
+    pub(super) fn request_done() {}
 }
 
 /// One request's state; its callbacks run through [`Request`] (or, for a woken
@@ -567,7 +648,7 @@ impl VeilHttp {
             check.taken
         };
         let redactor = Redactor { policy: self.policy.profile(self.rule), provider, minter: &self.minter, scope: &self.scope, taken: &taken };
-        let redaction = redactor.redact(&body);
+        let redaction = timing::span(timing::Slot::Redact, || redactor.redact(&body));
         let monitor = self.profile().policy.mode == crate::policy::Mode::Monitor;
         let event = self.event();
         event.body = Some(redaction.kind.name());
@@ -870,7 +951,7 @@ impl HttpContext for VeilHttp {
         let line = event.to_line();
         self.metrics.increment(&format!("outcome.{outcome}"), 1);
         if enabled {
-            log(LogLevel::Info, &line);
+            timing::span(timing::Slot::LogCall, || log(LogLevel::Info, &line));
         }
     }
 }
