@@ -1593,7 +1593,6 @@ mod tests {
         /// by one does: no context, keyword or match reaches across parts (or, for a
         /// pattern that can, the parts are scanned one by one).
         #[test]
-        #[allow(clippy::needless_pass_by_value)]
         fn scanning_parts_together_equals_scanning_each(
             parts in proptest::collection::vec(
                 proptest::collection::vec(proptest::prelude::prop_oneof![
