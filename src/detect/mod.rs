@@ -184,6 +184,9 @@ pub struct Engine {
     reach: usize,
 }
 
+/// The most bytes [`Engine::scan_parts`] joins into one text (parts and gaps).
+const JOINED_MAX: usize = 1 << 20;
+
 /// Added to a dictionary name's confidence when its second word is in the dictionary too.
 const BOTH_NAMES_KNOWN: f32 = 0.15;
 
@@ -517,12 +520,35 @@ impl Engine {
     /// context window, gate window or keyword spans, and which every `\b` and
     /// character class in the catalog treats as a boundary. A pattern that can match
     /// line breaks (a custom `(?s)` one, say) might still produce a candidate across
-    /// two parts: then the parts are scanned one by one instead.
+    /// two parts: then the parts are scanned one by one instead. Parts are joined in
+    /// batches of at most [`JOINED_MAX`] bytes with their gaps, so that many tiny
+    /// parts (a hostile body of one-letter messages) cannot make the joined text many
+    /// times the size of the body.
     pub fn scan_parts(&self, parts: &[&[u8]]) -> Vec<Vec<Finding>> {
+        let gap = self.reach + 1;
+        let mut out = Vec::with_capacity(parts.len());
+        let mut rest = parts;
+        while let Some((first, others)) = rest.split_first() {
+            let (mut count, mut size) = (1, first.len());
+            for part in others {
+                if size + gap + part.len() > JOINED_MAX {
+                    break;
+                }
+                size += gap + part.len();
+                count += 1;
+            }
+            let (batch, after) = rest.split_at(count.min(rest.len()));
+            out.extend(self.scan_joined(batch, gap));
+            rest = after;
+        }
+        out
+    }
+
+    /// One batch of [`Engine::scan_parts`].
+    fn scan_joined(&self, parts: &[&[u8]], gap: usize) -> Vec<Vec<Finding>> {
         if parts.len() <= 1 {
             return parts.iter().map(|p| self.scan(p)).collect();
         }
-        let gap = self.reach + 1;
         let mut joined = Vec::with_capacity(parts.iter().map(|p| p.len() + gap).sum());
         let mut starts = Vec::with_capacity(parts.len());
         for (i, part) in parts.iter().enumerate() {
@@ -1667,6 +1693,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn many_tiny_parts_are_scanned_in_bounded_batches_with_the_same_findings() {
+        let e = engine();
+        // 10,000 one-letter parts with their gaps are several times JOINED_MAX.
+        let mut parts: Vec<&[u8]> = vec![b"a"; 10_000];
+        parts[0] = b"ssn 123-45-6789";
+        parts[4_321] = b"mail jane.doe@example.com";
+        parts[9_999] = b"10.1.2.3";
+        assert!(parts.len() * (e.reach + 1) > 2 * JOINED_MAX);
+        let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
+        let together = e.scan_parts(&parts);
+        assert_eq!(together, each);
+        let found: Vec<usize> = together.iter().enumerate().filter(|(_, f)| !f.is_empty()).map(|(i, _)| i).collect();
+        assert_eq!(found, vec![0, 4_321, 9_999]);
     }
 
     #[test]
