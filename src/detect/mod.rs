@@ -616,7 +616,8 @@ impl Engine {
                     }
                 }
                 CompiledGate::Contains(finder) => {
-                    if contains(text, finder) {
+                    // A one-byte needle is a `memchr` inside the finder.
+                    if finder.find(text).is_some() {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
@@ -1117,12 +1118,7 @@ fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit:
     text.get(at..)?.iter().position(hit).map(|p| at + p)
 }
 
-fn contains(hay: &[u8], finder: &memchr::memmem::Finder<'_>) -> bool {
-    match finder.needle() {
-        [b] => memchr::memchr(*b, hay).is_some(),
-        _ => finder.find(hay).is_some(),
-    }
-}
+
 
 fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectError> {
     let regex = RegexBuilder::new(&custom.pattern)

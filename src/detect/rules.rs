@@ -254,31 +254,22 @@ pub type Finder = fn(&[u8], usize) -> Option<(usize, usize)>;
 /// optionally followed by one space or dash; the longest such run from a word start
 /// that ends at a word boundary.
 pub fn find_card(hay: &[u8], from: usize) -> Option<(usize, usize)> {
-    let word = |i: usize| hay.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
-    let mut start = from;
-    loop {
-        start += hay.get(start..)?.iter().position(u8::is_ascii_digit)?;
-        if start == 0 || !word(start - 1) {
-            // The end of each digit of the chain, up to 19.
-            let mut ends = [0usize; 19];
-            let mut count = 0;
-            let mut at = start;
-            while let Some(end) = ends.get_mut(count) {
-                *end = at + 1;
-                count += 1;
-                let next = if matches!(hay.get(at + 1), Some(b' ' | b'-')) { at + 2 } else { at + 1 };
-                if !hay.get(next).is_some_and(u8::is_ascii_digit) {
-                    break;
-                }
-                at = next;
+    leftmost(hay, from, |start| {
+        // The end of each digit of the chain, up to 19.
+        let mut ends = [0usize; 19];
+        let mut count = 0;
+        let mut at = start;
+        while let Some(end) = ends.get_mut(count) {
+            *end = at + 1;
+            count += 1;
+            let next = if matches!(hay.get(at + 1), Some(b' ' | b'-')) { at + 2 } else { at + 1 };
+            if !hay.get(next).is_some_and(u8::is_ascii_digit) {
+                break;
             }
-            let fits = (13..=count).rev().filter_map(|n| ends.get(n - 1).copied()).find(|&end| !word(end));
-            if let Some(end) = fits {
-                return Some((start, end));
-            }
+            at = next;
         }
-        start += 1;
-    }
+        (13..=count).rev().filter_map(|n| ends.get(n - 1).copied()).find(|&end| !word_at(hay, end))
+    })
 }
 
 /// ASCII `\w` (the catalog's patterns are `(?-u)`): the bytes `\b` tells apart.

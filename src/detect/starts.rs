@@ -64,15 +64,16 @@ const BIT_WORDS: usize = 1024;
 /// three bytes, or, when shorter, every key it can begin (see [`StartIndex::new`]).
 fn key(bytes: &[u8]) -> u32 {
     let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
-    fold(u32::from_le_bytes([byte(0), byte(1), byte(2), 0]))
+    fold(u64::from(u32::from_le_bytes([byte(0), byte(1), byte(2), 0]))).0 as u32
 }
 
-/// Letters to lower case, every byte that is not a letter or digit to 0.
+/// Eight bytes with letters to lower case and every byte that is not a letter or digit
+/// to 0, and their [`alnum`] lanes.
 #[inline(always)]
-fn fold(v: u32) -> u32 {
-    let v = u64::from(v);
-    let keep = ((alnum(v) >> 7) & ONES) * 0xff;
-    ((v | (ONES * 0x20)) & keep) as u32
+fn fold(v: u64) -> (u64, u64) {
+    let lanes = alnum(v);
+    let keep = ((lanes >> 7) & ONES) * 0xff;
+    ((v | (ONES * 0x20)) & keep, lanes)
 }
 
 /// The key at `start` in a folded text (see [`fold_text`]): its three bytes there.
@@ -93,9 +94,15 @@ fn fold_text(text: &[u8]) -> (Vec<u8>, Vec<u64>) {
     let mut folded = vec![0u8; blocks * 64 + 4];
     let mut masks = vec![0u64; blocks];
     for ((out, mask), block) in folded.chunks_exact_mut(64).zip(masks.iter_mut()).zip(text.chunks(64)) {
-        let mut bytes = [0u8; 64];
-        bytes.get_mut(..block.len()).unwrap_or_default().copy_from_slice(block);
-        *mask = fold_block(&bytes, out);
+        *mask = match <&[u8; 64]>::try_from(block) {
+            Ok(full) => fold_block(full, out),
+            // The last, short block: zero-padded.
+            Err(_) => {
+                let mut bytes = [0u8; 64];
+                bytes.get_mut(..block.len()).unwrap_or_default().copy_from_slice(block);
+                fold_block(&bytes, out)
+            }
+        };
     }
     (folded, masks)
 }
@@ -143,10 +150,8 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> u64 {
     for (j, (chunk, out)) in bytes.chunks_exact(8).zip(out.chunks_exact_mut(8)).enumerate() {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        let lanes = alnum(v);
-        let keep = ((lanes >> 7) & ONES) * 0xff;
-        out.copy_from_slice(&((v | (ONES * 0x20)) & keep).to_le_bytes());
+        let (folded, lanes) = fold(u64::from_le_bytes(word));
+        out.copy_from_slice(&folded.to_le_bytes());
         mask |= gather(lanes) << (8 * j);
     }
     mask
