@@ -50,6 +50,9 @@ pub struct Redaction {
     pub counts: BTreeMap<String, u32>,
     /// Tokens issued, for restoring the response.
     pub tokens: TokenMap,
+    /// Text fields whose findings the engine remembered from an earlier request in
+    /// the same scope (not scanned again).
+    pub remembered: usize,
 }
 
 /// Inputs that stay fixed for a request.
@@ -81,7 +84,7 @@ impl Redactor<'_> {
                 spans.push(span);
             }
         });
-        let mut state = State { counts: BTreeMap::new(), tokens: TokenMap::default(), edits: Vec::new(), blocked: None };
+        let mut state = State { counts: BTreeMap::new(), tokens: TokenMap::default(), edits: Vec::new(), blocked: None, remembered: 0 };
         let kind = match parsed {
             Ok(()) => {
                 let decoded: Vec<json::Decoded<'_>> =
@@ -89,7 +92,8 @@ impl Redactor<'_> {
                 // Every text field in one scan (a scan has fixed costs; a chat has many
                 // short messages), findings by offsets into each.
                 let parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
-                let found = self.policy.engine.scan_parts(&parts);
+                let (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
+                state.remembered = remembered;
                 for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(&found) {
                     self.apply(&mut state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
                 }
@@ -112,7 +116,7 @@ impl Redactor<'_> {
         } else {
             Verdict::Rewrite(splice(body, state.edits))
         };
-        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens }
+        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens, remembered: state.remembered }
     }
 
     /// Counts findings over `text` and turns them into edits on the body, with
@@ -154,6 +158,7 @@ struct State {
     tokens: TokenMap,
     edits: Vec<Edit>,
     blocked: Option<String>,
+    remembered: usize,
 }
 
 #[cfg(test)]
@@ -271,5 +276,27 @@ mod tests {
         let r = redact_with(p, body);
         assert!(r.tokens.iter().all(|(t, _)| t.starts_with("«token:SSN:")));
         assert_eq!(r.tokens.len(), 1);
+    }
+
+    #[test]
+    fn the_next_turn_of_a_conversation_rescans_only_its_new_message() {
+        let policy = CompiledPolicy::new(Policy::default()).unwrap();
+        let minter = TokenMinter::new([1; 32]);
+        let redactor = |scope: &'static [u8]| Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope, taken: &|_, _| false };
+        let history = format!(r#"{{"role":"user","content":"{} mail jane.doe@example.com"}}"#, "the pipeline failed again ".repeat(4));
+        let turn_1 = format!(r#"{{"messages":[{history}]}}"#);
+        let turn_2 = format!(r#"{{"messages":[{history},{{"role":"user","content":"{} and ssn 123-45-6789"}}]}}"#, "and now the checkout is slow ".repeat(4));
+        let first = redactor(b"client-a").redact(turn_1.as_bytes());
+        assert_eq!(first.remembered, 0);
+        let second = redactor(b"client-a").redact(turn_2.as_bytes());
+        assert_eq!(second.remembered, 1);
+        // The same rewrite as without memory: both values found, the same tokens.
+        let fresh = CompiledPolicy::new(Policy::default()).unwrap();
+        let alone = Redactor { policy: &fresh, provider: Provider::OpenAiChat, minter: &minter, scope: b"client-a", taken: &|_, _| false }
+            .redact(turn_2.as_bytes());
+        assert_eq!(alone.remembered, 0);
+        assert_eq!(second.verdict, alone.verdict);
+        assert_eq!(second.counts, alone.counts);
+        assert_eq!(redactor(b"client-b").redact(turn_2.as_bytes()).remembered, 0);
     }
 }

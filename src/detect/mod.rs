@@ -9,6 +9,7 @@
 //! words near a candidate raise or lower its confidence; the policy's
 //! `confidence_threshold` then drops what is left below it.
 
+mod memo;
 pub mod names;
 pub mod rules;
 mod starts;
@@ -182,7 +183,11 @@ pub struct Engine {
     /// context window, a country code's span): [`Engine::scan_parts`] keeps parts this
     /// far apart.
     reach: usize,
+    /// Findings of the texts scanned lately, for [`Engine::scan_parts_remembered`].
+    memo: memo::Memo,
 }
+
+pub use memo::MEMO_MIN_LEN;
 
 /// The most bytes [`Engine::scan_parts`] joins into one text (parts and gaps).
 const JOINED_MAX: usize = 1 << 20;
@@ -493,6 +498,7 @@ impl Engine {
             names,
             dictionaries,
             reach,
+            memo: memo::Memo::new(),
         })
     }
 
@@ -542,6 +548,41 @@ impl Engine {
             rest = after;
         }
         out
+    }
+
+    /// [`Engine::scan_parts`], answering from memory for texts of at least
+    /// [`MEMO_MIN_LEN`] bytes scanned lately in the same `scope` (a chat request
+    /// repeats its history; see `memo.rs`), and remembering the others. Also returns
+    /// how many parts were answered from memory.
+    pub fn scan_parts_remembered(&self, scope: &[u8], parts: &[&[u8]]) -> (Vec<Vec<Finding>>, usize) {
+        let mut out: Vec<Option<Vec<Finding>>> = Vec::with_capacity(parts.len());
+        let mut keys: Vec<Option<memo::Key>> = Vec::with_capacity(parts.len());
+        let mut missed: Vec<&[u8]> = Vec::new();
+        for part in parts {
+            let key = (part.len() >= MEMO_MIN_LEN).then(|| self.memo.key(scope, part));
+            let known = key.and_then(|k| self.memo.get(k));
+            if known.is_none() {
+                missed.push(part);
+            }
+            out.push(known);
+            keys.push(key);
+        }
+        let remembered = parts.len() - missed.len();
+        let mut scanned = self.scan_parts(&missed).into_iter();
+        let found = out
+            .into_iter()
+            .zip(keys)
+            .map(|(known, key)| {
+                known.unwrap_or_else(|| {
+                    let findings = scanned.next().unwrap_or_default();
+                    if let Some(key) = key {
+                        self.memo.put(key, &findings);
+                    }
+                    findings
+                })
+            })
+            .collect();
+        (found, remembered)
     }
 
     /// One batch of [`Engine::scan_parts`].
@@ -1652,7 +1693,11 @@ mod tests {
             for e in engines {
                 let parts: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
                 let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
-                proptest::prop_assert_eq!(e.scan_parts(&parts), each);
+                proptest::prop_assert_eq!(e.scan_parts(&parts), each.clone());
+                // Remembered answers (the engines live across cases) are the answers.
+                for _ in 0..2 {
+                    proptest::prop_assert_eq!(e.scan_parts_remembered(b"scope", &parts).0, each.clone());
+                }
             }
         }
 
@@ -1705,6 +1750,61 @@ mod tests {
         assert_eq!(together, each);
         let found: Vec<usize> = together.iter().enumerate().filter(|(_, f)| !f.is_empty()).map(|(i, _)| i).collect();
         assert_eq!(found, vec![0, 4_321, 9_999]);
+    }
+
+    #[test]
+    fn a_text_seen_in_the_same_scope_is_answered_from_memory() {
+        let e = engine();
+        let history = format!("{} mail jane.doe@example.com or call (415) 555-0132", "the pipeline failed again ".repeat(4));
+        let other = format!("{} ssn 123-45-6789", "we rolled back the change ".repeat(4));
+        let short = "ip 10.1.2.3";
+        assert!(history.len() >= MEMO_MIN_LEN && other.len() >= MEMO_MIN_LEN && short.len() < MEMO_MIN_LEN);
+        let parts: Vec<&[u8]> = vec![history.as_bytes(), short.as_bytes(), other.as_bytes()];
+        let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
+        assert!(each.iter().all(|f| !f.is_empty()));
+
+        assert_eq!(e.scan_parts_remembered(b"key-1", &parts), (each.clone(), 0));
+        // The next turn: the two long texts again (the short one is always scanned).
+        assert_eq!(e.scan_parts_remembered(b"key-1", &parts), (each.clone(), 2));
+        // Another scope remembers nothing of this one's texts.
+        assert_eq!(e.scan_parts_remembered(b"key-2", &parts), (each.clone(), 0));
+        // A changed text is scanned again, and found again.
+        let changed = history.replace("jane.doe", "john.roe");
+        let turn: Vec<&[u8]> = vec![changed.as_bytes(), short.as_bytes(), other.as_bytes()];
+        let (found, remembered) = e.scan_parts_remembered(b"key-1", &turn);
+        assert_eq!(remembered, 1);
+        assert_eq!(found, turn.iter().map(|p| e.scan(p)).collect::<Vec<_>>());
+        // A copy of the engine (a policy rule's profile) starts with no memory.
+        assert_eq!(e.clone().scan_parts_remembered(b"key-1", &parts).1, 0);
+    }
+
+    #[test]
+    fn the_memory_of_texts_is_bounded() {
+        let e = engine();
+        let texts: Vec<String> = (0..memo::MEMO_ENTRIES + 10).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
+        for text in &texts {
+            e.scan_parts_remembered(b"s", &[text.as_bytes()]);
+            assert!(e.memo.len() <= memo::MEMO_ENTRIES);
+        }
+        // The latest texts are remembered, the first have aged out.
+        assert_eq!(e.scan_parts_remembered(b"s", &[texts[texts.len() - 1].as_bytes()]).1, 1);
+        assert_eq!(e.scan_parts_remembered(b"s", &[texts[0].as_bytes()]).1, 0);
+    }
+
+    #[test]
+    fn a_conversation_that_goes_on_stays_remembered() {
+        let e = engine();
+        let history = format!("ssn 123-45-6789 {}", "the pipeline failed again ".repeat(4));
+        let others: Vec<String> = (0..3 * memo::MEMO_ENTRIES).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
+        e.scan_parts_remembered(b"s", &[history.as_bytes()]);
+        for (i, other) in others.iter().enumerate() {
+            e.scan_parts_remembered(b"s", &[other.as_bytes()]);
+            if i % (memo::MEMO_ENTRIES / 4) == 0 {
+                // A turn of the conversation every so often, among other clients' texts.
+                let (found, remembered) = e.scan_parts_remembered(b"s", &[history.as_bytes()]);
+                assert_eq!((found.concat().len(), remembered), (1, 1), "after {i} other texts");
+            }
+        }
     }
 
     #[test]

@@ -656,6 +656,7 @@ impl VeilHttp {
         event.request_bytes_in = body.len() as u64;
         event.request_bytes_out = body.len() as u64;
         event.tokens_issued = redaction.tokens.len() as u32;
+        self.metrics.increment("scan.remembered", redaction.remembered as u64);
         for (category, count) in &redaction.counts {
             self.metrics.increment(&format!("findings.{category}"), u64::from(*count));
         }

@@ -63,9 +63,11 @@ PII = [
 ]
 
 
-def chat_body(size: int, pii_every: int, seed: int = 7) -> bytes:
+def chat_body(size: int, pii_every: int, seed: int = 7, workload: str = "repeat") -> bytes:
     """A multi-turn chat request of about `size` bytes. With `pii_every` > 0, one
-    synthetic sensitive value per `pii_every` bytes of text (0: none)."""
+    synthetic sensitive value per `pii_every` bytes of text (0: none). `workload`
+    (see WORKLOADS) puts MARK, which `lua()` replaces per request, at the start of
+    the last message (`turn`) or of every message but the system one (`unique`)."""
     rnd = random.Random(seed)
     messages = [{"role": "system", "content": "You are a helpful assistant for the platform team."}]
     total = 200
@@ -87,6 +89,9 @@ def chat_body(size: int, pii_every: int, seed: int = 7) -> bytes:
         messages.append({"role": "user" if turn % 2 == 0 else "assistant", "content": content})
         total += len(content) + 40
         turn += 1
+    marked = {"repeat": [], "turn": messages[-1:], "unique": messages[1:]}[workload]
+    for message in marked:
+        message["content"] = f"{MARK} {message['content']}"
     return json.dumps({"model": "gpt-4o-mini", "messages": messages, "temperature": 0.2}).encode()
 
 
@@ -145,14 +150,41 @@ def upstream_config(port: int, admin: int) -> dict:
     }
 
 
+# Each request's body: the file's bytes, with every MARK replaced by a word new to
+# this request (letters only, so no detector cares about it).
 LUA = """
 local f = io.open("{path}", "rb")
-wrk.method = "POST"
-wrk.body = f:read("*a")
+local body = f:read("*a")
 f:close()
+local pieces = {{}}
+for piece in (body .. "{mark}"):gmatch("(.-){mark_pattern}") do table.insert(pieces, piece) end
+wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
 wrk.headers["authorization"] = "Bearer bench-key"
+local n = 0
+local function word(k)
+  local s = ""
+  repeat s = s .. string.char(97 + k % 26); k = math.floor(k / 26) until k == 0
+  return s
+end
+request = function()
+  if #pieces == 1 then return wrk.format(nil, nil, nil, body) end
+  n = n + 1
+  return wrk.format(nil, nil, nil, table.concat(pieces, "turn" .. word(n)))
+end
 """
+
+MARK = "TURNMARK"
+
+WORKLOADS = {
+    "repeat": "the same body every time",
+    "turn": "the history repeated, a new last message per request",
+    "unique": "every message new per request",
+}
+
+
+def lua(path: Path) -> str:
+    return LUA.format(path=path, mark=MARK, mark_pattern=MARK)
 
 
 def to_ms(value: str, unit: str) -> float:
@@ -258,6 +290,11 @@ def main() -> int:
         default="0,1024",
         help="PII densities to run: one value per N bytes of text (0 = none); e.g. 0,1024,150",
     )
+    parser.add_argument(
+        "--workloads",
+        default="turn,unique",
+        help="which bodies each request sends: " + "; ".join(f"{k}: {v}" for k, v in WORKLOADS.items()),
+    )
     parser.add_argument("--streams", type=int, default=200, help="streamed requests per gateway (0: skip)")
     parser.add_argument("--json", type=Path, help="also write raw results here")
     args = parser.parse_args()
@@ -296,12 +333,12 @@ def main() -> int:
                     g.stop()
                 vendor.terminate()
         for size in [int(s) for s in args.sizes.split(",")]:
-            for pii in [int(p) for p in args.pii.split(",")]:
-                body = chat_body(size, pii)
-                body_path = tmp / f"body-{size}-{pii}.json"
+            for pii, workload in [(int(p), w) for p in args.pii.split(",") for w in args.workloads.split(",")]:
+                body = chat_body(size, pii, workload=workload)
+                body_path = tmp / f"body-{size}-{pii}-{workload}.json"
                 body_path.write_bytes(body)
-                script = tmp / f"post-{size}-{pii}.lua"
-                script.write_text(LUA.format(path=body_path))
+                script = tmp / f"post-{size}-{pii}-{workload}.lua"
+                script.write_text(lua(body_path))
                 runs = {name: {"lat": [], "tput": []} for name in gateways}
                 for rnd in range(args.rounds):
                     order = list(gateways) if rnd % 2 == 0 else list(reversed(gateways))
@@ -317,7 +354,7 @@ def main() -> int:
                         "rps": statistics.median(x["rps"] for x in r["tput"]),
                         "cpu_us_per_req": statistics.median(x["cpu_us"] for x in r["tput"]),
                     }
-                case = {"size": size, "body_bytes": len(body), "pii": pii, **summary}
+                case = {"size": size, "body_bytes": len(body), "pii": pii, "workload": workload, **summary}
                 cases.append(case)
                 print_case(case, flush=True)
     finally:
@@ -354,7 +391,7 @@ def stream_table(s: dict, n: int) -> str:
 def print_case(case: dict, flush: bool = False) -> None:
     a, b = case["envoy"], case["envoy+veil"]
     print(
-        f"{case['body_bytes']:>7} B pii/{case['pii']:<5}  p50 {a['p50_ms']:.3f} -> {b['p50_ms']:.3f} ms"
+        f"{case['body_bytes']:>7} B pii/{case['pii']:<5} {case['workload']:<6}  p50 {a['p50_ms']:.3f} -> {b['p50_ms']:.3f} ms"
         f"  rps {a['rps']:.0f} -> {b['rps']:.0f}  cpu/req {a['cpu_us_per_req']:.0f} -> {b['cpu_us_per_req']:.0f} us",
         file=sys.stderr,
         flush=flush,
@@ -363,14 +400,14 @@ def print_case(case: dict, flush: bool = False) -> None:
 
 def table(cases: list[dict]) -> str:
     lines = [
-        "| body | PII every | p50 envoy | p50 +veil | added p50 | p99 envoy | p99 +veil | rps envoy | rps +veil | throughput ratio | CPU/req envoy | CPU/req +veil | CPU ratio |",
-        "|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| body | PII every | bodies | p50 envoy | p50 +veil | added p50 | p99 envoy | p99 +veil | rps envoy | rps +veil | throughput ratio | CPU/req envoy | CPU/req +veil | CPU ratio |",
+        "|---:|:---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for c in cases:
         a, b = c["envoy"], c["envoy+veil"]
         density = f"{c['pii']} B" if c["pii"] else "none"
         lines.append(
-            f"| {c['body_bytes'] / 1024:.0f} KiB | {density} "
+            f"| {c['body_bytes'] / 1024:.0f} KiB | {density} | {c['workload']} "
             f"| {a['p50_ms']:.3f} ms | {b['p50_ms']:.3f} ms | {b['p50_ms'] - a['p50_ms']:+.3f} ms "
             f"| {a['p99_ms']:.3f} ms | {b['p99_ms']:.3f} ms "
             f"| {a['rps']:.0f} | {b['rps']:.0f} | {b['rps'] / a['rps']:.2f} "

@@ -24,6 +24,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("wasm", nargs="+", type=Path, help="builds of veil.wasm to compare")
     parser.add_argument("--size", type=int, default=16384)
+    parser.add_argument("--workload", default="turn", choices=list(bench.WORKLOADS), help="which body each request sends")
     parser.add_argument("--pii", type=int, default=0, help="one value per N bytes of text (0: none)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--seconds", type=int, default=2)
@@ -46,9 +47,9 @@ def main() -> int:
         )
         gateways[name] = rig.Envoy(cfg, concurrency=1, workdir=tmp / str(i), log_level="info")
     body = tmp / "body.json"
-    body.write_bytes(bench.chat_body(args.size, args.pii))
+    body.write_bytes(bench.chat_body(args.size, args.pii, workload=args.workload))
     script = tmp / "post.lua"
-    script.write_text(bench.LUA.format(path=body))
+    script.write_text(bench.lua(body))
     cpu = {name: [] for name in gateways}
     try:
         for g in gateways.values():

@@ -25,6 +25,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("wasm", type=Path, help="a veil.wasm built with --features timing")
     parser.add_argument("--size", type=int, default=16384)
+    parser.add_argument("--workload", default="turn", choices=list(bench.WORKLOADS), help="which body each request sends")
     parser.add_argument("--pii", type=int, default=1024, help="one value per N bytes of text (0: none)")
     parser.add_argument("--seconds", type=int, default=8)
     args = parser.parse_args()
@@ -39,9 +40,9 @@ def main() -> int:
     )
     gateway = rig.Envoy(cfg, concurrency=1, workdir=tmp / "gw", log_level="info")
     body = tmp / "body.json"
-    body.write_bytes(bench.chat_body(args.size, args.pii))
+    body.write_bytes(bench.chat_body(args.size, args.pii, workload=args.workload))
     script = tmp / "post.lua"
-    script.write_text(bench.LUA.format(path=body))
+    script.write_text(bench.lua(body))
     try:
         bench.measure(gateway, script, 1, 2)  # warm up (V8 compiles on first use)
         result = bench.measure(gateway, script, 1, args.seconds)
