@@ -224,3 +224,32 @@ def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai
     assert stats["wasmcustom.veil.tokens_restored"] >= 2
     # Nothing this suite seeded ever shows up in Envoy's log, at any point.
     assert leaked(gateway.log()) == []
+
+
+def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, vendor):
+    from openai import OpenAI
+
+    # One worker, so that both turns meet the same worker's memory.
+    gateway = gateways(concurrency=1)
+    client = OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
+    system = f"You help the platform team. Escalate to {SEEDS['EMAIL'][1]} if a customer's data is involved."
+    first = f"Please check: {sentence()}."
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": first}]
+    vendor.reset()
+    reply = client.chat.completions.create(model="m", messages=messages).choices[0].message.content
+    assert reply == f"You said: {first}"
+    assert "wasmcustom.veil.scan.remembered" not in gateway.stats()
+
+    second = f"Also, the card on file is {SEEDS['CREDIT_CARD'][0]}; call {SEEDS['PHONE'][0]} to confirm it."
+    messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": second}]
+    again = client.chat.completions.create(model="m", messages=messages).choices[0].message.content
+    assert again == f"You said: {second}"
+    bodies = [json.loads(r["body"]) for r in vendor.received()]
+    assert len(bodies) == 2 and all(leaked(json.dumps(b)) == [] for b in bodies)
+    # The history went out with the same tokens as in the first turn; the new messages
+    # were scanned (the restored reply carries the values again).
+    assert [m["content"] for m in bodies[1]["messages"][:2]] == [m["content"] for m in bodies[0]["messages"]]
+    assert "«token:CREDIT_CARD:" in bodies[1]["messages"][3]["content"]
+    assert "«token:PHONE:" in bodies[1]["messages"][3]["content"]
+    assert bodies[1]["messages"][2]["content"].count("«token:") == bodies[0]["messages"][1]["content"].count("«token:")
+    assert gateway.stats()["wasmcustom.veil.scan.remembered"] == 2
