@@ -14,7 +14,7 @@ use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType};
 
-use crate::audit::{AuditEvent, Outcome};
+use crate::audit::{AuditEvent, Outbox, Outcome};
 use crate::policy::{CompiledPolicy, FailureMode, OnOversize, RequestInfo};
 use crate::provider::Provider;
 use crate::redact::{Redactor, Verdict};
@@ -47,13 +47,22 @@ fn log(level: LogLevel, message: &str) {
     let _ = hostcalls::log(level, message);
 }
 
-/// Counters exported as Envoy stats (`wasmcustom.veil.*`). Labels are categories and
-/// outcomes only.
+/// Counters exported as Envoy stats (`wasmcustom.veil.*`; labels are categories and
+/// outcomes only) and the audit lines, written to Envoy together: at once when the
+/// worker wrote nothing for `audit::FLUSH_MS`, else at most that much later, by a
+/// later request or the root's tick (`audit::Outbox`).
 struct Metrics {
     ids: RefCell<HashMap<String, u32>>,
+    /// Increments not yet given to Envoy, by metric id.
+    pending: RefCell<Vec<(u32, u64)>>,
+    outbox: RefCell<Outbox>,
 }
 
 impl Metrics {
+    fn new() -> Metrics {
+        Metrics { ids: RefCell::new(HashMap::new()), pending: RefCell::new(Vec::new()), outbox: RefCell::new(Outbox::default()) }
+    }
+
     fn increment(&self, name: &str, by: u64) {
         if by == 0 {
             return;
@@ -71,9 +80,48 @@ impl Metrics {
                 },
             }
         };
-        if let Some(id) = id {
+        let Some(id) = id else { return };
+        let mut pending = self.pending.borrow_mut();
+        match pending.iter_mut().find(|(i, _)| *i == id) {
+            Some((_, n)) => *n = n.saturating_add(by),
+            None => pending.push((id, by)),
+        }
+    }
+
+    /// A request is done (its audit line, if any, is `line`): writes what waits if it
+    /// is due. Returns when the rest is due, for the root's tick.
+    fn settle(&self, line: Option<&str>, now: u64) -> Option<u64> {
+        let due = {
+            let Ok(mut outbox) = self.outbox.try_borrow_mut() else { return None };
+            match line {
+                Some(line) => outbox.push(line, now),
+                None => outbox.touch(now),
+            }
+        };
+        if due {
+            self.flush(now);
+            return None;
+        }
+        self.outbox.try_borrow().ok().and_then(|o| o.due_at())
+    }
+
+    /// Writes every waiting line (one log call) and increment.
+    fn flush(&self, now: u64) {
+        let lines = match self.outbox.try_borrow_mut() {
+            Ok(mut outbox) => outbox.take(now),
+            Err(_) => return,
+        };
+        if !lines.is_empty() {
+            timing::span(timing::Slot::LogCall, || log(LogLevel::Info, &lines));
+        }
+        for (id, by) in self.pending.borrow_mut().drain(..) {
             let _ = hostcalls::increment_metric(id, i64::try_from(by).unwrap_or(i64::MAX));
         }
+    }
+
+    /// When what waits is due, if anything waits.
+    fn due_at(&self) -> Option<u64> {
+        self.outbox.try_borrow().ok().and_then(|o| o.due_at())
     }
 }
 
@@ -103,7 +151,7 @@ impl VeilRoot {
             minter: Rc::new(TokenMinter::new([0; 32])),
             vault: None,
             vault_key: None,
-            metrics: Rc::new(Metrics { ids: RefCell::new(HashMap::new()) }),
+            metrics: Rc::new(Metrics::new()),
             verify_env: Rc::new(VerifyEnv::new(std::iter::empty(), &[0; 32])),
             alarm: Rc::default(),
             next_sweep_ms: 0,
@@ -116,8 +164,9 @@ impl VeilRoot {
         if self.next_sweep_ms > now + SWEEP_PERIOD_MS {
             self.next_sweep_ms = now;
         }
+        let next = self.metrics.due_at().map_or(self.next_sweep_ms, |at| at.min(self.next_sweep_ms));
         let Ok(mut alarm) = self.alarm.try_borrow_mut() else { return };
-        let period = alarm.rearm(now, self.next_sweep_ms);
+        let period = alarm.rearm(now, next);
         drop(alarm);
         self.set_tick_period(Duration::from_millis(period));
     }
@@ -287,6 +336,13 @@ impl Context for VeilRoot {
             self.as_request(id, &request, |http| http.on_http_call_response(token_id, num_headers, body_size, num_trailers));
         }
     }
+
+    /// The plugin is going away (a new policy, or Envoy stopping): nothing may stay
+    /// unwritten.
+    fn on_done(&mut self) -> bool {
+        self.metrics.flush(now_ms(self));
+        true
+    }
 }
 
 impl RootContext for VeilRoot {
@@ -331,6 +387,9 @@ impl RootContext for VeilRoot {
         if now >= self.next_sweep_ms {
             self.next_sweep_ms = now + SWEEP_PERIOD_MS;
             self.sweep();
+        }
+        if self.metrics.due_at().is_some() {
+            self.metrics.flush(now);
         }
         self.rearm(now);
     }
@@ -951,8 +1010,12 @@ impl HttpContext for VeilHttp {
         let outcome = format!("{:?}", event.outcome).to_ascii_lowercase();
         let line = event.to_line();
         self.metrics.increment(&format!("outcome.{outcome}"), 1);
-        if enabled {
-            timing::span(timing::Slot::LogCall, || log(LogLevel::Info, &line));
+        let now_ms = now.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+        let due = self.metrics.settle(enabled.then_some(line.as_str()), now_ms);
+        // What waits is written by a later request, or by the root's tick at `due`.
+        let period = due.and_then(|at| self.alarm.try_borrow_mut().ok()?.wake_root_at(at, now_ms));
+        if let Some(ms) = period {
+            let _ = hostcalls::set_tick_period(Duration::from_millis(ms));
         }
     }
 }

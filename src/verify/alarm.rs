@@ -61,6 +61,16 @@ impl<H: Clone> Alarm<H> {
         Some(at.saturating_sub(now).max(1))
     }
 
+    /// The root itself has work at `at` (audit lines waiting). Returns the tick period
+    /// (ms) to set now when the armed tick would come later than that.
+    pub fn wake_root_at(&mut self, at: u64, now: u64) -> Option<u64> {
+        if self.armed.is_some_and(|armed| armed <= at) {
+            return None;
+        }
+        self.armed = Some(at);
+        Some(at.saturating_sub(now).max(1))
+    }
+
     /// The requests due at `now`; their wake-ups are used up.
     pub fn take_due(&mut self, now: u64) -> Vec<(u32, H)> {
         let mut due = Vec::new();
@@ -97,6 +107,14 @@ mod tests {
         assert_eq!(alarm.wake_at(8, Some(100), 60), Some(40), "moved earlier");
         assert_eq!(alarm.wake_at(8, Some(90), 95), Some(1), "overdue: at once");
         assert_eq!(alarm.requests.values().filter(|r| r.1.is_some()).count(), 2);
+        assert_eq!(alarm.wake_root_at(120, 100), None, "armed for 90");
+
+        let mut root: Alarm<&str> = Alarm::default();
+        assert_eq!(root.rearm(100, 10_000), 9_900);
+        assert_eq!(root.wake_root_at(150, 100), Some(50), "audit lines wait until 150");
+        assert_eq!(root.wake_root_at(170, 110), None, "armed for 150");
+        // The tick at 150 re-arms for the sweep (the lines went out).
+        assert_eq!(root.rearm(150, 10_000), 9_850);
     }
 
     #[test]

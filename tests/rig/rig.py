@@ -158,8 +158,15 @@ class Envoy:
             self._log.flush()
         return self.log_path.read_text(errors="replace")
 
+    # Under load veil writes its audit lines and counter increments together, at most
+    # 100 ms after a request ends (`audit::FLUSH_MS`; at once when the worker was
+    # idle): readers wait that out, with room for a late tick.
+    SETTLE_SECONDS = 0.3
+
     def audit_events(self) -> list[dict]:
-        """The veil audit lines Envoy logged so far, parsed."""
+        """The veil audit lines Envoy logged so far, parsed (one log call may carry
+        several lines: only the first has Envoy's prefix)."""
+        time.sleep(self.SETTLE_SECONDS)
         events = []
         for line in self.log().splitlines():
             at = line.find('{"event":"veil.audit"')
@@ -168,6 +175,7 @@ class Envoy:
         return events
 
     def stats(self) -> dict[str, int]:
+        time.sleep(self.SETTLE_SECONDS)
         with urllib.request.urlopen(f"http://127.0.0.1:{self.admin_port}/stats?format=json", timeout=5) as r:
             data = json.load(r)
         return {s["name"]: s["value"] for s in data["stats"] if "value" in s}
