@@ -253,3 +253,18 @@ def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, 
     assert "«token:PHONE:" in bodies[1]["messages"][3]["content"]
     assert bodies[1]["messages"][2]["content"].count("«token:") == bodies[0]["messages"][1]["content"].count("«token:")
     assert gateway.stats()["wasmcustom.veil.scan.remembered"] == 2
+
+
+def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateways):
+    # A burst: after the first line, the others wait (at most 100 ms) to be written
+    # together; Envoy stops before the root's tick would write them.
+    gateway = gateways(concurrency=1)
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com"}]}).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
+    for _ in range(30):
+        conn.request("POST", CHAT, body=body, headers={"content-type": "application/json", "authorization": "Bearer test-key-alpha"})
+        assert conn.getresponse().read()
+    conn.close()
+    gateway.stop()
+    lines = [line for line in gateway.log_path.read_text().splitlines() if '"event":"veil.audit"' in line]
+    assert len(lines) == 30
