@@ -123,6 +123,11 @@ impl Metrics {
     fn due_at(&self) -> Option<u64> {
         self.outbox.try_borrow().ok().and_then(|o| o.due_at())
     }
+
+    /// Whether lines or increments wait.
+    fn waiting(&self) -> bool {
+        self.due_at().is_some() || self.pending.try_borrow().is_ok_and(|p| !p.is_empty())
+    }
 }
 
 /// The root context's alarm: requests whose verification waits out a retry's backoff
@@ -388,7 +393,8 @@ impl RootContext for VeilRoot {
             self.next_sweep_ms = now + SWEEP_PERIOD_MS;
             self.sweep();
         }
-        if self.metrics.due_at().is_some() {
+        // Lines or increments of requests, or the sweep's own.
+        if self.metrics.waiting() {
             self.metrics.flush(now);
         }
         self.rearm(now);
