@@ -65,7 +65,8 @@ impl AuditEvent {
     }
 }
 
-/// How long audit lines and counter increments may wait to be written (ms).
+/// How long audit lines and counter increments may wait to be written (ms), unless
+/// the policy says otherwise (`audit.flush_ms`).
 pub const FLUSH_MS: u64 = 100;
 /// Most audit lines written in one log call.
 pub const FLUSH_LINES: usize = 64;
@@ -79,16 +80,34 @@ pub const FLUSH_LINES: usize = 64;
 /// [`FLUSH_LINES`] lines wait), and goes out in one call, one line per request. At
 /// low traffic every line is written as its request ends; under load, a line is at
 /// most [`FLUSH_MS`] late, and a crashed Envoy loses at most that much.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Outbox {
     lines: String,
     count: usize,
     waiting: bool,
     /// When the last write was (ms).
     last: Option<u64>,
+    /// How long after a write what comes in may wait (`audit.flush_ms`).
+    flush_ms: u64,
+}
+
+impl Default for Outbox {
+    fn default() -> Outbox {
+        Outbox::new(FLUSH_MS)
+    }
 }
 
 impl Outbox {
+    /// An outbox whose lines wait at most `flush_ms` (0: none waits).
+    pub fn new(flush_ms: u64) -> Outbox {
+        Outbox { lines: String::new(), count: 0, waiting: false, last: None, flush_ms }
+    }
+
+    /// The policy changed the interval; what waits is due by the new one.
+    pub fn set_flush_ms(&mut self, flush_ms: u64) {
+        self.flush_ms = flush_ms;
+    }
+
     /// Adds an audit line; true when what waits is to be written now ([`Outbox::take`]).
     pub fn push(&mut self, line: &str, now: u64) -> bool {
         if !self.lines.is_empty() {
@@ -106,12 +125,12 @@ impl Outbox {
     }
 
     pub fn due(&self, now: u64) -> bool {
-        self.waiting && (self.count >= FLUSH_LINES || self.last.is_none_or(|last| now >= last.saturating_add(FLUSH_MS)))
+        self.waiting && (self.count >= FLUSH_LINES || self.last.is_none_or(|last| now >= last.saturating_add(self.flush_ms)))
     }
 
     /// When what waits is due, if anything waits.
     pub fn due_at(&self) -> Option<u64> {
-        self.waiting.then(|| self.last.map_or(0, |last| last.saturating_add(FLUSH_MS)))
+        self.waiting.then(|| self.last.map_or(0, |last| last.saturating_add(self.flush_ms)))
     }
 
     /// The waiting lines, joined by newlines (empty when only counters waited); the
@@ -155,6 +174,22 @@ mod tests {
         assert_eq!(out.take(1_201).lines().count(), FLUSH_LINES);
         // Quiet for FLUSH_MS: at once again.
         assert!(out.push("later", 1_201 + FLUSH_MS));
+    }
+
+    #[test]
+    fn with_no_interval_every_line_goes_out_as_it_comes() {
+        let mut out = Outbox::new(0);
+        for now in [5, 5, 6] {
+            assert!(out.push("line", now));
+            assert_eq!(out.take(now), "line");
+        }
+        let mut out = Outbox::default();
+        assert!(out.push("a", 0));
+        out.take(0);
+        assert!(!out.push("b", 1));
+        // A new policy with no interval: what waits is due at once.
+        out.set_flush_ms(0);
+        assert!(out.due(1));
     }
 
     #[test]

@@ -222,11 +222,15 @@ pub enum FailureMode {
 pub struct AuditConfig {
     /// Emit one JSON audit line per protected request in Envoy's log.
     pub enabled: bool,
+    /// Gateway-wide: how long (ms) a worker that has just written may hold audit
+    /// lines and counter increments to write them together (`audit::Outbox`); 0
+    /// writes each line as its request ends.
+    pub flush_ms: u64,
 }
 
 impl Default for AuditConfig {
     fn default() -> Self {
-        AuditConfig { enabled: true }
+        AuditConfig { enabled: true, flush_ms: crate::audit::FLUSH_MS }
     }
 }
 
@@ -559,6 +563,9 @@ fn parse_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> Policy
     PolicyError::one(path, e.into_inner().to_string())
 }
 
+/// The longest `audit.flush_ms` accepted.
+const MAX_FLUSH_MS: u64 = 10_000;
+
 /// A rule's own structure: name, match, which keys it overrides.
 fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
     let at = format!("rules[{i}]");
@@ -579,6 +586,10 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
             };
             issues.push(Issue { path: format!("{at}.{key}"), message });
         }
+    }
+    // One outbox per worker: its interval cannot differ between rules.
+    if rule.overrides.get("audit").and_then(|a| a.get("flush_ms")).is_some() {
+        issues.push(Issue { path: format!("{at}.audit.flush_ms"), message: "cannot be set per rule (gateway-wide)".into() });
     }
     issues
 }
@@ -772,6 +783,9 @@ fn validate(policy: &Policy) -> Vec<Issue> {
             field("tokens.id_length".into(), "must be an even number within 8..=32");
         }
     }
+    if policy.audit.flush_ms > MAX_FLUSH_MS {
+        field("audit.flush_ms".into(), "must be within 0..=10000");
+    }
     if policy.limits.max_body_bytes == 0 || policy.limits.max_body_bytes > 64 * 1024 * 1024 {
         field("limits.max_body_bytes".into(), "must be within 1..=67108864");
     }
@@ -832,6 +846,11 @@ mod tests {
             (r#"{"routes":[{"path":"v1","provider":"openai_chat"}]}"#, "routes[0].path"),
             (r#"{"actions":{"email":"mask"}}"#, "actions.email"),
             (r#"{"limits":{"max_body_bytes":0}}"#, "limits.max_body_bytes"),
+            (r#"{"audit":{"flush_ms":10001}}"#, "audit.flush_ms: must be within 0..=10000"),
+            (
+                r#"{"rules":[{"name":"r","match":{"paths":["/v1/**"]},"audit":{"flush_ms":0}}]}"#,
+                "rules[0].audit.flush_ms: cannot be set per rule (gateway-wide)",
+            ),
             (
                 r#"{"detectors":{"custom":[{"id":"x","category":"X","pattern":"(a"}]}}"#,
                 "detectors.custom[0] (x): invalid pattern",

@@ -376,6 +376,9 @@ impl RootContext for VeilRoot {
         });
         let verification = policy.profiles().map(|p| &p.policy.verification);
         self.verify_env = Rc::new(VerifyEnv::new(verification, &key));
+        if let Ok(mut outbox) = self.metrics.outbox.try_borrow_mut() {
+            outbox.set_flush_ms(policy.policy.audit.flush_ms);
+        }
         self.policy = Rc::new(policy);
         let now = now_ms(self);
         self.next_sweep_ms = now + SWEEP_PERIOD_MS;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 
 import openai
 import pytest
@@ -268,3 +269,22 @@ def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateway
     gateway.stop()
     lines = [line for line in gateway.log_path.read_text().splitlines() if '"event":"veil.audit"' in line]
     assert len(lines) == 30
+
+
+def test_with_no_flush_interval_each_audit_line_is_written_as_its_request_ends(gateways):
+    gateway = gateways({"audit": {"flush_ms": 0}}, concurrency=1)
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com"}]}).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
+    for _ in range(10):
+        conn.request("POST", CHAT, body=body, headers={"content-type": "application/json", "authorization": "Bearer test-key-alpha"})
+        assert conn.getresponse().read()
+    conn.close()
+    # Read at once (no settling wait): every line is there, each in its own log call.
+    deadline = time.monotonic() + 2
+    while True:
+        lines = [line for line in gateway.log().splitlines() if '"event":"veil.audit"' in line]
+        if len(lines) >= 10 or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
+    assert len(lines) == 10
+    assert all("wasm log" in line for line in lines)
