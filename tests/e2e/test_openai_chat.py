@@ -256,16 +256,21 @@ def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, 
     assert gateway.stats()["wasmcustom.veil.scan.remembered"] == 2
 
 
+def burst(gateway, n: int) -> None:
+    """`n` protected requests back to back on one connection."""
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com"}]}).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
+    for _ in range(n):
+        conn.request("POST", CHAT, body=body, headers={"content-type": "application/json", "authorization": "Bearer test-key-alpha"})
+        assert conn.getresponse().read()
+    conn.close()
+
+
 def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateways):
     # A burst: after the first line, the others wait (at most 100 ms) to be written
     # together; Envoy stops before the root's tick would write them.
     gateway = gateways(concurrency=1)
-    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com"}]}).encode()
-    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
-    for _ in range(30):
-        conn.request("POST", CHAT, body=body, headers={"content-type": "application/json", "authorization": "Bearer test-key-alpha"})
-        assert conn.getresponse().read()
-    conn.close()
+    burst(gateway, 30)
     gateway.stop()
     lines = [line for line in gateway.log_path.read_text().splitlines() if '"event":"veil.audit"' in line]
     assert len(lines) == 30
@@ -273,12 +278,7 @@ def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateway
 
 def test_with_no_flush_interval_each_audit_line_is_written_as_its_request_ends(gateways):
     gateway = gateways({"audit": {"flush_ms": 0}}, concurrency=1)
-    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com"}]}).encode()
-    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
-    for _ in range(10):
-        conn.request("POST", CHAT, body=body, headers={"content-type": "application/json", "authorization": "Bearer test-key-alpha"})
-        assert conn.getresponse().read()
-    conn.close()
+    burst(gateway, 10)
     # Read at once (no settling wait): every line is there, each in its own log call.
     deadline = time.monotonic() + 2
     while True:
