@@ -75,11 +75,12 @@ pub const FLUSH_LINES: usize = 64;
 ///
 /// Each write to Envoy's log is a synchronous call into Envoy, and under load it was
 /// the costliest single thing a request did after the redaction. So a worker writes
-/// at once only when it has written nothing for [`FLUSH_MS`]; otherwise what comes
-/// in waits, at most until [`FLUSH_MS`] after the last write (or until
-/// [`FLUSH_LINES`] lines wait), and goes out in one call, one line per request. At
-/// low traffic every line is written as its request ends; under load, a line is at
-/// most [`FLUSH_MS`] late, and a crashed Envoy loses at most that much.
+/// at once only when it has written nothing for the interval (`audit.flush_ms`,
+/// [`FLUSH_MS`] by default); otherwise what comes in waits, at most until the
+/// interval after the last write (or until [`FLUSH_LINES`] lines wait), and goes out
+/// in one call, one line per request. At low traffic every line is written as its
+/// request ends; under load, a line is at most the interval late, and a crashed Envoy
+/// loses at most that much.
 #[derive(Debug)]
 pub struct Outbox {
     lines: String,
