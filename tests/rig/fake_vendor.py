@@ -287,8 +287,13 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("content-type", content_type)
         self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            # The gateway already answered the client (a request Veil rejected after
+            # its headers went upstream) and reset this connection: nothing to send to.
+            pass
 
     def _stream(self, body: bytes, content_type: str, rnd: random.Random) -> None:
         """Sends `body` chunked, in random 1-24 byte pieces with short pauses, so that
