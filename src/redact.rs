@@ -84,7 +84,8 @@ impl Redactor<'_> {
                 spans.push(span);
             }
         });
-        let mut state = State { counts: BTreeMap::new(), tokens: TokenMap::default(), edits: Vec::new(), blocked: None, remembered: 0 };
+        let mut state = State { counts: BTreeMap::new(), tokens: TokenMap::default(), edits: Vec::new(), blocked: None };
+        let mut remembered = 0;
         let kind = match parsed {
             Ok(()) => {
                 let decoded: Vec<json::Decoded<'_>> =
@@ -92,8 +93,8 @@ impl Redactor<'_> {
                 // Every text field in one scan (a scan has fixed costs; a chat has many
                 // short messages), findings by offsets into each.
                 let parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
-                let (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
-                state.remembered = remembered;
+                let found;
+                (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
                 for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(&found) {
                     self.apply(&mut state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
                 }
@@ -116,7 +117,7 @@ impl Redactor<'_> {
         } else {
             Verdict::Rewrite(splice(body, state.edits))
         };
-        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens, remembered: state.remembered }
+        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens, remembered }
     }
 
     /// Counts findings over `text` and turns them into edits on the body, with
@@ -158,7 +159,6 @@ struct State {
     tokens: TokenMap,
     edits: Vec<Edit>,
     blocked: Option<String>,
-    remembered: usize,
 }
 
 #[cfg(test)]

@@ -4,15 +4,14 @@
 //! and a long conversation is scanned over and over. The memo keeps, per text, the
 //! findings (offsets, rule, confidence; never a byte of the text) under a keyed
 //! 64-bit hash (SipHash-1-3) of the token scope and the text, and the text's length,
-//! so the next turn scans only its new messages. Scanning a text depends on nothing but the text and the engine (a part
-//! scanned inside a joined batch gives what it gives alone), so a remembered answer
-//! is the answer.
+//! so the next turn scans only its new messages. Scanning a text depends on nothing
+//! but the text and the engine (a part scanned inside a joined batch gives what it
+//! gives alone), so a remembered answer is the answer.
 //!
 //! The hash key is random per memo (per engine, per worker): the hashes mean nothing
 //! elsewhere, and without the key two texts of one length collide with odds of one in
-//! 2^64 per remembered text, however they were chosen. The scope
-//! is part of the key so that one client cannot tell, by timing, whether another sent
-//! a text lately. Bounded: at most [`MEMO_ENTRIES`] texts and [`MEMO_FINDINGS`]
+//! 2^64 per remembered text, however they were chosen. The scope is part of the key
+//! so that one client cannot tell, by timing, whether another sent a text lately. Bounded: at most [`MEMO_ENTRIES`] texts and [`MEMO_FINDINGS`]
 //! findings, in two generations (see [`Memo`]).
 
 use std::collections::HashMap;

@@ -157,7 +157,7 @@ local f = io.open("{path}", "rb")
 local body = f:read("*a")
 f:close()
 local pieces = {{}}
-for piece in (body .. "{mark}"):gmatch("(.-){mark_pattern}") do table.insert(pieces, piece) end
+for piece in (body .. "{mark}"):gmatch("(.-){mark}") do table.insert(pieces, piece) end
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
 wrk.headers["authorization"] = "Bearer bench-key"
@@ -184,7 +184,7 @@ WORKLOADS = {
 
 
 def lua(path: Path) -> str:
-    return LUA.format(path=path, mark=MARK, mark_pattern=MARK)
+    return LUA.format(path=path, mark=MARK)  # MARK has no Lua pattern characters
 
 
 def to_ms(value: str, unit: str) -> float:
@@ -298,6 +298,9 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=200, help="streamed requests per gateway (0: skip)")
     parser.add_argument("--json", type=Path, help="also write raw results here")
     args = parser.parse_args()
+    unknown = set(args.workloads.split(",")) - set(WORKLOADS)
+    if unknown:
+        parser.error(f"unknown workloads {sorted(unknown)}; expected some of {', '.join(WORKLOADS)}")
 
     tmp = Path(tempfile.mkdtemp(prefix="veil-bench-"))
     up_port = rig.free_port()
