@@ -11,14 +11,15 @@
 //! The hash key is random per memo (per engine, per worker): the hashes mean nothing
 //! elsewhere, and without the key two texts of one length collide with odds of one in
 //! 2^64 per remembered text, however they were chosen. The scope is part of the key
-//! so that one client cannot tell, by timing, whether another sent a text lately. Bounded: at most [`MEMO_ENTRIES`] texts and [`MEMO_FINDINGS`]
-//! findings, in two generations (see [`Memo`]).
+//! so that one client cannot tell, by timing, whether another sent a text lately.
+//! Bounded: at most [`MEMO_ENTRIES`] texts and [`MEMO_FINDINGS`] findings, in two
+//! generations (see [`Generations`]).
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Mutex;
 
 use super::Finding;
+use crate::generations::Generations;
 
 /// Texts shorter than this are scanned every time: they cost little in a joined scan.
 pub const MEMO_MIN_LEN: usize = 64;
@@ -30,27 +31,16 @@ pub const MEMO_FINDINGS: usize = 16_384;
 /// A text's keyed hash and its length.
 pub(super) type Key = (u64, usize);
 
-/// Two generations: new texts go into the young one; when it is full, it becomes the
-/// old one and the old one is dropped. A text asked for again moves back to the young
-/// one, so the texts of a conversation that goes on stay, and those of one that ended
-/// age out.
+/// The texts of a conversation that goes on stay; those of one that ended age out
+/// (see [`Generations`]).
 pub(super) struct Memo {
     key: RandomState,
-    inner: Mutex<[Generation; 2]>,
+    inner: Mutex<Generations<Key, Box<[Finding]>>>,
 }
-
-#[derive(Default)]
-struct Generation {
-    entries: HashMap<Key, Box<[Finding]>>,
-    findings: usize,
-}
-
-const YOUNG: usize = 0;
-const OLD: usize = 1;
 
 impl Memo {
     pub(super) fn new() -> Memo {
-        Memo { key: RandomState::new(), inner: Mutex::new(Default::default()) }
+        Memo { key: RandomState::new(), inner: Mutex::new(Generations::new(MEMO_ENTRIES, MEMO_FINDINGS, |f| f.len())) }
     }
 
     /// The key of `text` in `scope`.
@@ -59,41 +49,18 @@ impl Memo {
     }
 
     pub(super) fn get(&self, key: Key) -> Option<Vec<Finding>> {
-        let mut generations = self.inner.lock().ok()?;
-        if let Some(found) = generations.get(YOUNG).and_then(|g| g.entries.get(&key)) {
-            return Some(found.to_vec());
-        }
-        let old = generations.get_mut(OLD)?;
-        let found = old.entries.remove(&key)?;
-        old.findings -= found.len();
-        let copy = found.to_vec();
-        insert(&mut generations, key, found);
-        Some(copy)
+        self.inner.lock().ok()?.get(key).map(|found| found.to_vec())
     }
 
     pub(super) fn put(&self, key: Key, findings: &[Finding]) {
         if let Ok(mut generations) = self.inner.lock() {
-            insert(&mut generations, key, findings.into());
+            generations.insert(key, findings.into());
         }
     }
 
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.inner.lock().map(|g| g.iter().map(|g| g.entries.len()).sum()).unwrap_or(0)
-    }
-}
-
-fn insert(generations: &mut [Generation; 2], key: Key, findings: Box<[Finding]>) {
-    let [young, old] = generations;
-    if findings.len() > MEMO_FINDINGS / 2 {
-        return;
-    }
-    if young.entries.len() >= MEMO_ENTRIES / 2 || young.findings + findings.len() > MEMO_FINDINGS / 2 {
-        *old = std::mem::take(young);
-    }
-    young.findings += findings.len();
-    if let Some(replaced) = young.entries.insert(key, findings) {
-        young.findings -= replaced.len();
+        self.inner.lock().map(|g| g.len()).unwrap_or(0)
     }
 }
 
@@ -107,11 +74,7 @@ impl Clone for Memo {
 /// Only how much it holds.
 impl std::fmt::Debug for Memo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let held = self
-            .inner
-            .lock()
-            .map(|g| g.iter().fold((0, 0), |(t, f), g| (t + g.entries.len(), f + g.findings)))
-            .unwrap_or_default();
+        let held = self.inner.lock().map(|g| (g.len(), g.weight())).unwrap_or_default();
         f.debug_struct("Memo").field("texts", &held.0).field("findings", &held.1).finish()
     }
 }
