@@ -132,6 +132,17 @@ def upstream_config(port: int, admin: int) -> dict:
                                             ]
                                         },
                                         "http_filters": [
+                                            # A vendor reads the whole request before it
+                                            # answers. A bare direct_response answers on the
+                                            # headers and resets the rest: a new connection
+                                            # per request, for plain Envoy and Veil alike.
+                                            {
+                                                "name": "envoy.filters.http.buffer",
+                                                "typed_config": {
+                                                    "@type": "type.googleapis.com/envoy.extensions.filters.http.buffer.v3.Buffer",
+                                                    "max_request_bytes": 1 << 20,
+                                                },
+                                            },
                                             {
                                                 "name": "envoy.filters.http.router",
                                                 "typed_config": {
