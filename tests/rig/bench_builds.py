@@ -1,12 +1,15 @@
 """Envoy CPU per request with different builds of veil.wasm, interleaved in one run.
 
     .venv/bin/python tests/rig/bench_builds.py --size 16384 --pii 1024 old.wasm new.wasm
+    .venv/bin/python tests/rig/bench_builds.py new.wasm new.wasm@policies/hold.yaml
 
 For comparing two builds of the filter (say, main before and after a change) on this
 shared machine: one gateway per build plus plain Envoy, all in front of the same
 upstream as `bench.py`, one worker each; every round measures each gateway once, the
 order reversed every other round; the figure is Envoy's utime+stime per request
-(`wrk`, 8 connections), median of the rounds, and its ratio to plain Envoy.
+(`wrk`, 8 connections), median of the rounds, and its ratio to plain Envoy. A build
+named `WASM@POLICY` runs with that policy file (YAML or JSON) as its plugin
+configuration instead of the embedded default.
 """
 
 import argparse
@@ -15,6 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import yaml
+
 sys.path.insert(0, str(Path(__file__).parent))
 import bench  # noqa: E402
 import rig  # noqa: E402
@@ -22,7 +27,7 @@ import rig  # noqa: E402
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("wasm", nargs="+", type=Path, help="builds of veil.wasm to compare")
+    parser.add_argument("wasm", nargs="+", help="builds of veil.wasm to compare (WASM or WASM@POLICY)")
     parser.add_argument("--size", type=int, default=16384)
     parser.add_argument("--workload", default="turn", choices=list(bench.WORKLOADS), help="which body each request sends")
     parser.add_argument("--pii", type=int, default=0, help="one value per N bytes of text (0: none)")
@@ -35,15 +40,17 @@ def main() -> int:
     (tmp / "up").mkdir()
     upstream = rig.Envoy(bench.upstream_config(up_port, rig.free_port()), concurrency=1, workdir=tmp / "up", log_level="error")
     gateways = {}
-    for i, wasm in enumerate([None, *args.wasm]):
-        name = "envoy" if wasm is None else f"{i}: {wasm}"
+    for i, build in enumerate([None, *args.wasm]):
+        name = "envoy" if build is None else f"{i}: {build}"
         (tmp / str(i)).mkdir()
+        wasm, _, policy = (build or "").partition("@")
         cfg = rig.render(
             listener_port=rig.free_port(),
             admin_port=rig.free_port(),
             vendor_port=up_port,
-            with_filter=wasm is not None,
-            **({"wasm": wasm.resolve()} if wasm else {}),
+            with_filter=build is not None,
+            plugin_config=yaml.safe_load(Path(policy).read_text()) if policy else None,
+            **({"wasm": Path(wasm).resolve()} if build else {}),
         )
         gateways[name] = rig.Envoy(cfg, concurrency=1, workdir=tmp / str(i), log_level="info")
     body = tmp / "body.json"
