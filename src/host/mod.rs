@@ -739,7 +739,7 @@ impl VeilHttp {
                 self.event().request_bytes_out = new_body.len() as u64;
                 self.metrics.increment("tokens_issued", redaction.tokens.len() as u64);
                 self.tokens = redaction.tokens;
-                self.remember_tokens(&fresh.borrow());
+                self.remember_tokens(&fresh.borrow(), now);
                 self.set_http_request_body(0, body_size, &new_body);
                 if self.keep_length {
                     self.set_http_request_header("content-length", Some(&new_body.len().to_string()));
@@ -825,10 +825,10 @@ impl VeilHttp {
         ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now_secs(self))
     }
 
-    /// Writes this request's tokens to the vault, but those found `fresh` there.
-    fn remember_tokens(&self, fresh: &[String]) {
+    /// Writes this request's tokens to the vault, but those found `fresh` there (`now`:
+    /// the time they were checked at, in seconds).
+    fn remember_tokens(&self, fresh: &[String], now: u64) {
         let Some(vault) = self.vault.as_deref() else { return };
-        let now = now_secs(self);
         let (mut stored, mut evicted, mut failed) = (0u64, 0u64, 0u64);
         for (token, value) in self.tokens.iter() {
             if fresh.iter().any(|f| f == token) {
