@@ -129,6 +129,9 @@ pub struct DetectorsConfig {
     pub code_names: Vec<String>,
     /// Customer names (category `CUSTOMER_NAME`), matched case-insensitively on word boundaries.
     pub customer_names: Vec<String>,
+    /// Remember the findings of texts scanned lately, so a conversation's history is
+    /// not scanned again every turn (README, “Conversation memory”).
+    pub memory: bool,
 }
 
 impl Default for DetectorsConfig {
@@ -142,6 +145,7 @@ impl Default for DetectorsConfig {
             surnames: Vec::new(),
             code_names: Vec::new(),
             customer_names: Vec::new(),
+            memory: true,
         }
     }
 }

@@ -183,8 +183,9 @@ pub struct Engine {
     /// context window, a country code's span): [`Engine::scan_parts`] keeps parts this
     /// far apart.
     reach: usize,
-    /// Findings of the texts scanned lately, for [`Engine::scan_parts_remembered`].
-    memo: memo::Memo,
+    /// Findings of the texts scanned lately, for [`Engine::scan_parts_remembered`]
+    /// (none with `detectors.memory: false`).
+    memo: Option<memo::Memo>,
 }
 
 pub use memo::MEMO_MIN_LEN;
@@ -498,7 +499,7 @@ impl Engine {
             names,
             dictionaries,
             reach,
-            memo: memo::Memo::new(),
+            memo: config.memory.then(memo::Memo::new),
         })
     }
 
@@ -553,14 +554,16 @@ impl Engine {
     /// [`Engine::scan_parts`], answering from memory for texts of at least
     /// [`MEMO_MIN_LEN`] bytes scanned lately in the same `scope` (a chat request
     /// repeats its history; see `memo.rs`), and remembering the others. Also returns
-    /// how many parts were answered from memory.
+    /// how many parts were answered from memory. Without a memory (`detectors.memory:
+    /// false`), [`Engine::scan_parts`].
     pub fn scan_parts_remembered(&self, scope: &[u8], parts: &[&[u8]]) -> (Vec<Vec<Finding>>, usize) {
+        let Some(memo) = &self.memo else { return (self.scan_parts(parts), 0) };
         let mut out: Vec<Option<Vec<Finding>>> = Vec::with_capacity(parts.len());
         let mut keys: Vec<Option<memo::Key>> = Vec::with_capacity(parts.len());
         let mut missed: Vec<&[u8]> = Vec::new();
         for part in parts {
-            let key = (part.len() >= MEMO_MIN_LEN).then(|| self.memo.key(scope, part));
-            let known = key.and_then(|k| self.memo.get(k));
+            let key = (part.len() >= MEMO_MIN_LEN).then(|| memo.key(scope, part));
+            let known = key.and_then(|k| memo.get(k));
             if known.is_none() {
                 missed.push(part);
             }
@@ -576,7 +579,7 @@ impl Engine {
                 known.unwrap_or_else(|| {
                     let findings = scanned.next().unwrap_or_default();
                     if let Some(key) = key {
-                        self.memo.put(key, &findings);
+                        memo.put(key, &findings);
                     }
                     findings
                 })
@@ -1779,12 +1782,26 @@ mod tests {
     }
 
     #[test]
+    fn without_memory_every_text_is_scanned_every_time() {
+        let config = DetectorsConfig { memory: false, ..DetectorsConfig::default() };
+        let e = Engine::new(&config).unwrap();
+        let history = format!("{} mail jane.doe@example.com", "the pipeline failed again ".repeat(4));
+        let parts: Vec<&[u8]> = vec![history.as_bytes()];
+        let expected = (vec![e.scan(history.as_bytes())], 0);
+        assert_eq!(expected.0.concat().len(), 1);
+        for _ in 0..3 {
+            assert_eq!(e.scan_parts_remembered(b"key-1", &parts), expected);
+        }
+        assert!(e.memo.is_none());
+    }
+
+    #[test]
     fn the_memory_of_texts_is_bounded() {
         let e = engine();
         let texts: Vec<String> = (0..memo::MEMO_ENTRIES + 10).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
         for text in &texts {
             e.scan_parts_remembered(b"s", &[text.as_bytes()]);
-            assert!(e.memo.len() <= memo::MEMO_ENTRIES);
+            assert!(e.memo.as_ref().map_or(0, memo::Memo::len) <= memo::MEMO_ENTRIES);
         }
         // The latest texts are remembered, the first have aged out.
         assert_eq!(e.scan_parts_remembered(b"s", &[texts[texts.len() - 1].as_bytes()]).1, 1);

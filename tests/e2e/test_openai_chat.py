@@ -227,11 +227,13 @@ def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai
     assert leaked(gateway.log()) == []
 
 
-def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, vendor):
+@pytest.mark.parametrize("memory", [True, False], ids=["memory", "no-memory"])
+def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, vendor, memory):
     from openai import OpenAI
 
-    # One worker, so that both turns meet the same worker's memory.
-    gateway = gateways(concurrency=1)
+    # One worker, so that both turns meet the same worker's memory. Without memory
+    # (`detectors.memory: false`) the history is scanned again, to the same tokens.
+    gateway = gateways(concurrency=1) if memory else gateways({"detectors": {"memory": False}}, concurrency=1)
     client = OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
     system = f"You help the platform team. Escalate to {SEEDS['EMAIL'][1]} if a customer's data is involved."
     first = f"Please check: {sentence()}."
@@ -253,7 +255,10 @@ def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, 
     assert "«token:CREDIT_CARD:" in bodies[1]["messages"][3]["content"]
     assert "«token:PHONE:" in bodies[1]["messages"][3]["content"]
     assert bodies[1]["messages"][2]["content"].count("«token:") == bodies[0]["messages"][1]["content"].count("«token:")
-    assert gateway.stats()["wasmcustom.veil.scan.remembered"] == 2
+    if memory:
+        assert gateway.stats()["wasmcustom.veil.scan.remembered"] == 2
+    else:
+        assert "wasmcustom.veil.scan.remembered" not in gateway.stats()
 
 
 def burst(gateway, n: int) -> None:
