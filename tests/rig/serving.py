@@ -5,13 +5,23 @@ Standard library only: `docker-compose.yml` runs the fakes in a bare Python imag
 from __future__ import annotations
 
 import argparse
+import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # The gateway resets an upstream connection when Veil rejects a request whose
+        # headers already went upstream (or when Envoy stops): not the fake's error.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def serve(handler: type[BaseHTTPRequestHandler], port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+    return Server((host, port), handler)
 
 
 def main(handler: type[BaseHTTPRequestHandler], *, what: str, description: str, default_port: int) -> None:
