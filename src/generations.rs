@@ -8,7 +8,29 @@
 //! minter's memory of MACs (`token.rs`) are built on it.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash, RandomState};
+
+/// A keyed 128-bit hash: two SipHash-1-3 under keys random per instance. How the
+/// memories name what they remember without keeping it (the vault's `Recent`, the
+/// token minter's MACs); a copy keeps the keys.
+#[derive(Debug, Clone)]
+pub struct Fingerprints(RandomState, RandomState);
+
+impl Fingerprints {
+    pub fn new() -> Fingerprints {
+        Fingerprints(RandomState::new(), RandomState::new())
+    }
+
+    pub fn of(&self, value: impl Hash + Copy) -> u128 {
+        (u128::from(self.0.hash_one(value)) << 64) | u128::from(self.1.hash_one(value))
+    }
+}
+
+impl Default for Fingerprints {
+    fn default() -> Fingerprints {
+        Fingerprints::new()
+    }
+}
 
 /// At most `max_entries` entries and `max_weight` weight at once, over both
 /// generations.

@@ -8,13 +8,12 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
 use std::sync::Mutex;
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::generations::Generations;
+use crate::generations::{Fingerprints, Generations};
 
 /// Opening and closing marks (U+00AB, U+00BB) and the fixed prefix.
 pub const OPEN: &str = "«";
@@ -50,20 +49,13 @@ pub const MAC_MEMO_ENTRIES: usize = 4096;
 /// chosen; the scope is in the key, so one client cannot tell by timing whether
 /// another sent a value. Bounded by [`MAC_MEMO_ENTRIES`] in two generations.
 struct MacMemo {
-    keys: (RandomState, RandomState),
+    keys: Fingerprints,
     inner: Mutex<Generations<u128, [u8; 32]>>,
 }
 
 impl MacMemo {
     fn new() -> MacMemo {
-        MacMemo {
-            keys: (RandomState::new(), RandomState::new()),
-            inner: Mutex::new(Generations::new(MAC_MEMO_ENTRIES, MAC_MEMO_ENTRIES, |_| 1)),
-        }
-    }
-
-    fn key(&self, input: (&[u8], &str, &[u8])) -> u128 {
-        (u128::from(self.keys.0.hash_one(input)) << 64) | u128::from(self.keys.1.hash_one(input))
+        MacMemo { keys: Fingerprints::new(), inner: Mutex::new(Generations::new(MAC_MEMO_ENTRIES, MAC_MEMO_ENTRIES, |_| 1)) }
     }
 }
 
@@ -111,7 +103,7 @@ impl TokenMinter {
     /// that no two different triples share an input. From memory when this minter
     /// computed it lately.
     pub fn mac_hex(&self, scope: &[u8], category: &str, value: &[u8]) -> String {
-        let key = self.macs.key((scope, category, value));
+        let key = self.macs.keys.of((scope, category, value));
         let remembered = self.macs.inner.lock().ok().and_then(|mut macs| macs.get(key).copied());
         let bytes = match remembered {
             Some(bytes) => bytes,

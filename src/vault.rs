@@ -34,6 +34,8 @@ use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::generations::Fingerprints;
+
 /// Records per slot.
 pub const SLOT_CAPACITY: usize = 8;
 /// Values longer than this are not stored (they are still restored within their own
@@ -119,28 +121,23 @@ pub struct Check {
 /// values are kept as 128-bit keyed hashes (keys random per worker), never as they are.
 #[derive(Debug, Clone)]
 pub struct Recent {
-    keys: (std::hash::RandomState, std::hash::RandomState),
+    keys: Fingerprints,
     entries: std::collections::HashMap<u128, (u128, u64)>,
 }
 
 impl Recent {
     fn new() -> Recent {
         Recent {
-            keys: (std::hash::RandomState::new(), std::hash::RandomState::new()),
+            keys: Fingerprints::new(),
             entries: std::collections::HashMap::new(),
         }
     }
 
-    fn fingerprint(&self, value: impl std::hash::Hash + Copy) -> u128 {
-        use std::hash::BuildHasher;
-        (u128::from(self.keys.0.hash_one(value)) << 64) | u128::from(self.keys.1.hash_one(value))
-    }
-
     /// What is known of `token` in `scope` at `now`, if anything.
     fn check(&self, scope: &[u8], token: &str, value: &[u8], now: u64) -> Option<Check> {
-        let (seen, until) = self.entries.get(&self.fingerprint((scope, token)))?;
+        let (seen, until) = self.entries.get(&self.keys.of((scope, token)))?;
         (now < *until).then(|| {
-            let same = *seen == self.fingerprint(value);
+            let same = *seen == self.keys.of(value);
             Check { taken: !same, fresh: same }
         })
     }
@@ -150,8 +147,8 @@ impl Recent {
         if self.entries.len() >= RECENT_ENTRIES {
             self.entries.clear();
         }
-        let key = self.fingerprint((scope, token));
-        let seen = self.fingerprint(value);
+        let key = self.keys.of((scope, token));
+        let seen = self.keys.of(value);
         self.entries.insert(key, (seen, until));
     }
 }
