@@ -287,13 +287,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("content-type", content_type)
         self.send_header("content-length", str(len(body)))
-        try:
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            # The gateway already answered the client (a request Veil rejected after
-            # its headers went upstream) and reset this connection: nothing to send to.
-            pass
+        # A connection the gateway reset meanwhile is the server's `handle_error`'s
+        # concern (`serving.py`).
+        self.end_headers()
+        self.wfile.write(body)
 
     def _stream(self, body: bytes, content_type: str, rnd: random.Random) -> None:
         """Sends `body` chunked, in random 1-24 byte pieces with short pauses, so that
