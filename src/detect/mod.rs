@@ -11,6 +11,7 @@
 
 mod memo;
 pub mod names;
+pub mod normalize;
 pub mod rules;
 mod starts;
 pub mod validate;
@@ -515,7 +516,17 @@ impl Engine {
     ///
     /// Overlaps are resolved greedily: the longest span wins; on equal length the
     /// higher confidence; then the earlier (more specific) rule.
+    ///
+    /// The detectors read the text's normalized view ([`normalize::View`]: invisible
+    /// characters removed, compatibility forms folded, JSON escapes decoded); the
+    /// findings are offsets into `text` itself, each covering whole raw units.
     pub fn scan(&self, text: &[u8]) -> Vec<Finding> {
+        let view = normalize::View::new(text);
+        view.to_raw(self.scan_view(view.text()))
+    }
+
+    /// [`Engine::scan`] of a text that is already a view.
+    fn scan_view(&self, text: &[u8]) -> Vec<Finding> {
         self.scan_checked(text, &[]).unwrap_or_default()
     }
 
@@ -532,6 +543,14 @@ impl Engine {
     /// parts (a hostile body of one-letter messages) cannot make the joined text many
     /// times the size of the body.
     pub fn scan_parts(&self, parts: &[&[u8]]) -> Vec<Vec<Finding>> {
+        let views: Vec<normalize::View<'_>> = parts.iter().map(|p| normalize::View::new(p)).collect();
+        let texts: Vec<&[u8]> = views.iter().map(normalize::View::text).collect();
+        let found = self.scan_views(&texts);
+        views.iter().zip(found).map(|(view, f)| view.to_raw(f)).collect()
+    }
+
+    /// [`Engine::scan_parts`] over views.
+    fn scan_views(&self, parts: &[&[u8]]) -> Vec<Vec<Finding>> {
         let gap = self.reach + 1;
         let mut out = Vec::with_capacity(parts.len());
         let mut rest = parts;
@@ -558,10 +577,12 @@ impl Engine {
     /// false`), [`Engine::scan_parts`].
     pub fn scan_parts_remembered(&self, scope: &[u8], parts: &[&[u8]]) -> (Vec<Vec<Finding>>, usize) {
         let Some(memo) = &self.memo else { return (self.scan_parts(parts), 0) };
+        let views: Vec<normalize::View<'_>> = parts.iter().map(|p| normalize::View::new(p)).collect();
+        let parts: Vec<&[u8]> = views.iter().map(normalize::View::text).collect();
         let mut out: Vec<Option<Vec<Finding>>> = Vec::with_capacity(parts.len());
         let mut keys: Vec<Option<memo::Key>> = Vec::with_capacity(parts.len());
         let mut missed: Vec<&[u8]> = Vec::new();
-        for part in parts {
+        for part in &parts {
             let key = (part.len() >= MEMO_MIN_LEN).then(|| memo.key(scope, part));
             let known = key.and_then(|k| memo.get(k));
             if known.is_none() {
@@ -571,7 +592,7 @@ impl Engine {
             keys.push(key);
         }
         let remembered = parts.len() - missed.len();
-        let mut scanned = self.scan_parts(&missed).into_iter();
+        let mut scanned = self.scan_views(&missed).into_iter();
         let found = out
             .into_iter()
             .zip(keys)
@@ -584,6 +605,8 @@ impl Engine {
                     findings
                 })
             })
+            .zip(&views)
+            .map(|(findings, view)| view.to_raw(findings))
             .collect();
         (found, remembered)
     }
@@ -591,7 +614,7 @@ impl Engine {
     /// One batch of [`Engine::scan_parts`].
     fn scan_joined(&self, parts: &[&[u8]], gap: usize) -> Vec<Vec<Finding>> {
         if parts.len() <= 1 {
-            return parts.iter().map(|p| self.scan(p)).collect();
+            return parts.iter().map(|p| self.scan_view(p)).collect();
         }
         let mut joined = Vec::with_capacity(parts.iter().map(|p| p.len() + gap).sum());
         let mut starts = Vec::with_capacity(parts.len());
@@ -604,7 +627,7 @@ impl Engine {
         }
         let gaps: Vec<(usize, usize)> = starts.iter().skip(1).map(|&start| (start.saturating_sub(gap), start)).collect();
         let Some(found) = self.scan_checked(&joined, &gaps) else {
-            return parts.iter().map(|p| self.scan(p)).collect();
+            return parts.iter().map(|p| self.scan_view(p)).collect();
         };
         let mut out: Vec<Vec<Finding>> = vec![Vec::new(); parts.len()];
         for f in found {
@@ -1235,6 +1258,35 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// Written the ways pasted text and evasions write them: the finding covers the raw
+    /// span (invisible characters, full-width forms and escapes included).
+    #[test]
+    fn finds_values_through_unicode_and_escapes() {
+        let table: &[(&str, &str, &str)] = &[
+            ("mail ja\u{200B}ne.doe@exam\u{00AD}ple.com now", "EMAIL", "ja\u{200B}ne.doe@exam\u{00AD}ple.com"),
+            ("mail jane\u{2060}.doe@example.com now", "EMAIL", "jane\u{2060}.doe@example.com"),
+            ("mail jane＠example．com now", "EMAIL", "jane＠example．com"),
+            ("mail jane﹫example.com now", "EMAIL", "jane﹫example.com"),
+            ("mail jane\\u0040example.com now", "EMAIL", "jane\\u0040example.com"),
+            ("電話 （４１５）５５５－０１３２ です", "PHONE", "（４１５）５５５－０１３２"),
+            ("ssn １２３－４５－６７８９ ok", "SSN", "１２３－４５－６７８９"),
+            ("card 4111.1111.1111.1111 exp", "CREDIT_CARD", "4111.1111.1111.1111"),
+            ("my ssn is 123456789.", "SSN", "123456789"),
+            ("Social Security number: 123 45 6789", "SSN", "123 45 6789"),
+            ("ssn 123-45-6789", "SSN", "123-45-6789"),
+        ];
+        for (text, category, value) in table {
+            let found = categories(text);
+            assert!(
+                found.iter().any(|(c, v)| c == category && v == value),
+                "{text:?}: expected {category} {value:?}, got {found:?}"
+            );
+        }
+        // Nine digits without the words that name them are not an SSN.
+        assert!(categories("order 123456789 shipped").iter().all(|(c, _)| c != "SSN"));
+        assert!(categories("ssn 000000000").iter().all(|(c, _)| c != "SSN"));
     }
 
     #[test]

@@ -250,8 +250,8 @@ pub struct BuiltinRule {
 /// `Regex::find_at`.
 pub type Finder = fn(&[u8], usize) -> Option<(usize, usize)>;
 
-/// `\b(?:\d[ -]?){12,18}\d\b` (ASCII `\b`): 13 to 19 digits, each but the last
-/// optionally followed by one space or dash; the longest such run from a word start
+/// `\b(?:\d[ .-]?){12,18}\d\b` (ASCII `\b`): 13 to 19 digits, each but the last
+/// optionally followed by one space, dash or dot; the longest such run from a word start
 /// that ends at a word boundary.
 pub fn find_card(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     leftmost(hay, from, |start| {
@@ -262,7 +262,7 @@ pub fn find_card(hay: &[u8], from: usize) -> Option<(usize, usize)> {
         while let Some(end) = ends.get_mut(count) {
             *end = at + 1;
             count += 1;
-            let next = if matches!(hay.get(at + 1), Some(b' ' | b'-')) { at + 2 } else { at + 1 };
+            let next = if matches!(hay.get(at + 1), Some(b' ' | b'-' | b'.')) { at + 2 } else { at + 1 };
             if !hay.get(next).is_some_and(u8::is_ascii_digit) {
                 break;
             }
@@ -478,7 +478,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.credit_card.v1",
         category: "CREDIT_CARD",
-        pattern: r"(?-u)\b(?:\d[ -]?){12,18}\d\b",
+        pattern: r"(?-u)\b(?:\d[ .-]?){12,18}\d\b",
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -790,6 +790,22 @@ pub const BUILTIN: &[BuiltinRule] = &[
             words: &["passport"],
             before: 0,
             after: 48,
+        },
+        ..BASE
+    },
+    BuiltinRule {
+        // `ssn 123456789`, `social security number 123 45 6789`: without the dashes a
+        // nine-digit run is anything, so only after the words that name it.
+        id: "pii.ssn.context.v1",
+        category: "SSN",
+        pattern: r"(?i-u)(?:\bssn|social[ \t]+security)[^\n\d]{0,32}?\b(\d{3}[ ]?\d{2}[ ]?\d{4})\b",
+        group: 1,
+        validator: Validator::Ssn,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["ssn", "ssns", "social"],
+            before: 0,
+            after: 64,
         },
         ..BASE
     },

@@ -1,0 +1,410 @@
+//! The view the detectors read: what a reader (a model, a lenient parser) sees in a
+//! text, with a map back to the text's own bytes.
+//!
+//! People and attackers write the same value many ways: `jane@example.com` with a zero-
+//! width space or a soft hyphen inside (pasted from Word or a PDF), in full-width forms
+//! (`ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ`, common in Japanese text), with `﹫`, with JSON
+//! escapes (`jane\u0040example.com` inside a string that itself holds JSON), or in
+//! Unicode tag characters that render as nothing. A model reads all of them as the
+//! value. So the engine scans a normalized *view*:
+//!
+//! - invisible characters are removed: zero-width space, joiners and non-joiners, word
+//!   joiner and invisible operators, soft hyphen, byte-order mark, bidi controls,
+//!   variation selectors, Mongolian vowel separator, combining grapheme joiner, Hangul
+//!   fillers, tag characters' begin/cancel;
+//! - compatibility forms are folded to ASCII: full-width ASCII (U+FF01–FF5E),
+//!   ideographic space and full stops, small form variants (`﹫` `﹒` …), Unicode dashes
+//!   and minus, the other spaces (no-break, thin, …), tag characters (U+E0020–E007E,
+//!   "ASCII smuggling"), mathematical alphanumerics, and decimal digits of other
+//!   scripts (Arabic-Indic, Devanagari, Bengali, …);
+//! - JSON escapes are decoded (`\u0040`, `\"`, `\n`, surrogate pairs), however many
+//!   backslashes precede them, so one more level of encoding hides nothing.
+//!
+//! Each byte of the view knows the raw byte range of the unit it came from (a
+//! character, an escape), so a finding maps back to whole raw units: the token
+//! replaces the raw span, invisible characters inside it included, and never splits a
+//! character or an escape. Text with nothing to change (the common case: ASCII without
+//! a backslash, or non-ASCII text none of whose characters fold) costs one pass and no
+//! allocation.
+
+use std::borrow::Cow;
+
+use super::Finding;
+
+/// A text as the detectors see it, and how to get back to the raw bytes.
+#[derive(Debug)]
+pub struct View<'a> {
+    text: Cow<'a, [u8]>,
+    /// For each byte of the view, the raw range of the unit it came from; `None` when
+    /// the view is the raw text itself.
+    map: Option<Vec<(u32, u32)>>,
+}
+
+impl<'a> View<'a> {
+    /// The view of `raw`.
+    pub fn new(raw: &'a [u8]) -> View<'a> {
+        let Some(first) = first_change(raw) else { return View { text: Cow::Borrowed(raw), map: None } };
+        // Texts beyond u32 offsets are not scanned whole anyway (the body limit is far
+        // below); keep them as they are rather than map them wrongly.
+        if u32::try_from(raw.len()).is_err() {
+            return View { text: Cow::Borrowed(raw), map: None };
+        }
+        let mut out = Vec::with_capacity(raw.len());
+        let mut map = Vec::with_capacity(raw.len());
+        for i in 0..first {
+            out.push(raw.get(i).copied().unwrap_or_default());
+            map.push((i as u32, i as u32 + 1));
+        }
+        let mut at = first;
+        while at < raw.len() {
+            let (unit_end, produced) = unit(raw, at);
+            let range = (at as u32, unit_end as u32);
+            match produced {
+                Produced::Raw => {
+                    for i in at..unit_end {
+                        out.push(raw.get(i).copied().unwrap_or_default());
+                        map.push(range);
+                    }
+                }
+                Produced::Nothing => {}
+                Produced::Byte(b) => {
+                    out.push(b);
+                    map.push(range);
+                }
+                Produced::Char(c) => {
+                    let mut buf = [0u8; 4];
+                    for &b in c.encode_utf8(&mut buf).as_bytes() {
+                        out.push(b);
+                        map.push(range);
+                    }
+                }
+            }
+            at = unit_end.max(at + 1);
+        }
+        View { text: Cow::Owned(out), map: Some(map) }
+    }
+
+    /// The bytes the detectors scan.
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// Whether the view differs from the raw text.
+    pub fn changed(&self) -> bool {
+        self.map.is_some()
+    }
+
+    /// The raw range of a view range `[start, end)`: from the start of the unit at
+    /// `start` to the end of the unit at `end - 1`.
+    pub fn raw_range(&self, start: usize, end: usize) -> (usize, usize) {
+        let Some(map) = &self.map else { return (start, end) };
+        let raw_start = map.get(start).map_or_else(|| map.last().map_or(0, |r| r.1 as usize), |r| r.0 as usize);
+        let raw_end = match end.checked_sub(1).and_then(|i| map.get(i)) {
+            Some(r) if end > start => r.1 as usize,
+            _ => raw_start,
+        };
+        (raw_start, raw_end.max(raw_start))
+    }
+
+    /// Findings on the view, moved to raw offsets.
+    pub fn to_raw(&self, findings: Vec<Finding>) -> Vec<Finding> {
+        if self.map.is_none() {
+            return findings;
+        }
+        findings
+            .into_iter()
+            .map(|f| {
+                let (start, end) = self.raw_range(f.start, f.end);
+                Finding { start, end, ..f }
+            })
+            .collect()
+    }
+}
+
+/// What one raw unit becomes in the view.
+enum Produced {
+    /// Its own bytes.
+    Raw,
+    /// Nothing (an invisible character).
+    Nothing,
+    /// One ASCII byte (a folded form, a simple escape).
+    Byte(u8),
+    /// A character (a `\u` escape that does not fold).
+    Char(char),
+}
+
+/// The first offset where the view differs from `raw`, if any. ASCII without a
+/// backslash is skipped eight bytes at a time.
+fn first_change(raw: &[u8]) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut at = 0;
+    while at < raw.len() {
+        if let Some(chunk) = raw.get(at..at + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let v = u64::from_le_bytes(word);
+            let x = v ^ (ONES * u64::from(b'\\'));
+            let backslash = x.wrapping_sub(ONES) & !x & HIGH;
+            if (v & HIGH) | backslash == 0 {
+                at += 8;
+                continue;
+            }
+        }
+        let b = raw.get(at).copied().unwrap_or_default();
+        if b < 0x80 && b != b'\\' {
+            at += 1;
+            continue;
+        }
+        let (end, produced) = unit(raw, at);
+        if !matches!(produced, Produced::Raw) {
+            return Some(at);
+        }
+        at = end.max(at + 1);
+    }
+    None
+}
+
+/// The raw unit at `at` (an ASCII byte, a UTF-8 character, an escape): its end and
+/// what it becomes in the view.
+fn unit(raw: &[u8], at: usize) -> (usize, Produced) {
+    let Some(&b) = raw.get(at) else { return (at, Produced::Raw) };
+    if b == b'\\' {
+        return escape(raw, at);
+    }
+    if b < 0x80 {
+        return (at + 1, Produced::Raw);
+    }
+    let Some((c, len)) = decode_utf8(raw, at) else { return (at + 1, Produced::Raw) };
+    let produced = match fold(c) {
+        Fold::Keep => Produced::Raw,
+        Fold::Remove => Produced::Nothing,
+        Fold::Ascii(a) => Produced::Byte(a),
+    };
+    (at + len, produced)
+}
+
+/// A run of backslashes and the escape after it, decoded as one unit whatever the
+/// run's length (each level of JSON encoding doubles it). Anything else is raw.
+fn escape(raw: &[u8], at: usize) -> (usize, Produced) {
+    let run = raw.get(at..).unwrap_or_default().iter().take_while(|&&b| b == b'\\').count();
+    let after = at + run;
+    let simple = match raw.get(after) {
+        Some(b'"') => Some(b'"'),
+        Some(b'/') => Some(b'/'),
+        Some(b'n') => Some(b'\n'),
+        Some(b't') => Some(b'\t'),
+        Some(b'r') => Some(b'\r'),
+        Some(b'b' | b'f') => Some(b' '),
+        _ => None,
+    };
+    if let Some(byte) = simple {
+        return (after + 1, Produced::Byte(byte));
+    }
+    if raw.get(after) != Some(&b'u') {
+        // A backslash that escapes nothing the view decodes: the run stays, except
+        // that `\\` pairs are one backslash to a parser; keeping them costs nothing.
+        return (after, Produced::Raw);
+    }
+    let Some(unit) = hex4(raw, after + 1) else { return (after, Produced::Raw) };
+    let mut end = after + 5;
+    let c = if (0xD800..0xDC00).contains(&unit) {
+        // A high surrogate: the low one follows, behind its own backslashes.
+        let run2 = raw.get(end..).unwrap_or_default().iter().take_while(|&&b| b == b'\\').count();
+        let low = (run2 > 0 && raw.get(end + run2) == Some(&b'u')).then(|| hex4(raw, end + run2 + 1)).flatten();
+        match low {
+            Some(low) if (0xDC00..0xE000).contains(&low) => {
+                end += run2 + 5;
+                char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+            }
+            _ => None,
+        }
+    } else {
+        char::from_u32(unit)
+    };
+    let Some(c) = c else { return (end, Produced::Byte(b'?')) };
+    let produced = match fold(c) {
+        Fold::Keep if c.is_ascii() => Produced::Byte(c as u8),
+        Fold::Keep => Produced::Char(c),
+        Fold::Remove => Produced::Nothing,
+        Fold::Ascii(a) => Produced::Byte(a),
+    };
+    (end, produced)
+}
+
+fn hex4(raw: &[u8], at: usize) -> Option<u32> {
+    let digits = raw.get(at..at + 4)?;
+    let text = std::str::from_utf8(digits).ok()?;
+    if !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    u32::from_str_radix(text, 16).ok()
+}
+
+/// The UTF-8 character at `at` and its length, or `None` for an invalid sequence.
+fn decode_utf8(raw: &[u8], at: usize) -> Option<(char, usize)> {
+    let b = *raw.get(at)?;
+    let len = match b {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let bytes = raw.get(at..at + len)?;
+    let c = std::str::from_utf8(bytes).ok()?.chars().next()?;
+    Some((c, len))
+}
+
+/// What the view makes of one character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    Keep,
+    Remove,
+    Ascii(u8),
+}
+
+/// The fold of one character (see the module's list).
+pub fn fold(c: char) -> Fold {
+    let u = c as u32;
+    match u {
+        // Invisible: soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul
+        // fillers, Khmer inherent vowels, Mongolian free variation selectors and vowel
+        // separator, zero-width space / non-joiner / joiner, LRM / RLM, bidi embeddings
+        // and isolates, word joiner and invisible operators, variation selectors,
+        // byte-order mark, halfwidth Hangul filler, shorthand format controls,
+        // musical symbol format controls, tag begin / cancel, variation selectors
+        // supplement.
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F | 0x200B..=0x200F
+        | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A | 0xE0000..=0xE001F | 0xE007F | 0xE0100..=0xE01EF => Fold::Remove,
+        // Tag characters spell ASCII invisibly.
+        0xE0020..=0xE007E => Fold::Ascii((u - 0xE0000) as u8),
+        // Full-width ASCII.
+        0xFF01..=0xFF5E => Fold::Ascii((u - 0xFF01 + 0x21) as u8),
+        // Spaces: no-break, ogham, en/em/thin/hair…, narrow no-break, medium math, ideographic.
+        0x00A0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000 => Fold::Ascii(b' '),
+        // Dashes, hyphens and minus signs.
+        0x2010..=0x2015 | 0x2043 | 0x2212 | 0xFE58 | 0xFE63 => Fold::Ascii(b'-'),
+        // Full stops: one-dot leader, ideographic, small, halfwidth ideographic.
+        0x2024 | 0x3002 | 0xFE52 | 0xFF61 => Fold::Ascii(b'.'),
+        0xFE50 | 0xFE51 => Fold::Ascii(b','),
+        0xFE54 => Fold::Ascii(b';'),
+        0xFE55 => Fold::Ascii(b':'),
+        0xFE59 => Fold::Ascii(b'('),
+        0xFE5A => Fold::Ascii(b')'),
+        0xFE5F => Fold::Ascii(b'#'),
+        0xFE60 => Fold::Ascii(b'&'),
+        0xFE62 => Fold::Ascii(b'+'),
+        0xFE66 => Fold::Ascii(b'='),
+        0xFE69 => Fold::Ascii(b'$'),
+        0xFE6A => Fold::Ascii(b'%'),
+        0xFE6B => Fold::Ascii(b'@'),
+        // Decimal digits of other scripts.
+        0x0660..=0x0669 => digit(u - 0x0660),
+        0x06F0..=0x06F9 => digit(u - 0x06F0),
+        0x07C0..=0x07C9 => digit(u - 0x07C0),
+        0x0966..=0x096F => digit(u - 0x0966),
+        0x09E6..=0x09EF => digit(u - 0x09E6),
+        0x0A66..=0x0A6F => digit(u - 0x0A66),
+        0x0AE6..=0x0AEF => digit(u - 0x0AE6),
+        0x0BE6..=0x0BEF => digit(u - 0x0BE6),
+        0x0C66..=0x0C6F => digit(u - 0x0C66),
+        0x0CE6..=0x0CEF => digit(u - 0x0CE6),
+        0x0D66..=0x0D6F => digit(u - 0x0D66),
+        0x0E50..=0x0E59 => digit(u - 0x0E50),
+        0x1040..=0x1049 => digit(u - 0x1040),
+        0x17E0..=0x17E9 => digit(u - 0x17E0),
+        // Mathematical digits (bold, double-struck, sans-serif, sans bold, monospace).
+        0x1D7CE..=0x1D7FF => digit((u - 0x1D7CE) % 10),
+        // Mathematical letters: thirteen alphabets of 52 (A–Z, a–z).
+        0x1D400..=0x1D6A3 => {
+            let i = (u - 0x1D400) % 52;
+            Fold::Ascii(if i < 26 { b'A' + i as u8 } else { b'a' + (i - 26) as u8 })
+        }
+        _ => Fold::Keep,
+    }
+}
+
+fn digit(d: u32) -> Fold {
+    Fold::Ascii(b'0' + (d % 10) as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(raw: &str) -> String {
+        String::from_utf8(View::new(raw.as_bytes()).text().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn plain_text_is_its_own_view() {
+        for raw in ["hello jane@example.com", "curly “quotes” and é, 日本語", ""] {
+            let v = View::new(raw.as_bytes());
+            assert!(!v.changed(), "{raw}");
+            assert_eq!(v.text(), raw.as_bytes());
+        }
+    }
+
+    #[test]
+    fn folds_and_removals() {
+        let table: &[(&str, &str)] = &[
+            ("ja\u{200B}ne@exam\u{00AD}ple.com", "jane@example.com"),
+            ("jane\u{2060}@example\u{FEFF}.com", "jane@example.com"),
+            ("ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ", "jane@example.com"),
+            ("jane﹫example﹒com", "jane@example.com"),
+            ("（４１５）５５５－０１３２", "(415)555-0132"),
+            ("123\u{2011}45\u{2013}6789", "123-45-6789"),
+            ("card\u{00A0}4111\u{202F}1111", "card 4111 1111"),
+            ("\u{E006A}\u{E0061}\u{E006E}\u{E0065}", "jane"),
+            ("٤١٥", "415"),
+            ("𝟒𝟏𝟓 𝐣𝐚𝐧𝐞", "415 jane"),
+            ("メール。", "メール."),
+        ];
+        for (raw, want) in table {
+            assert_eq!(view(raw), *want, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn json_escapes_at_any_depth() {
+        let table: &[(&str, &str)] = &[
+            (r"jane\u0040example.com", "jane@example.com"),
+            (r"jane\\u0040example.com", "jane@example.com"),
+            (r"jane\\\\u0040example.com", "jane@example.com"),
+            (r#"{\"e\":\"a\u0040b.com\"}"#, r#"{"e":"a@b.com"}"#),
+            (r"\uff20 \u200b", "@ "),
+            (r"\ud83d\ude00", "😀"),
+            (r"C:\Users\x", r"C:\Users\x"),
+            (r"line\nnext", "line\nnext"),
+        ];
+        for (raw, want) in table {
+            assert_eq!(view(raw), *want, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_map_back_to_whole_raw_units() {
+        let raw = "mail ja\u{200B}ne＠example.com now";
+        let v = View::new(raw.as_bytes());
+        let text = std::str::from_utf8(v.text()).unwrap();
+        let start = text.find("jane").unwrap();
+        let end = start + "jane@example.com".len();
+        let (rs, re) = v.raw_range(start, end);
+        assert_eq!(&raw[rs..re], "ja\u{200B}ne＠example.com");
+        // An escape is one unit: a range ending on its output ends after it.
+        let raw = r"x a\u0040b.co y";
+        let v = View::new(raw.as_bytes());
+        let (rs, re) = v.raw_range(2, 8);
+        assert_eq!(&raw[rs..re], r"a\u0040b.co");
+    }
+
+    #[test]
+    fn invalid_utf8_and_broken_escapes_pass_as_bytes() {
+        for raw in [&b"\xff\xfe\\u00"[..], b"\\", b"\\u12G4", b"\xe3\x80", b"a\\ud800 b"] {
+            let v = View::new(raw);
+            let (s, e) = v.raw_range(0, v.text().len());
+            assert!(s <= e && e <= raw.len());
+        }
+    }
+}
