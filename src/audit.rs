@@ -28,22 +28,57 @@ pub enum Outcome {
     Failed,
     /// The filter could not process the request and the policy failed open.
     FailedOpen,
+    /// JSON by type or first byte, not strict JSON: refused (400).
+    InvalidJson,
+    /// Not text, and the policy blocks unscannable bodies (415).
+    UnscannableBlocked,
+    /// Not text (or binary multipart parts), forwarded as `limits.unscannable: pass` says.
+    UnscannablePassed,
+    /// A `content-encoding` the filter cannot decode (415).
+    UnsupportedEncoding,
+    /// A compressed body that does not decode (400).
+    InvalidEncoding,
+    /// A protocol upgrade or CONNECT to a protected destination (403).
+    TransportRefused,
+}
+
+impl Outcome {
+    /// The outcome of a request refused for `refusal`.
+    pub fn of(refusal: crate::redact::Refusal) -> Outcome {
+        use crate::redact::Refusal;
+        match refusal {
+            Refusal::InvalidJson => Outcome::InvalidJson,
+            Refusal::Unscannable => Outcome::UnscannableBlocked,
+            Refusal::TooLarge => Outcome::TooLarge,
+            Refusal::UnsupportedEncoding => Outcome::UnsupportedEncoding,
+            Refusal::InvalidEncoding => Outcome::InvalidEncoding,
+            Refusal::Transport => Outcome::TransportRefused,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditEvent {
     /// Always `"veil.audit"`: lets log pipelines pick these lines out.
     pub event: &'static str,
-    /// Envoy's `x-request-id`.
+    /// Envoy's `x-request-id` when it is a UUID (what Envoy generates); a client's
+    /// own value of any other shape only as `h:` and a keyed hash of it.
     pub request_id: String,
     pub provider: &'static str,
     /// Name of the policy rule that matched; absent for the top-level settings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
     pub outcome: Outcome,
-    /// `json` or `text` (how the request body was read).
+    /// How the request body was read: `json`, `text`, `multipart`, `unscannable`, `empty`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<&'static str>,
+    /// The content codings the body arrived in and was decoded from (`gzip`, `br`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_encoding: Option<String>,
+    /// Parts of the body that could not be scanned (a binary body, binary multipart
+    /// parts); present only when there were some.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unscannable: u32,
     pub findings: BTreeMap<String, u32>,
     /// Category that caused a block.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +92,38 @@ pub struct AuditEvent {
     /// Claim verification counts and skip reason (no claim text).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Summary>,
+}
+
+/// The request id for the audit line: `x-request-id` as it is when it is a UUID in
+/// canonical form (what Envoy generates, and all it can hold is 128 bits), else `h:` and
+/// 16 hex digits of HMAC-SHA256(`key`, value): a client's own id still correlates its
+/// requests, but its text never reaches the log. Empty when there is none.
+pub fn request_id(raw: &[u8], key: &[u8; 32]) -> String {
+    use hmac::{Hmac, Mac};
+    if raw.is_empty() {
+        return String::new();
+    }
+    if is_uuid(raw) {
+        return String::from_utf8_lossy(raw).into_owned();
+    }
+    let Ok(mut mac) = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key) else { return "h:".into() };
+    mac.update(raw);
+    let digest = mac.finalize().into_bytes();
+    let mut out = String::from("h:");
+    for b in digest.iter().take(8) {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits.
+fn is_uuid(raw: &[u8]) -> bool {
+    raw.len() == 36
+        && raw.iter().enumerate().all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { *b == b'-' } else { b.is_ascii_hexdigit() })
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl AuditEvent {
@@ -202,6 +269,8 @@ mod tests {
             rule: Some("tenant-acme".into()),
             outcome: Outcome::Rewritten,
             body: Some("json"),
+            content_encoding: None,
+            unscannable: 0,
             findings: [("EMAIL".to_string(), 2)].into_iter().collect(),
             blocked_category: None,
             tokens_issued: 1,
@@ -216,5 +285,25 @@ mod tests {
         assert_eq!(v["outcome"], "rewritten");
         assert_eq!(v["findings"]["EMAIL"], 2);
         assert!(v.get("blocked_category").is_none());
+        assert!(v.get("unscannable").is_none() && v.get("content_encoding").is_none());
+        let v: serde_json::Value =
+            serde_json::from_str(&AuditEvent { unscannable: 1, outcome: Outcome::UnscannablePassed, ..event }.to_line()).unwrap();
+        assert_eq!((v["unscannable"].as_u64(), v["outcome"].as_str()), (Some(1), Some("unscannable_passed")));
+    }
+
+    #[test]
+    fn request_ids_are_envoys_or_hashed() {
+        let key = [7; 32];
+        let uuid = "3f9a1c0d-2b4e-4a6b-8c1d-0e2f3a4b5c6d";
+        assert_eq!(request_id(uuid.as_bytes(), &key), uuid);
+        assert_eq!(request_id(b"", &key), "");
+        let client = request_id(b"jane.doe@example.com hello", &key);
+        assert!(client.starts_with("h:") && client.len() == 18, "{client}");
+        assert!(!client.contains("jane"));
+        // Stable for one key, different for another, never the text.
+        assert_eq!(client, request_id(b"jane.doe@example.com hello", &key));
+        assert_ne!(client, request_id(b"jane.doe@example.com hello", &[8; 32]));
+        assert!(request_id(b"3f9a1c0d-2b4e-4a6b-8c1d-0e2f3a4b5c6dX", &key).starts_with("h:"));
+        assert!(request_id(b"3f9a1c0d_2b4e-4a6b-8c1d-0e2f3a4b5c6d", &key).starts_with("h:"));
     }
 }

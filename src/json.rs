@@ -9,7 +9,9 @@ use std::borrow::Cow;
 
 /// Maximum nesting of arrays and objects. Deeper documents are rejected instead of
 /// recursing without bound (the scanner is recursive).
-pub const MAX_DEPTH: usize = 128;
+/// Deeper than any vendor SDK writes and than the JSON stacks vendors run accept by
+/// default; a request nested deeper is refused, never passed unscanned.
+pub const MAX_DEPTH: usize = 1000;
 
 /// One step of the path from the document root to a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +62,21 @@ pub enum Scalar {
     String(StrSpan),
     /// A number; the span is its text.
     Number(StrSpan),
+    /// An object key (only from [`visit_strings_and_keys`]); the path ends with it.
+    Key(StrSpan),
+}
+
+/// Like [`visit_strings`], but also calls `visit` for every object key (`is_key`):
+/// a key is text the vendor receives too.
+pub fn visit_strings_and_keys<'d>(
+    doc: &'d [u8],
+    visit: &mut dyn FnMut(&[Seg<'d>], StrSpan, bool),
+) -> Result<(), JsonError> {
+    walk(doc, true, &mut |path, scalar| match scalar {
+        Scalar::String(span) => visit(path, span, false),
+        Scalar::Key(span) => visit(path, span, true),
+        Scalar::Number(_) => {}
+    })
 }
 
 /// Walks `doc` and calls `visit(path, span)` for every string *value* (keys are not
@@ -81,10 +98,14 @@ pub fn visit_scalars<'d>(
     doc: &'d [u8],
     visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
 ) -> Result<(), JsonError> {
+    walk(doc, false, visit)
+}
+
+fn walk<'d>(doc: &'d [u8], keys: bool, visit: &mut dyn FnMut(&[Seg<'d>], Scalar)) -> Result<(), JsonError> {
     if let Err(e) = std::str::from_utf8(doc) {
         return Err(JsonError { offset: e.valid_up_to(), kind: JsonErrorKind::Utf8 });
     }
-    let mut scanner = Scanner { doc, pos: 0, path: Vec::new() };
+    let mut scanner = Scanner { doc, pos: 0, path: Vec::new(), keys };
     scanner.skip_ws();
     scanner.value(visit, 0)?;
     scanner.skip_ws();
@@ -98,6 +119,8 @@ struct Scanner<'d> {
     doc: &'d [u8],
     pos: usize,
     path: Vec<Seg<'d>>,
+    /// Report object keys too.
+    keys: bool,
 }
 
 impl<'d> Scanner<'d> {
@@ -172,6 +195,9 @@ impl<'d> Scanner<'d> {
             let key = self.string()?;
             let raw = self.doc.get(key.start..key.end).unwrap_or_default();
             self.path.push(Seg::Key(decode_key(raw)));
+            if self.keys {
+                visit(&self.path, Scalar::Key(key));
+            }
             self.skip_ws();
             self.expect(b':')?;
             self.skip_ws();

@@ -10,6 +10,7 @@
 pub mod audit;
 pub mod detect;
 pub mod edit;
+pub mod encoding;
 pub mod generations;
 pub mod json;
 pub mod policy;

@@ -26,7 +26,16 @@ pub struct Policy {
     pub api_version: String,
     /// `enforce` rewrites requests; `monitor` only detects and audits.
     pub mode: Mode,
-    /// Which requests are protected, first match wins. Unmatched requests pass untouched.
+    /// Hosts (`:authority` without the port) whose requests are protected: `*` for any
+    /// host (the default: an egress gateway's traffic is vendor traffic), a host name,
+    /// or `*.example.com` for its subdomains. Every request to one of them is scanned,
+    /// known API or not, unless `exempt` names it.
+    pub destinations: Vec<String>,
+    /// Requests to a protected destination that pass untouched and unscanned (counted
+    /// in `veil.exempt`): the policy's explicit exceptions. Any of them.
+    pub exempt: Vec<Match>,
+    /// Which API shape (provider adapter) a path has, first match wins; a protected
+    /// request no route names is scanned with the generic walker.
     pub routes: Vec<Route>,
     pub detectors: DetectorsConfig,
     /// Action for a category (built-in like `EMAIL` or a custom one); others get `default_action`.
@@ -59,6 +68,8 @@ impl Default for Policy {
         Policy {
             api_version: API_VERSION.to_string(),
             mode: Mode::Enforce,
+            destinations: vec!["*".to_string()],
+            exempt: Vec::new(),
             routes: default_routes(),
             detectors: DetectorsConfig::default(),
             actions: BTreeMap::new(),
@@ -76,18 +87,80 @@ impl Default for Policy {
     }
 }
 
-/// The vendor API paths protected with no configuration, on any host.
+/// The vendor API paths whose shape is known, on any host. Paths are matched after
+/// normalization ([`normalize_path`]) and ignoring ASCII case.
 pub fn default_routes() -> Vec<Route> {
     let route = |path: &str, provider| Route { path: path.to_string(), provider, hosts: Vec::new() };
     vec![
         route("/v1/chat/completions", Provider::OpenAiChat),
+        route("/openai/deployments/*/chat/completions", Provider::OpenAiChat),
         route("/v1/responses", Provider::OpenAiResponses),
+        route("/openai/responses", Provider::OpenAiResponses),
         route("/v1/messages", Provider::Anthropic),
+        route("/v1/messages/count_tokens", Provider::Anthropic),
         route("/v1beta/models/*:generateContent", Provider::Gemini),
         route("/v1beta/models/*:streamGenerateContent", Provider::Gemini),
+        route("/v1beta/models/*:countTokens", Provider::Gemini),
+        route("/v1beta/tunedModels/*:generateContent", Provider::Gemini),
+        route("/v1beta/tunedModels/*:streamGenerateContent", Provider::Gemini),
         route("/v1/models/*:generateContent", Provider::Gemini),
         route("/v1/models/*:streamGenerateContent", Provider::Gemini),
+        route("/v1/models/*:countTokens", Provider::Gemini),
+        route("/v1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
+        route("/v1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
+        route("/v1beta1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
+        route("/v1beta1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
     ]
+}
+
+/// A request path as routes and rules see it: query and fragment dropped,
+/// percent-decoded, `;parameters` dropped from each segment, empty and `.` segments
+/// removed, `..` resolved, `\\` read as `/`, no trailing slash. What a lenient
+/// server's router does, so that no spelling of a vendor path picks another (or no)
+/// adapter. ASCII case is kept; matching ignores it.
+pub fn normalize_path(raw: &str) -> String {
+    let raw = raw.split(['?', '#']).next().unwrap_or(raw);
+    let bytes = raw.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |at: usize| bytes.get(at).and_then(|c| (*c as char).to_digit(16));
+        match (b, hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                decoded.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            (b'\\', _, _) => {
+                decoded.push(b'/');
+                i += 1;
+            }
+            _ => {
+                decoded.push(b);
+                i += 1;
+            }
+        }
+    }
+    let decoded = String::from_utf8_lossy(&decoded);
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in decoded.split('/') {
+        let segment = segment.split(';').next().unwrap_or_default();
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            s => segments.push(s),
+        }
+    }
+    let mut out = String::with_capacity(raw.len());
+    for segment in segments {
+        out.push('/');
+        out.push_str(segment);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,8 +173,9 @@ pub enum Mode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Route {
-    /// Request path (the query string is ignored), e.g. `/v1/chat/completions`; `*`
-    /// matches any characters but `/` (`/v1beta/models/*:generateContent`).
+    /// Request path after normalization (query ignored, ASCII case ignored), e.g.
+    /// `/v1/chat/completions`; `*` matches any characters but `/`
+    /// (`/v1beta/models/*:generateContent`), `**` any.
     pub path: String,
     /// The API shape the body is parsed as.
     pub provider: Provider,
@@ -189,16 +263,51 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Largest request body scanned.
+    /// Largest request body scanned (after content decoding).
     pub max_body_bytes: usize,
     /// What happens to a larger body.
     pub on_oversize: OnOversize,
+    /// What happens to a body that is JSON (by content type or first byte) but fails
+    /// the strict parse.
+    pub invalid_json: InvalidJson,
+    /// What happens to a body that cannot be scanned (binary uploads, media, binary
+    /// multipart parts).
+    pub unscannable: Unscannable,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_body_bytes: DEFAULT_MAX_BODY_BYTES, on_oversize: OnOversize::Reject }
+        Limits {
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            on_oversize: OnOversize::Reject,
+            invalid_json: InvalidJson::Reject,
+            unscannable: Unscannable::Pass,
+        }
     }
+}
+
+/// What happens to a request body that looks like JSON and is not strict JSON.
+///
+/// A vendor's parser may be lenient (`NaN`, comments, a byte that is not UTF-8) and
+/// read values the strict scanner never reached; so by default such a body is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvalidJson {
+    /// Answer with a vendor-shaped 400 (`veil_invalid_json`); nothing is forwarded.
+    Reject,
+    /// Scan the whole body as text, JSON escapes decoded, and forward the result.
+    ScanText,
+}
+
+/// What happens to a request body that cannot be scanned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unscannable {
+    /// Forward it; the audit line marks it (`unscannable: true`) and
+    /// `veil.unscannable` counts it.
+    Pass,
+    /// Answer with a vendor-shaped 415 (`veil_unscannable`).
+    Block,
 }
 
 /// What happens to a request body over `limits.max_body_bytes`.
@@ -300,8 +409,8 @@ pub struct Rule {
     pub overrides: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Top-level settings a rule may override. The others (`apiVersion`, `routes`,
-/// `tokens`, `vault`, `hold_headers`, `rules`) are gateway-wide.
+/// Top-level settings a rule may override. The others (`apiVersion`, `destinations`,
+/// `exempt`, `routes`, `tokens`, `vault`, `hold_headers`, `rules`) are gateway-wide.
 pub const RULE_OVERRIDES: &[&str] = &[
     "mode",
     "detectors",
@@ -348,14 +457,20 @@ pub struct HeaderMatch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScopeKind {
-    /// Per API credential (`authorization`, `x-api-key` or `x-goog-api-key`, hashed):
-    /// a user's conversation keeps its tokens across turns with no setup.
+    /// Per API credential, read wherever the vendor reads it (`authorization`,
+    /// `x-api-key`, `x-goog-api-key`, Azure's `api-key`, Gemini's `key` query parameter;
+    /// hashed): a user's conversation keeps its tokens across turns with no setup. A
+    /// request with no credential gets a scope of its own.
     Credential,
-    /// Per value of `scope_header` (a conversation or tenant id); requests without
-    /// the header fall back to the credential.
+    /// Per value of `scope_header` (a conversation or tenant id), bound to the
+    /// credential unless `trusted_scope_header`; requests without the header get the
+    /// credential's scope.
     Header,
     /// Per request: no token is ever restored outside the request that issued it.
     Request,
+    /// Per caller workload: the peer's mTLS identity (its certificate's URI SAN, the
+    /// SPIFFE id Istio issues); a request without one gets a scope of its own.
+    Peer,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -366,6 +481,11 @@ pub struct VaultPolicy {
     pub scope: ScopeKind,
     /// The header naming the scope when `scope: header`.
     pub scope_header: String,
+    /// The scope header is set by the gateway itself (an earlier filter, never the
+    /// client): its value alone is the scope. Otherwise (default) the value is bound to
+    /// the request's credential, so another credential sending the same value gets
+    /// another scope.
+    pub trusted_scope_header: bool,
     /// How long an entry is restorable after it was last written.
     pub ttl_seconds: u64,
     /// Bound on entries; the oldest go first when full.
@@ -380,6 +500,7 @@ impl Default for VaultPolicy {
             enabled: true,
             scope: ScopeKind::Credential,
             scope_header: "x-veil-scope".to_string(),
+            trusted_scope_header: false,
             ttl_seconds: 24 * 3600,
             max_entries: 100_000,
             max_bytes: 32 * 1024 * 1024,
@@ -518,18 +639,38 @@ impl CompiledPolicy {
         Ok(CompiledPolicy { policy, engine, rules })
     }
 
-    /// The settings for a request, or `None` when it is not an LLM API call this
-    /// policy knows (it then passes untouched).
+    /// The settings for a request, or `None` when it is not to a protected
+    /// destination or the policy exempts it (it then passes untouched). The provider is
+    /// the rule's, else the `routes` table's for the normalized path, else generic:
+    /// every protected request is scanned, known API or not.
     pub fn select(&self, req: &RequestInfo<'_>) -> Option<Selection<'_>> {
-        let path = req.path.split(['?', '#']).next().unwrap_or(req.path);
+        let path = normalize_path(req.path);
         let host = strip_port(req.authority);
-        let hit = self.rules.iter().enumerate().find(|(_, r)| r.matches.matches(host, path, req.method, req.header));
+        if !self.protects(host) || self.exempts(host, &path, req) {
+            return None;
+        }
+        let hit = self.rules.iter().enumerate().find(|(_, r)| r.matches.matches(host, &path, req.method, req.header));
         let (profile, rule, provider) = match hit {
             Some((i, r)) => (&r.profile, Some(i), r.provider),
             None => (self, None, None),
         };
-        let provider = provider.or_else(|| self.route(req.authority, path).map(|r| r.provider))?;
+        let provider = provider.or_else(|| self.route(req.authority, &path).map(|r| r.provider)).unwrap_or(Provider::Generic);
         Some(Selection { profile, provider, rule })
+    }
+
+    /// Whether `host` is a protected destination.
+    pub fn protects(&self, host: &str) -> bool {
+        self.policy.destinations.iter().any(|d| d == "*" || host_match(d, host))
+    }
+
+    /// Whether a request to a protected destination is exempt (`exempt`).
+    pub fn exempted(&self, req: &RequestInfo<'_>) -> bool {
+        let host = strip_port(req.authority);
+        self.protects(host) && self.exempts(host, &normalize_path(req.path), req)
+    }
+
+    fn exempts(&self, host: &str, path: &str, req: &RequestInfo<'_>) -> bool {
+        self.policy.exempt.iter().any(|m| m.matches(host, path, req.method, req.header))
     }
 
     /// The profile of rule `index` (`None`: the top level).
@@ -547,9 +688,10 @@ impl CompiledPolicy {
         index.and_then(|i| self.rules.get(i)).map(|r| r.name.as_str())
     }
 
-    /// The route for a request, if any: exact path match (query ignored), host filter.
+    /// The route for a request, if any: path match after normalization, host filter.
     pub fn route(&self, authority: &str, path: &str) -> Option<&Route> {
-        let path = path.split(['?', '#']).next().unwrap_or(path);
+        let path = normalize_path(path);
+        let path = path.as_str();
         let host = strip_port(authority);
         self.policy.routes.iter().find(|r| {
             glob_match(&r.path, path) && (r.hosts.is_empty() || r.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)))
@@ -583,7 +725,7 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
     issues.extend(validate_match(&rule.matches, &format!("{at}.match")));
     for key in rule.overrides.keys() {
         if !RULE_OVERRIDES.contains(&key.as_str()) {
-            let message = if matches!(key.as_str(), "apiVersion" | "routes" | "tokens" | "vault" | "hold_headers" | "rules") {
+            let message = if matches!(key.as_str(), "apiVersion" | "destinations" | "exempt" | "routes" | "tokens" | "vault" | "hold_headers" | "rules") {
                 "cannot be set per rule (gateway-wide)".to_string()
             } else {
                 format!("unknown field, expected one of name, match, provider, {}", RULE_OVERRIDES.join(", "))
@@ -685,10 +827,13 @@ fn host_match(pattern: &str, host: &str) -> bool {
 }
 
 /// `*` matches any run of characters other than `/`, `**` any run at all;
-/// everything else literally.
+/// everything else literally, ignoring ASCII case.
 fn glob_match(pattern: &str, path: &str) -> bool {
-    let Some((head, tail)) = pattern.split_once('*') else { return pattern == path };
-    let Some(rest) = path.strip_prefix(head) else { return false };
+    let Some((head, tail)) = pattern.split_once('*') else { return pattern.eq_ignore_ascii_case(path) };
+    let rest = match path.get(..head.len()) {
+        Some(start) if start.eq_ignore_ascii_case(head) => path.get(head.len()..).unwrap_or_default(),
+        _ => return false,
+    };
     let (tail, limit) = match tail.strip_prefix('*') {
         Some(tail) => (tail, rest.len()),
         None => (tail, rest.find('/').unwrap_or(rest.len())),
@@ -758,6 +903,18 @@ fn validate(policy: &Policy) -> Vec<Issue> {
             field(format!("routes[{i}].path"), "must start with '/'");
         }
     }
+    if policy.destinations.is_empty() {
+        field("destinations".into(), "must name at least one host ('*' for any); to protect nothing, remove the filter");
+    }
+    for (i, host) in policy.destinations.iter().enumerate() {
+        let bare = host.strip_prefix("*.").unwrap_or(host);
+        let ok = host == "*" || (!bare.is_empty() && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.'));
+        if !ok {
+            field(format!("destinations[{i}]"), "'*', a host name, or '*.' and a domain (no port)");
+        }
+    }
+    let exempt_issues: Vec<Issue> =
+        policy.exempt.iter().enumerate().flat_map(|(i, m)| validate_match(m, &format!("exempt[{i}]"))).collect();
     for (i, custom) in policy.detectors.custom.iter().enumerate() {
         if !is_category(&custom.category) {
             field(format!("detectors.custom[{i}].category"), "must be 1-32 of A-Z, 0-9, _");
@@ -809,6 +966,7 @@ fn validate(policy: &Policy) -> Vec<Issue> {
     if let Err((path, reason)) = policy.verification.validate() {
         field(path, reason);
     }
+    issues.extend(exempt_issues);
     issues
 }
 
@@ -834,7 +992,72 @@ mod tests {
         assert_eq!(provider("/v1beta/models/gemini-2.0-flash:generateContent"), Some(Provider::Gemini));
         assert_eq!(provider("/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse"), Some(Provider::Gemini));
         assert_eq!(provider("/v1beta/models/a/b:generateContent"), None);
-        assert_eq!(provider("/v1/messages/count_tokens"), None);
+        assert_eq!(provider("/v1/messages/count_tokens"), Some(Provider::Anthropic));
+        assert_eq!(provider("/v1beta/models/gemini-2.0-flash:countTokens"), Some(Provider::Gemini));
+        assert_eq!(provider("/v1beta/tunedModels/my-model:generateContent"), Some(Provider::Gemini));
+        assert_eq!(
+            provider("/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent"),
+            Some(Provider::Gemini)
+        );
+        assert_eq!(provider("/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21"), Some(Provider::OpenAiChat));
+        // Spellings a lenient router accepts pick the same adapter.
+        for spelling in [
+            "/v1/chat/completions/",
+            "//v1//chat/completions",
+            "/%76%31/chat/completions",
+            "/V1/Chat/Completions",
+            "/v1/chat/completions;jsessionid=x",
+            "/v1/./x/../chat/completions",
+            "\\v1\\chat\\completions",
+        ] {
+            assert_eq!(provider(spelling), Some(Provider::OpenAiChat), "{spelling}");
+        }
+        assert_eq!(provider("/v1beta/models/gemini-2.0-flash%3AgenerateContent"), Some(Provider::Gemini));
+    }
+
+    #[test]
+    fn paths_are_normalized() {
+        let table = [
+            ("/v1/chat/completions?x=/y", "/v1/chat/completions"),
+            ("//a///b//", "/a/b"),
+            ("/a/%2e%2e/b", "/b"),
+            ("/a;x=1/b;y", "/a/b"),
+            ("/m%3Agen", "/m:gen"),
+            ("", "/"),
+            ("/../../", "/"),
+            ("/bad%zz%4", "/bad%zz%4"),
+        ];
+        for (raw, want) in table {
+            assert_eq!(normalize_path(raw), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn every_request_to_a_destination_is_protected_unless_exempt() {
+        let p = CompiledPolicy::from_json(b"").unwrap();
+        let s = select(&p, "api.openai.com", "/v1/embeddings", &[]).unwrap();
+        assert_eq!(s.provider, Provider::Generic);
+        assert!(select(&p, "anything.example", "/whatever", &[]).is_some());
+        let json = br#"{"destinations": ["api.openai.com", "*.googleapis.com"],
+                        "exempt": [{"paths": ["/v1/models/**"], "methods": ["GET"]}]}"#;
+        let p = CompiledPolicy::from_json(json).unwrap();
+        assert!(select(&p, "api.openai.com:443", "/v1/files", &[]).is_some());
+        assert!(select(&p, "generativelanguage.googleapis.com", "/v1beta/models/x:generateContent", &[]).is_some());
+        assert!(select(&p, "example.com", "/v1/chat/completions", &[]).is_none());
+        // Exempt: only what the exemption names, in any spelling of its path.
+        for (path, method, exempt) in [
+            ("/v1/models/gpt-4o", "GET", true),
+            ("/V1//models/gpt-4o/", "GET", true),
+            ("/v1/models/gpt-4o", "POST", false),
+            ("/v1/chat/completions", "GET", false),
+        ] {
+            let header = |_: &str| None;
+            let info = RequestInfo { authority: "api.openai.com", path, method, header: &header };
+            assert_eq!(p.select(&info).is_none(), exempt, "{method} {path}");
+            assert_eq!(p.exempted(&info), exempt, "{method} {path}");
+        }
+        let err = CompiledPolicy::from_json(br#"{"destinations": [], "exempt": [{"paths": ["nope"]}]}"#).unwrap_err().to_string();
+        assert!(err.contains("destinations: must name") && err.contains("exempt[0].paths[0]"), "{err}");
     }
 
     #[test]
@@ -927,10 +1150,11 @@ mod tests {
         assert_eq!(p.rule_name(s.rule), Some("internal-proxy"));
         assert_eq!(s.provider, Provider::OpenAiChat);
         assert!(!s.profile.engine.rules().iter().any(|r| r.category == "EMAIL"));
-        // Not a subdomain, and not an LLM path either: untouched.
-        assert!(select(&p, "llm.corp.example", "/proxy/x", &[]).is_none());
-        assert!(select(&p, "evilllm.corp.example", "/proxy/x", &[]).is_none());
-        assert!(select(&p, "api.openai.com", "/v1/models", &[]).is_none());
+        // Not a subdomain, and not a known path either: still scanned, generically.
+        for (host, path) in [("llm.corp.example", "/proxy/x"), ("evilllm.corp.example", "/proxy/x"), ("api.openai.com", "/v1/models")] {
+            let s = select(&p, host, path, &[]).unwrap();
+            assert_eq!((s.rule, s.provider), (None, Provider::Generic), "{host}{path}");
+        }
     }
 
     #[test]

@@ -1,31 +1,46 @@
-//! The request path: body bytes in, a verdict (forward, rewrite, block) out.
+//! The request path: body bytes in, a verdict (forward, rewrite, block, refuse) out.
 //!
-//! JSON bodies are scanned field by field through the provider adapter; anything
-//! that is not JSON (or not UTF-8) on a protected path is scanned as raw bytes, so
-//! a malformed body is never forwarded unscanned.
+//! Everything that goes to a protected destination is scanned unless it cannot be:
+//! a JSON body string by string (every string value and key but the provider's
+//! structure, see [`Provider::request_structural`]), text as text, multipart bodies part
+//! by part. A body that is JSON by its type or first byte and fails the strict parse is
+//! refused (or, if the policy says so, scanned as text with its escapes decoded), since
+//! a lenient vendor parser would read values the strict scan never reached. Bodies that
+//! are not text are still searched byte for byte, then follow the policy's
+//! `unscannable` rule and are always reported.
 
 use std::collections::BTreeMap;
 
 use crate::detect::Finding;
 use crate::edit::{splice, Edit};
 use crate::json::{self, StrSpan};
-use crate::policy::{Action, CompiledPolicy, Mode};
+use crate::policy::{Action, CompiledPolicy, InvalidJson, Mode, Unscannable};
 use crate::provider::Provider;
 use crate::token::{TokenMap, TokenMinter};
 
 /// How the body was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyKind {
+    /// No body.
+    Empty,
     Json,
-    /// Not a JSON document (or not UTF-8): scanned as bytes.
+    /// Text (a text type, or JSON the policy scans as text): scanned as bytes, through
+    /// the detectors' normalized view.
     Text,
+    /// `multipart/form-data`: text parts scanned, binary parts unscannable.
+    Multipart,
+    /// Binary: not scanned (see `limits.unscannable`).
+    Unscannable,
 }
 
 impl BodyKind {
     pub fn name(self) -> &'static str {
         match self {
+            BodyKind::Empty => "empty",
             BodyKind::Json => "json",
             BodyKind::Text => "text",
+            BodyKind::Multipart => "multipart",
+            BodyKind::Unscannable => "unscannable",
         }
     }
 }
@@ -39,6 +54,68 @@ pub enum Verdict {
     Rewrite(Vec<u8>),
     /// Reject: a finding's category has the `block` action. Names the category only.
     Block { category: String },
+    /// Reject: the body cannot be scanned the way the policy requires.
+    Refuse(Refusal),
+}
+
+/// Why a request is refused without being scanned: each has a status, a stable code
+/// and a message that never quotes the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// JSON by type or first byte, not strict JSON (`limits.invalid_json: reject`).
+    InvalidJson,
+    /// Not text, and `limits.unscannable: block`.
+    Unscannable,
+    /// Larger than `limits.max_body_bytes`, before or after decoding.
+    TooLarge,
+    /// A `content-encoding` Veil cannot decode.
+    UnsupportedEncoding,
+    /// A compressed body that does not decode.
+    InvalidEncoding,
+    /// A transport the filter cannot see into: a protocol upgrade (WebSocket) or CONNECT.
+    Transport,
+}
+
+impl Refusal {
+    pub fn status(self) -> u16 {
+        match self {
+            Refusal::InvalidJson | Refusal::InvalidEncoding => 400,
+            Refusal::Unscannable | Refusal::UnsupportedEncoding => 415,
+            Refusal::TooLarge => 413,
+            Refusal::Transport => 403,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Refusal::InvalidJson => "veil_invalid_json",
+            Refusal::Unscannable => "veil_unscannable",
+            Refusal::TooLarge => "veil_body_too_large",
+            Refusal::UnsupportedEncoding => "veil_unsupported_encoding",
+            Refusal::InvalidEncoding => "veil_invalid_encoding",
+            Refusal::Transport => "veil_unscannable_transport",
+        }
+    }
+
+    /// The message for the client (`limit`: the body limit, for `TooLarge`).
+    pub fn message(self, limit: usize) -> String {
+        match self {
+            Refusal::InvalidJson => "The request body is not valid JSON (RFC 8259), so the gateway could not inspect it; \
+                 it was not forwarded (limits.invalid_json)."
+                .into(),
+            Refusal::Unscannable => "The request body is not text the gateway can inspect; the policy blocks such bodies \
+                 (limits.unscannable)."
+                .into(),
+            Refusal::TooLarge => format!("Request body exceeds the gateway limit of {limit} bytes (limits.max_body_bytes)."),
+            Refusal::UnsupportedEncoding => {
+                "The request's content-encoding is not one the gateway can decode (gzip, deflate, br, zstd).".into()
+            }
+            Refusal::InvalidEncoding => "The request body does not decode with its content-encoding.".into(),
+            Refusal::Transport => "The gateway cannot inspect upgraded or tunnelled connections to this destination; \
+                 the request was not forwarded."
+                .into(),
+        }
+    }
 }
 
 /// The outcome of redacting one request body.
@@ -53,6 +130,8 @@ pub struct Redaction {
     /// Text fields whose findings the engine remembered from an earlier request in
     /// the same scope (not scanned again).
     pub remembered: usize,
+    /// Parts of the body that were not scanned (a binary body, binary multipart parts).
+    pub unscannable: u32,
 }
 
 /// Inputs that stay fixed for a request.
@@ -76,36 +155,56 @@ impl std::fmt::Debug for Redactor<'_> {
 }
 
 impl Redactor<'_> {
+    /// Redacts a body whose type is told by its first byte only (JSON or text).
     pub fn redact(&self, body: &[u8]) -> Redaction {
-        let mut spans: Vec<StrSpan> = Vec::new();
-        let provider = self.provider;
-        let parsed = json::visit_strings(body, &mut |path, span| {
-            if provider.request_text(path).is_some() {
-                spans.push(span);
-            }
-        });
-        let mut state = State { counts: BTreeMap::new(), tokens: TokenMap::default(), edits: Vec::new(), blocked: None };
+        self.redact_typed(body, "")
+    }
+
+    /// Redacts a body of the given `content-type` (empty when the request had none).
+    pub fn redact_typed(&self, body: &[u8], content_type: &str) -> Redaction {
+        let mut state = State::default();
         let mut remembered = 0;
-        let kind = match parsed {
-            Ok(()) => {
-                let decoded: Vec<json::Decoded<'_>> =
-                    spans.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
-                // Every text field in one scan (a scan has fixed costs; a chat has many
-                // short messages), findings by offsets into each.
-                let parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
-                let found;
-                (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
-                for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(&found) {
-                    self.apply(&mut state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
+        let mut kind = classify(body, content_type);
+        let limits = &self.policy.policy.limits;
+        // Monitor mode never refuses: what it would refuse is scanned as text and reported.
+        let enforce = self.policy.policy.mode == Mode::Enforce;
+        match kind {
+            BodyKind::Empty => {}
+            BodyKind::Json => match self.scan_json(&mut state, body) {
+                Ok(n) => remembered = n,
+                Err(_) if limits.invalid_json == InvalidJson::ScanText || !enforce => {
+                    kind = BodyKind::Text;
+                    state = State::default();
+                    self.scan_text(&mut state, body, 0);
                 }
-                BodyKind::Json
+                Err(_) => return self.refused(Refusal::InvalidJson, kind),
+            },
+            BodyKind::Text => self.scan_text(&mut state, body, 0),
+            BodyKind::Multipart => match multipart_parts(body, content_type) {
+                Some(parts) => {
+                    for part in parts {
+                        // A binary part is searched byte for byte all the same; it is
+                        // counted because what it encodes could not be read.
+                        state.unscannable += u32::from(!part.text);
+                        self.scan_text(&mut state, body.get(part.start..part.end).unwrap_or_default(), part.start);
+                    }
+                }
+                // Not the multipart it says it is: a reader may still find text in it.
+                None => self.scan_text(&mut state, body, 0),
+            },
+            BodyKind::Unscannable => {
+                // Searched byte for byte all the same (a value written in plain bytes
+                // inside a "binary" body is found); counted, since what the body
+                // encodes could not be read.
+                state.unscannable += 1;
+                self.scan_text(&mut state, body, 0);
             }
-            Err(_) => {
-                let findings = self.policy.engine.scan(body);
-                self.apply(&mut state, body, &findings, |offset| offset);
-                BodyKind::Text
-            }
-        };
+        }
+        if state.unscannable > 0 && limits.unscannable == Unscannable::Block && enforce {
+            let mut refused = self.refused(Refusal::Unscannable, kind);
+            refused.unscannable = state.unscannable;
+            return refused;
+        }
         let restore = &self.policy.policy.restore;
         if !restore.enabled || !restore.except.is_empty() {
             state.tokens.retain_categories(|category| restore.restores(category));
@@ -117,7 +216,52 @@ impl Redactor<'_> {
         } else {
             Verdict::Rewrite(splice(body, state.edits))
         };
-        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens, remembered }
+        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens, remembered, unscannable: state.unscannable }
+    }
+
+    fn refused(&self, refusal: Refusal, kind: BodyKind) -> Redaction {
+        Redaction {
+            verdict: Verdict::Refuse(refusal),
+            kind,
+            counts: BTreeMap::new(),
+            tokens: TokenMap::default(),
+            remembered: 0,
+            unscannable: 0,
+        }
+    }
+
+    /// Every string value and key of a strict JSON document (a UTF-8 byte-order mark
+    /// before it is accepted, as vendors do) but the provider's structure, in one
+    /// scan. Returns how many were answered from the engine's memory.
+    fn scan_json(&self, state: &mut State, body: &[u8]) -> Result<usize, json::JsonError> {
+        let skip = if body.starts_with(BOM) { BOM.len() } else { 0 };
+        let doc = body.get(skip..).unwrap_or_default();
+        let provider = self.provider;
+        let mut spans: Vec<StrSpan> = Vec::new();
+        json::visit_strings_and_keys(doc, &mut |path, span, is_key| {
+            let raw = doc.get(span.start..span.end).unwrap_or_default();
+            if raw.is_empty() || (!is_key && provider.request_structural(path, raw)) {
+                return;
+            }
+            spans.push(StrSpan { start: span.start + skip, end: span.end + skip });
+        })?;
+        let decoded: Vec<json::Decoded<'_>> =
+            spans.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
+        // Every text field in one scan (a scan has fixed costs; a chat has many short
+        // messages), findings by offsets into each.
+        let parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
+        let (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
+        for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(&found) {
+            self.apply(state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
+        }
+        Ok(remembered)
+    }
+
+    /// `text` (at `base` in the body) as text: the detectors' view decodes escapes and
+    /// folds Unicode, and findings cover whole raw units.
+    fn scan_text(&self, state: &mut State, text: &[u8], base: usize) {
+        let findings = self.policy.engine.scan(text);
+        self.apply(state, text, &findings, |offset| base + offset);
     }
 
     /// Counts findings over `text` and turns them into edits on the body, with
@@ -154,11 +298,118 @@ impl Redactor<'_> {
     }
 }
 
+#[derive(Default)]
 struct State {
     counts: BTreeMap<String, u32>,
     tokens: TokenMap,
     edits: Vec<Edit>,
     blocked: Option<String>,
+    unscannable: u32,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The media type of a `content-type` value: lower case, without parameters.
+fn media_type(content_type: &str) -> String {
+    content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
+/// How a body is read, by its content type and, failing that, its bytes: JSON by type
+/// (`*json`, `*+json`) or by a first byte of `{` or `[` (after a byte-order mark and
+/// white space, whatever the type says, since vendors parse by content); binary by a
+/// media, archive or protobuf type; text by a text type, or by having no NUL byte;
+/// anything else is binary.
+pub fn classify(body: &[u8], content_type: &str) -> BodyKind {
+    if body.is_empty() {
+        return BodyKind::Empty;
+    }
+    let media = media_type(content_type);
+    if media.starts_with("multipart/") {
+        return BodyKind::Multipart;
+    }
+    let lines = ["ndjson", "jsonl", "json-seq", "jsonlines"].iter().any(|t| media.contains(t));
+    let first = body.strip_prefix(BOM).unwrap_or(body).iter().find(|b| !b.is_ascii_whitespace());
+    if !lines && (media.ends_with("json") || media.ends_with("+json") || matches!(first, Some(b'{' | b'['))) {
+        return BodyKind::Json;
+    }
+    let binary_type = ["image/", "audio/", "video/", "font/", "application/octet-stream", "application/pdf", "application/zip",
+        "application/gzip", "application/x-protobuf", "application/protobuf", "application/grpc", "application/vnd."]
+        .iter()
+        .any(|t| media.starts_with(t));
+    if binary_type {
+        return BodyKind::Unscannable;
+    }
+    let text_type = lines
+        || media.starts_with("text/")
+        || media.ends_with("xml")
+        || media.ends_with("yaml")
+        || media == "application/x-www-form-urlencoded"
+        || media == "application/javascript";
+    // Text with a stray invalid byte is still text to a reader; binary formats have
+    // NUL bytes (git's test, over the whole body).
+    if text_type || memchr::memchr(0, body).is_none() {
+        BodyKind::Text
+    } else {
+        BodyKind::Unscannable
+    }
+}
+
+/// One part of a multipart body: its content's byte range and whether it is text.
+struct Part {
+    start: usize,
+    end: usize,
+    text: bool,
+}
+
+/// The parts of a `multipart/*` body (RFC 2046 § 5.1, RFC 7578), or `None` when it
+/// is not well formed (no boundary, no closing delimiter). A part is text when its
+/// own type is a text or JSON type, or when it has none and is UTF-8 without NULs
+/// (form fields).
+fn multipart_parts(body: &[u8], content_type: &str) -> Option<Vec<Part>> {
+    let boundary = content_type.split(';').skip(1).find_map(|param| {
+        let (name, value) = param.split_once('=')?;
+        name.trim().eq_ignore_ascii_case("boundary").then(|| value.trim().trim_matches('"').to_string())
+    })?;
+    if boundary.is_empty() || boundary.len() > 200 {
+        return None;
+    }
+    let delimiter = format!("--{boundary}");
+    let finder = memchr::memmem::Finder::new(delimiter.as_bytes());
+    let mut at = finder.find(body)? + delimiter.len();
+    let mut parts = Vec::new();
+    loop {
+        if body.get(at..at + 2) == Some(b"--") {
+            return Some(parts);
+        }
+        // The rest of the delimiter line.
+        at += memchr::memchr(b'\n', body.get(at..)?)? + 1;
+        let head_len = memchr::memmem::find(body.get(at..)?, b"\r\n\r\n").map(|i| (i, 4))
+            .or_else(|| memchr::memmem::find(body.get(at..)?, b"\n\n").map(|i| (i, 2)))?;
+        let head = body.get(at..at + head_len.0)?;
+        let start = at + head_len.0 + head_len.1;
+        let next = start + finder.find(body.get(start..)?)?;
+        // The line break before the delimiter belongs to it.
+        let mut end = next;
+        if body.get(..end)?.ends_with(b"\r\n") {
+            end -= 2;
+        } else if body.get(..end)?.ends_with(b"\n") {
+            end -= 1;
+        }
+        let content = body.get(start..end.max(start))?;
+        let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+        let part_type = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-type:"))
+            .map(|t| t.trim().to_string())
+            .unwrap_or_default();
+        let encoded = head.lines().any(|line| line.starts_with("content-transfer-encoding:") && !line.contains("8bit") && !line.contains("7bit") && !line.contains("binary"));
+        let text = !encoded && match classify(content, &part_type) {
+            BodyKind::Json | BodyKind::Text | BodyKind::Empty => true,
+            BodyKind::Multipart | BodyKind::Unscannable => false,
+        };
+        parts.push(Part { start, end: end.max(start), text });
+        at = next + delimiter.len();
+    }
 }
 
 #[cfg(test)]
@@ -195,15 +446,17 @@ mod tests {
         let r = redact(body);
         let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
         let out = std::str::from_utf8(out).unwrap();
-        // The `user` field is an id, not text: untouched. Whitespace and numbers kept.
-        assert!(out.contains(r#""user":"jane@example.com""#));
+        // Every string is scanned, `user` too. Whitespace and numbers kept.
+        assert!(out.contains(r#""user":"«token:EMAIL:"#), "{out}");
         assert!(out.starts_with(r#"{ "model" : "gpt-4o",  "#));
         assert!(out.ends_with(r#""temperature": 1.0e0 }"#));
         assert!(out.contains(r#""content":"ops: «token:PRIVATE_IP:"#));
         assert!(out.contains(r#""text":"mail «token:EMAIL:"#));
-        assert_eq!(r.counts.get("EMAIL"), Some(&1));
+        assert_eq!(r.counts.get("EMAIL"), Some(&2));
         assert_eq!(r.counts.get("PRIVATE_IP"), Some(&1));
         assert_eq!(r.tokens.len(), 2);
+        // The image's data URL is media: byte for byte.
+        assert!(out.contains("data:image/png;base64,AAAA"));
         serde_json::from_str::<serde_json::Value>(out).unwrap();
     }
 
@@ -223,6 +476,130 @@ mod tests {
         let r = redact(body);
         assert_eq!(r.tokens.len(), 1);
         assert_eq!(r.counts.get("EMAIL"), Some(&2));
+    }
+
+    /// Fields no adapter names, for every provider: each carries a value the vendor
+    /// would receive (regression: the adapters' field lists let them through).
+    #[test]
+    fn every_string_of_every_provider_is_scanned() {
+        let v = "jane.doe@example.com";
+        let bodies: &[(Provider, String)] = &[
+            (Provider::OpenAiChat, format!(r#"{{"model":"gpt-4o","user":"{v}","metadata":{{"k":"{v}"}},"prediction":{{"type":"content","content":"{v}"}},
+                "tools":[{{"type":"function","function":{{"name":"f","description":"{v}"}}}}],
+                "messages":[{{"role":"assistant","content":[{{"type":"refusal","refusal":"{v}"}}]}}]}}"#)),
+            (Provider::OpenAiResponses, format!(r#"{{"model":"gpt-4o","prompt":{{"id":"pmpt_1","variables":{{"name":"{v}"}}}},
+                "input":[{{"type":"function_call_output","call_id":"c","output":[{{"type":"input_text","text":"{v}"}}]}},
+                         {{"type":"reasoning","summary":[{{"type":"summary_text","text":"{v}"}}]}},
+                         {{"type":"custom_tool_call","call_id":"c2","name":"x","input":"{v}"}}]}}"#)),
+            (Provider::Anthropic, format!(r#"{{"model":"claude","metadata":{{"user_id":"{v}"}},"messages":[{{"role":"user","content":[
+                {{"type":"document","title":"{v}","context":"{v}","source":{{"type":"text","media_type":"text/plain","data":"{v}"}}}},
+                {{"type":"document","source":{{"type":"content","content":[{{"type":"text","text":"{v}"}}]}}}}]}}]}}"#)),
+            (Provider::Gemini, format!(r#"{{"contents":[{{"role":"model","parts":[{{"executableCode":{{"language":"PYTHON","code":"print('{v}')"}}}},
+                {{"codeExecutionResult":{{"outcome":"OUTCOME_OK","output":"{v}"}}}}]}}]}}"#)),
+            (Provider::Generic, format!(r#"{{"a":{{"b":[1,{{"c":"{v}"}}]}},"{v}":true}}"#)),
+        ];
+        for (provider, body) in bodies {
+            let policy = CompiledPolicy::new(Policy::default()).unwrap();
+            let minter = TokenMinter::new([1; 32]);
+            let r = Redactor { policy: &policy, provider: *provider, minter: &minter, scope: b"t", taken: &|_, _| false }
+                .redact(body.as_bytes());
+            let Verdict::Rewrite(out) = &r.verdict else { panic!("{provider:?}: expected a rewrite") };
+            let out = std::str::from_utf8(out).unwrap();
+            assert!(!out.contains(v), "{provider:?}: {out}");
+            let expected = body.matches(v).count() as u32;
+            assert_eq!(r.counts.get("EMAIL"), Some(&expected), "{provider:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_keys_are_all_scanned() {
+        let r = redact(br#"{"messages":[{"role":"user","content":"a@example.com","content":"b@example.com"}]}"#);
+        assert_eq!(r.counts.get("EMAIL"), Some(&2));
+    }
+
+    #[test]
+    fn lenient_json_is_refused_or_scanned_as_text() {
+        for body in [
+            &br#"{"messages":[{"role":"user","content":"jane@example.com"}],"temperature":NaN}"#[..],
+            br#"{"messages":[{"role":"user","content":"jane@example.com"},]}"#,
+            b"{\"messages\":[{\"role\":\"user\",\"content\":\"jane\\u0040example.com\"}],\"x\":\"\xff\"}",
+            br#"{"messages":[{"role":"user","content":"jane@example.com"}] // trailing comment"#,
+            br#"  [1, 2"#,
+        ] {
+            let r = redact(body);
+            assert_eq!(r.verdict, Verdict::Refuse(Refusal::InvalidJson), "{}", String::from_utf8_lossy(body));
+            assert!(r.counts.is_empty() && r.tokens.is_empty());
+            let mut p = Policy::default();
+            p.limits.invalid_json = InvalidJson::ScanText;
+            let r = redact_with(p, body);
+            if body.starts_with(b"  [") {
+                continue;
+            }
+            assert_eq!(r.kind, BodyKind::Text);
+            let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+            assert!(!out.windows(6).any(|w| w == br"@"), "{}", String::from_utf8_lossy(out));
+            assert_eq!(r.counts.get("EMAIL"), Some(&1));
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_deep_nesting_are_accepted() {
+        let r = redact(b"\xEF\xBB\xBF{\"messages\":[{\"role\":\"user\",\"content\":\"a@example.com\"}]}");
+        assert_eq!(r.kind, BodyKind::Json);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        assert!(out.starts_with(b"\xEF\xBB\xBF{\"messages\":[{\"role\":\"user\",\"content\":\"\xc2\xabtoken:EMAIL:"));
+        let deep = |n: usize| format!("{}\"a@example.com\"{}", "[".repeat(n), "]".repeat(n));
+        let r = redact(deep(json::MAX_DEPTH).as_bytes());
+        assert_eq!(r.counts.get("EMAIL"), Some(&1));
+        assert_eq!(redact(deep(json::MAX_DEPTH + 1).as_bytes()).verdict, Verdict::Refuse(Refusal::InvalidJson));
+    }
+
+    #[test]
+    fn bodies_are_classified_by_type_and_content() {
+        let table: &[(&[u8], &str, BodyKind)] = &[
+            (b"", "application/json", BodyKind::Empty),
+            (b"{}", "", BodyKind::Json),
+            (b" \n[1]", "text/plain", BodyKind::Json),
+            (b"\xEF\xBB\xBF{}", "", BodyKind::Json),
+            (b"nope", "application/json; charset=utf-8", BodyKind::Json),
+            (b"hello", "", BodyKind::Text),
+            (b"{\"a\":1}\n{\"a\":2}", "application/x-ndjson", BodyKind::Text),
+            (b"a=b&c=d", "application/x-www-form-urlencoded", BodyKind::Text),
+            (b"\x89PNG\r\n\x1a\n\0\0", "image/png", BodyKind::Unscannable),
+            (b"hello", "application/octet-stream", BodyKind::Unscannable),
+            (b"\x00\x01\x02", "", BodyKind::Unscannable),
+            (b"\xff\xfe text", "text/plain", BodyKind::Text),
+            (b"--x", "multipart/form-data; boundary=x", BodyKind::Multipart),
+        ];
+        for (body, content_type, kind) in table {
+            assert_eq!(classify(body, content_type), *kind, "{content_type} {}", String::from_utf8_lossy(body));
+        }
+    }
+
+    #[test]
+    fn multipart_text_parts_are_scanned_and_binary_ones_counted() {
+        let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\nmail jane@example.com\r\n\
+            --XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jsonl\"\r\nContent-Type: application/jsonl\r\n\r\n\
+            {\"messages\":[{\"content\":\"ssn 123-45-6789\"}]}\r\n\
+            --XyZ\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"a.wav\"\r\nContent-Type: audio/wav\r\n\r\nRIFF\x00\x01jane@example.com\r\n\
+            --XyZ--\r\n";
+        let policy = CompiledPolicy::new(Policy::default()).unwrap();
+        let minter = TokenMinter::new([1; 32]);
+        let redactor = Redactor { policy: &policy, provider: Provider::Generic, minter: &minter, scope: b"t", taken: &|_, _| false };
+        let r = redactor.redact_typed(body, "multipart/form-data; boundary=XyZ");
+        assert_eq!(r.kind, BodyKind::Multipart);
+        assert_eq!(r.unscannable, 1);
+        assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN")), (Some(&2), Some(&1)));
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        // Even the binary part is searched byte for byte; the text parts are rewritten.
+        assert!(out.windows(6).any(|w| w == b"RIFF\x00\x01"));
+        assert!(!out.windows(16).any(|w| w == b"jane@example.com"));
+        assert!(!out.windows(11).any(|w| w == b"123-45-6789"));
+        let mut p = Policy::default();
+        p.limits.unscannable = Unscannable::Block;
+        let policy = CompiledPolicy::new(p).unwrap();
+        let r = Redactor { policy: &policy, ..redactor }.redact_typed(body, "multipart/form-data; boundary=XyZ");
+        assert_eq!(r.verdict, Verdict::Refuse(Refusal::Unscannable));
     }
 
     #[test]

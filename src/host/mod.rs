@@ -15,9 +15,10 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType};
 
 use crate::audit::{AuditEvent, Outbox, Outcome};
-use crate::policy::{CompiledPolicy, FailureMode, OnOversize, RequestInfo};
+use crate::encoding::Coding;
+use crate::policy::{normalize_path, CompiledPolicy, FailureMode, OnOversize, RequestInfo};
 use crate::provider::Provider;
-use crate::redact::{Redactor, Verdict};
+use crate::redact::{Redactor, Refusal, Verdict};
 use crate::restore::{restore_json, restore_text};
 use crate::stream::{Framing, StreamRestorer};
 use crate::token::{id_hex_len_for, Lookup, TokenMap, TokenMinter, ID_HEX_LEN};
@@ -39,9 +40,11 @@ proxy_wasm::main! {{
 /// from it, so it never travels in the policy.
 const KEY_ENV: &str = "VEIL_VAULT_KEY";
 
-/// Headers whose value identifies the API credential: the token scope (see `token`).
-/// Only fed into the HMAC, never stored or logged.
-const CREDENTIAL_HEADERS: &[&str] = &["authorization", "x-api-key", "x-goog-api-key"];
+/// Headers whose value identifies the API credential: the token scope (see `token`),
+/// wherever the vendors read it (OpenAI and Anthropic, Anthropic, Gemini, Azure OpenAI);
+/// Gemini's `key` query parameter after them. Only fed into the HMAC, never stored or
+/// logged.
+const CREDENTIAL_HEADERS: &[&str] = &["authorization", "x-api-key", "x-goog-api-key", "api-key"];
 
 fn log(level: LogLevel, message: &str) {
     let _ = hostcalls::log(level, message);
@@ -140,6 +143,8 @@ struct VeilRoot {
     minter: Rc<TokenMinter>,
     vault: Option<Rc<Vault>>,
     vault_key: Option<[u8; 32]>,
+    /// Keys the audit line's hash of a client-chosen request id.
+    id_key: Rc<[u8; 32]>,
     metrics: Rc<Metrics>,
     verify_env: Rc<VerifyEnv>,
     alarm: RequestAlarm,
@@ -156,6 +161,7 @@ impl VeilRoot {
             minter: Rc::new(TokenMinter::new([0; 32])),
             vault: None,
             vault_key: None,
+            id_key: Rc::new([0; 32]),
             metrics: Rc::new(Metrics::new()),
             verify_env: Rc::new(VerifyEnv::new(std::iter::empty(), &[0; 32])),
             alarm: Rc::default(),
@@ -368,6 +374,7 @@ impl RootContext for VeilRoot {
         let auto = if shared { id_hex_len_for(v.max_entries) } else { ID_HEX_LEN };
         let id_len = policy.policy.tokens.id_length.unwrap_or(auto);
         self.minter = Rc::new(TokenMinter::new(derive(&key, "veil/v1/token")).with_id_len(id_len));
+        self.id_key = Rc::new(derive(&key, "veil/v1/request-id"));
         self.vault = shared.then(|| {
             let config = VaultConfig { ttl_secs: v.ttl_seconds, max_entries: v.max_entries, max_bytes: v.max_bytes };
             let vault = Vault::new(&key, config);
@@ -411,9 +418,14 @@ impl RootContext for VeilRoot {
             minter: Rc::clone(&self.minter),
             vault: self.vault.clone(),
             metrics: Rc::clone(&self.metrics),
+            id_key: Rc::clone(&self.id_key),
             provider: None,
             rule: None,
             unscanned: false,
+            scanned: false,
+            exempt: false,
+            codings: Vec::new(),
+            content_type: String::new(),
             keep_length: false,
             started: SystemTime::UNIX_EPOCH,
             request_id: String::new(),
@@ -492,6 +504,12 @@ impl HttpContext for Request {
     fn on_http_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
         timing::span(timing::Slot::RequestBody, || {
             self.with(Action::Pause, |http| http.on_http_request_body(body_size, end_of_stream))
+        })
+    }
+
+    fn on_http_request_trailers(&mut self, num_trailers: usize) -> Action {
+        timing::span(timing::Slot::RequestBody, || {
+            self.with(Action::Pause, |http| http.on_http_request_trailers(num_trailers))
         })
     }
 
@@ -596,12 +614,23 @@ struct VeilHttp {
     /// The cross-request vault; `None` when disabled or when the scope is per request.
     vault: Option<Rc<Vault>>,
     metrics: Rc<Metrics>,
-    /// `Some` when the request matched a protected route.
+    id_key: Rc<[u8; 32]>,
+    /// `Some` when the request goes to a protected destination (the provider adapter
+    /// its path names, or the generic walker).
     provider: Option<Provider>,
     /// The policy rule the request matched (`None`: the top-level settings).
     rule: Option<usize>,
     /// The body is forwarded unscanned (`limits.on_oversize: pass`).
     unscanned: bool,
+    /// The body has been scanned (at its end of stream or at the trailers).
+    scanned: bool,
+    /// The policy exempts this request (`exempt`): counted, not audited.
+    exempt: bool,
+    /// The content codings to undo before scanning (`content-encoding`, removed
+    /// upstream: the body goes on decoded).
+    codings: Vec<Coding>,
+    /// The request's `content-type`, for reading the body.
+    content_type: String,
     /// Headers are held (`hold_headers`) with a `content-length` to keep true.
     keep_length: bool,
     started: SystemTime,
@@ -635,6 +664,8 @@ impl VeilHttp {
             rule,
             outcome: Outcome::Forwarded,
             body: None,
+            content_encoding: None,
+            unscannable: 0,
             findings: Default::default(),
             blocked_category: None,
             tokens_issued: 0,
@@ -663,19 +694,24 @@ impl VeilHttp {
     fn too_large(&mut self) -> Action {
         let limits = &self.profile().policy.limits;
         let max = limits.max_body_bytes;
-        if limits.on_oversize == OnOversize::Pass {
+        // A compressed body's coding is already gone from the headers: it cannot go on
+        // as it came, so `on_oversize: pass` does not apply to it.
+        if limits.on_oversize == OnOversize::Pass && self.codings.is_empty() {
             // Explicitly configured fail-open for big bodies: forwarded unscanned.
             self.event().outcome = Outcome::OversizePassed;
             self.metrics.increment("oversize_passed", 1);
             self.unscanned = true;
             return Action::Continue;
         }
-        self.reject(
-            413,
-            "veil_body_too_large",
-            &format!("Request body exceeds the gateway limit of {max} bytes (limits.max_body_bytes)."),
-            Outcome::TooLarge,
-        )
+        let _ = max;
+        self.refuse(Refusal::TooLarge)
+    }
+
+    /// Answers with the refusal's vendor-shaped error; nothing is forwarded.
+    fn refuse(&mut self, refusal: Refusal) -> Action {
+        let limit = self.profile().policy.limits.max_body_bytes;
+        self.metrics.increment(&format!("refused.{}", refusal.code()), 1);
+        self.reject(refusal.status(), refusal.code(), &refusal.message(limit), Outcome::of(refusal))
     }
 
     /// The filter could not read the body: fail closed (500) or open (forward as is).
@@ -695,11 +731,34 @@ impl VeilHttp {
     }
 
     fn scan_request(&mut self, body_size: usize) -> Action {
-        let body = match self.get_http_request_body(0, body_size) {
+        self.scanned = true;
+        let wire = match self.get_http_request_body(0, body_size) {
             Some(body) => body,
             None if body_size == 0 => Vec::new(),
             None => return self.failure(),
         };
+        self.scan_body(wire)
+    }
+
+    /// Scans the whole buffered body `wire` (as it came: compressed, if it was) and
+    /// carries out the verdict.
+    fn scan_body(&mut self, wire: Vec<u8>) -> Action {
+        self.scanned = true;
+        let wire_len = wire.len();
+        let limit = self.profile().policy.limits.max_body_bytes;
+        let body = if self.codings.is_empty() {
+            wire
+        } else {
+            let names: Vec<&str> = self.codings.iter().map(|c| c.name()).collect();
+            self.event().content_encoding = Some(names.join(", "));
+            match crate::encoding::decode(&wire, &self.codings, limit) {
+                Ok(decoded) => decoded,
+                Err(crate::encoding::DecodeError::TooLarge) => return self.too_large(),
+                Err(crate::encoding::DecodeError::Corrupt) => return self.refuse(Refusal::InvalidEncoding),
+                Err(crate::encoding::DecodeError::Unsupported) => return self.refuse(Refusal::UnsupportedEncoding),
+            }
+        };
+        let decoded = !self.codings.is_empty();
         let Some(provider) = self.provider else { return Action::Continue };
         let now = now_secs(self);
         let vault = self.vault.clone();
@@ -716,36 +775,47 @@ impl VeilHttp {
             check.taken
         };
         let redactor = Redactor { policy: self.policy.profile(self.rule), provider, minter: &self.minter, scope: &self.scope, taken: &taken };
-        let redaction = timing::span(timing::Slot::Redact, || redactor.redact(&body));
+        let content_type = std::mem::take(&mut self.content_type);
+        let redaction = timing::span(timing::Slot::Redact, || redactor.redact_typed(&body, &content_type));
         let monitor = self.profile().policy.mode == crate::policy::Mode::Monitor;
         let event = self.event();
         event.body = Some(redaction.kind.name());
         event.findings = redaction.counts.clone();
-        event.request_bytes_in = body.len() as u64;
+        event.request_bytes_in = wire_len as u64;
         event.request_bytes_out = body.len() as u64;
         event.tokens_issued = redaction.tokens.len() as u32;
+        event.unscannable = redaction.unscannable;
         self.metrics.increment("scan.remembered", redaction.remembered as u64);
+        self.metrics.increment("unscannable", u64::from(redaction.unscannable));
         for (category, count) in &redaction.counts {
             self.metrics.increment(&format!("findings.{category}"), u64::from(*count));
         }
+        let unscannable = redaction.unscannable > 0;
         match redaction.verdict {
             Verdict::Forward => {
-                self.event().outcome =
-                    if monitor && !redaction.counts.is_empty() { Outcome::Monitored } else { Outcome::Forwarded };
+                self.event().outcome = if monitor && !redaction.counts.is_empty() {
+                    Outcome::Monitored
+                } else if unscannable {
+                    Outcome::UnscannablePassed
+                } else {
+                    Outcome::Forwarded
+                };
+                if decoded {
+                    // The codings were removed from the headers: the body goes on decoded.
+                    self.replace_request_body(wire_len, &body);
+                }
                 Action::Continue
             }
             Verdict::Rewrite(new_body) => {
-                self.event().outcome = Outcome::Rewritten;
+                self.event().outcome = if unscannable { Outcome::UnscannablePassed } else { Outcome::Rewritten };
                 self.event().request_bytes_out = new_body.len() as u64;
                 self.metrics.increment("tokens_issued", redaction.tokens.len() as u64);
                 self.tokens = redaction.tokens;
                 self.remember_tokens(&fresh.borrow(), now);
-                self.set_http_request_body(0, body_size, &new_body);
-                if self.keep_length {
-                    self.set_http_request_header("content-length", Some(&new_body.len().to_string()));
-                }
+                self.replace_request_body(wire_len, &new_body);
                 Action::Continue
             }
+            Verdict::Refuse(refusal) => self.refuse(refusal),
             Verdict::Block { category } => {
                 self.event().blocked_category = Some(category.clone());
                 self.reject(
@@ -802,22 +872,44 @@ impl Lookup for ScopedLookup<'_> {
 }
 
 impl VeilHttp {
+    /// Puts `body` in place of the `wire_len` buffered bytes, with a true length when
+    /// the headers are still held.
+    fn replace_request_body(&self, wire_len: usize, body: &[u8]) {
+        self.set_http_request_body(0, wire_len, body);
+        if self.keep_length {
+            self.set_http_request_header("content-length", Some(&body.len().to_string()));
+        }
+    }
+
     /// The token scope of this request, per the policy. Only ever fed into keyed
-    /// hashes; never stored or logged as is.
-    fn scope_for_request(&self, headers: &Headers) -> Vec<u8> {
-        let credential = || CREDENTIAL_HEADERS.iter().find_map(|h| headers.get(h)).unwrap_or_default().to_vec();
+    /// hashes; never stored or logged as is. A request that has no credential (or no
+    /// peer identity, with `scope: peer`) gets a scope of its own: it must not share
+    /// one with every other such request.
+    fn scope_for_request(&self, headers: &Headers, path: &str) -> Vec<u8> {
+        let credential = CREDENTIAL_HEADERS
+            .iter()
+            .find_map(|h| headers.get(h).filter(|v| !v.is_empty()).map(<[u8]>::to_vec))
+            .or_else(|| query_param(path, "key").map(|key| [b"key:".as_slice(), key].concat()));
+        let own = || {
+            let mut nonce = [0u8; 16];
+            let _ = getrandom::getrandom(&mut nonce);
+            [b"request:".as_slice(), &nonce].concat()
+        };
         let vault = &self.policy.policy.vault;
         match vault.scope {
-            ScopeKind::Credential => credential(),
+            ScopeKind::Credential => credential.unwrap_or_else(own),
             ScopeKind::Header => match headers.get(&vault.scope_header) {
-                Some(value) => [b"header:".as_slice(), value].concat(),
-                None => credential(),
+                Some(value) if vault.trusted_scope_header => [b"header:".as_slice(), value].concat(),
+                // Bound to the credential: another credential with the same header value
+                // is another scope.
+                Some(value) => [b"header:".as_slice(), value, b"\0", &credential.unwrap_or_else(own)].concat(),
+                None => credential.unwrap_or_else(own),
             },
-            ScopeKind::Request => {
-                let mut nonce = [0u8; 16];
-                let _ = getrandom::getrandom(&mut nonce);
-                [b"request:".as_slice(), &nonce].concat()
-            }
+            ScopeKind::Request => own(),
+            ScopeKind::Peer => match self.get_property(vec!["connection", "uri_san_peer_certificate"]) {
+                Some(peer) if !peer.is_empty() => [b"peer:".as_slice(), &peer].concat(),
+                _ => own(),
+            },
         }
     }
 
@@ -845,6 +937,16 @@ impl VeilHttp {
     }
 }
 
+/// The raw value of query parameter `name` in a request path, if any.
+fn query_param<'p>(path: &'p str, name: &str) -> Option<&'p [u8]> {
+    let query = path.split_once('?')?.1;
+    let query = query.split('#').next().unwrap_or(query);
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (k == name && !v.is_empty()).then_some(v.as_bytes())
+    })
+}
+
 impl Context for VeilHttp {
     fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, _num_trailers: usize) {
         self.verify_on_call_response(token_id, num_headers, body_size);
@@ -866,14 +968,36 @@ impl HttpContext for VeilHttp {
         self.provider = selected.map(|s| s.0);
         self.rule = selected.and_then(|s| s.1);
         if self.provider.is_none() {
+            if policy.exempted(&request) {
+                self.exempt = true;
+                self.metrics.increment("exempt", 1);
+            }
             return Action::Continue;
         }
-        self.json_array_stream = path.contains(":streamGenerateContent") && !path.contains("alt=sse");
+        let normalized = normalize_path(&path).to_ascii_lowercase();
+        self.json_array_stream = normalized.ends_with(":streamgeneratecontent")
+            && query_param(&path, "alt").is_none_or(|alt| !alt.eq_ignore_ascii_case(b"sse"));
         self.started = self.get_current_time();
-        self.request_id = headers.text("x-request-id");
-        self.scope = self.scope_for_request(&headers);
+        self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
+        self.scope = self.scope_for_request(&headers, &path);
+        self.content_type = headers.text("content-type");
         self.metrics.increment("requests", 1);
         self.event();
+        // A tunnel or an upgraded protocol (WebSocket) carries data no body callback
+        // sees whole: refused, never passed.
+        let upgrade = headers.get("upgrade").is_some_and(|v| !v.is_empty()) || headers.get(":protocol").is_some();
+        if upgrade || method.eq_ignore_ascii_case("CONNECT") {
+            return self.refuse(Refusal::Transport);
+        }
+        // A compressed body is scanned decoded and goes on decoded.
+        match crate::encoding::parse(&headers.text("content-encoding")) {
+            Ok(codings) if codings.is_empty() => {}
+            Ok(codings) => {
+                self.codings = codings;
+                self.set_http_request_header("content-encoding", None);
+            }
+            Err(_) => return self.refuse(Refusal::UnsupportedEncoding),
+        }
         // Ask for a body we can read back.
         self.set_http_request_header("accept-encoding", Some("identity"));
         let declared = headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
@@ -898,16 +1022,33 @@ impl HttpContext for VeilHttp {
     }
 
     fn on_http_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        if self.provider.is_none() || self.unscanned {
+        if self.provider.is_none() || self.unscanned || self.scanned {
             return Action::Continue;
         }
         if body_size > self.profile().policy.limits.max_body_bytes {
             return self.too_large();
         }
         if !end_of_stream {
+            // Buffered; released only by the verdict at the end of the stream or at
+            // the trailers.
             return Action::Pause;
         }
         self.scan_request(body_size)
+    }
+
+    /// Trailers end the request instead of a body frame with end of stream (HTTP/2
+    /// always can, HTTP/1.1 chunked with `enable_trailers`): the buffered body is
+    /// scanned here, and the trailers wait with it.
+    fn on_http_request_trailers(&mut self, _num_trailers: usize) -> Action {
+        if self.provider.is_none() || self.unscanned || self.scanned {
+            return Action::Continue;
+        }
+        let limit = self.profile().policy.limits.max_body_bytes;
+        let wire = self.get_http_request_body(0, limit.saturating_add(1)).unwrap_or_default();
+        if wire.len() > limit {
+            return self.too_large();
+        }
+        self.scan_body(wire)
     }
 
     fn on_http_response_headers(&mut self, _num_headers: usize, _end_of_stream: bool) -> Action {
@@ -1009,6 +1150,14 @@ impl HttpContext for VeilHttp {
 
     fn on_log(&mut self) {
         if self.provider.is_none() {
+            if self.exempt {
+                // Its counter goes out with the worker's next write.
+                let now = now_ms(self);
+                let due = self.metrics.settle(None, now);
+                if let Some(ms) = due.and_then(|at| self.alarm.try_borrow_mut().ok()?.wake_root_at(at, now)) {
+                    let _ = hostcalls::set_tick_period(Duration::from_millis(ms));
+                }
+            }
             return;
         }
         let now = self.get_current_time();

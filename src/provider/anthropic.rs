@@ -6,15 +6,8 @@
 
 use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
 
-pub(super) const REQUEST: FieldTable = &[
-    (&["system"], TextKind::Plain),
-    (&["system", "*", "text"], TextKind::Plain),
-    (&["messages", "*", "content"], TextKind::Plain),
-    (&["messages", "*", "content", "*", "text"], TextKind::Plain),
-    (&["messages", "*", "content", "*", "input", "**"], TextKind::Plain),
-    (&["messages", "*", "content", "*", "content"], TextKind::Plain),
-    (&["messages", "*", "content", "*", "content", "*", "text"], TextKind::Plain),
-];
+/// Request keys whose identifier-like values are structure, not text.
+pub(super) const REQUEST_STRUCTURAL: &[&str] = &["id", "tool_use_id", "media_type", "ttl", "stop_reason"];
 
 pub(super) const RESPONSE: FieldTable = &[
     (&["content", "*", "text"], TextKind::Plain),
@@ -79,10 +72,14 @@ mod tests {
     #[test]
     fn request_fields() {
         let p = Provider::Anthropic;
-        assert_eq!(p.request_text(&path(&["system"])), Some(TextKind::Plain));
-        assert_eq!(p.request_text(&path(&["messages", "0", "content", "1", "input", "to", "0"])), Some(TextKind::Plain));
-        assert_eq!(p.request_text(&path(&["messages", "0", "content", "1", "id"])), None);
-        assert_eq!(p.request_text(&path(&["messages", "0", "content", "0", "source", "data"])), None);
+        // Every string is scanned but identifiers, and base64 media.
+        assert!(!p.request_structural(&path(&["system"]), b"you are helpful"));
+        assert!(!p.request_structural(&path(&["metadata", "user_id"]), b"jane@example.com"));
+        assert!(!p.request_structural(&path(&["messages", "0", "content", "1", "input", "to", "0"]), b"a"));
+        assert!(p.request_structural(&path(&["messages", "0", "content", "1", "id"]), b"toolu_01a09q90qw90lq917835lq9"));
+        assert!(p.request_structural(&path(&["messages", "0", "content", "0", "source", "data"]), b"iVBORw0KGgoAAAANSUhEUg=="));
+        // A document's text source is text, not media.
+        assert!(!p.request_structural(&path(&["messages", "0", "content", "0", "source", "data"]), b"Contract for Jane Doe"));
     }
 
     #[test]

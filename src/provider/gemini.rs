@@ -6,14 +6,11 @@
 
 use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
 
-pub(super) const REQUEST: FieldTable = &[
-    (&["contents", "*", "parts", "*", "text"], TextKind::Plain),
-    (&["systemInstruction", "parts", "*", "text"], TextKind::Plain),
-    (&["system_instruction", "parts", "*", "text"], TextKind::Plain),
-    (&["contents", "*", "parts", "*", "functionCall", "args", "**"], TextKind::Plain),
-    (&["contents", "*", "parts", "*", "function_call", "args", "**"], TextKind::Plain),
-    (&["contents", "*", "parts", "*", "functionResponse", "response", "**"], TextKind::Plain),
-    (&["contents", "*", "parts", "*", "function_response", "response", "**"], TextKind::Plain),
+/// Request keys whose identifier-like values are structure, not text (camelCase and
+/// the snake_case the REST API also accepts).
+pub(super) const REQUEST_STRUCTURAL: &[&str] = &[
+    "mimeType", "mime_type", "responseMimeType", "response_mime_type", "mode", "cachedContent",
+    "cached_content", "language", "outcome", "category", "threshold", "method",
 ];
 
 pub(super) const RESPONSE: FieldTable = &[
@@ -46,9 +43,10 @@ mod tests {
     #[test]
     fn request_and_stream_fields() {
         let p = Provider::Gemini;
-        assert_eq!(p.request_text(&path(&["contents", "0", "parts", "0", "text"])), Some(TextKind::Plain));
-        assert_eq!(p.request_text(&path(&["contents", "0", "parts", "1", "inlineData", "data"])), None);
-        assert_eq!(p.request_text(&path(&["generationConfig", "responseMimeType"])), None);
+        assert!(!p.request_structural(&path(&["contents", "0", "parts", "0", "text"]), b"hi"));
+        assert!(!p.request_structural(&path(&["contents", "0", "parts", "0", "executableCode", "code"]), b"print(1)"));
+        assert!(p.request_structural(&path(&["contents", "0", "parts", "1", "inlineData", "data"]), b"iVBORw0KGgoAAAA/+=="));
+        assert!(p.request_structural(&path(&["generationConfig", "responseMimeType"]), b"application/json"));
         let chunk = r#"{"candidates":[{"content":{"parts":[{"text":"Hi «"}],"role":"model"},"index":0}],"modelVersion":"gemini-2.0-flash"}"#;
         assert_eq!(
             fields(p, chunk),

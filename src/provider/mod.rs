@@ -73,6 +73,19 @@ pub struct StreamField {
     pub role: Role,
 }
 
+/// Request keys whose values are structure in every vendor API: model names, roles,
+/// type tags, status enums. A value under one is left unscanned only when it looks
+/// like an identifier ([`identifier_like`]); anything else there is scanned like text,
+/// so a sentence, an email or a number put in `model` or `role` is still found.
+pub const STRUCTURAL_KEYS: &[&str] = &["model", "role", "type", "object", "status"];
+
+/// Request keys whose values may be binary media: left unscanned only when the value
+/// is base64 or a base64 `data:` URL ([`media_like`]); a URL or text there is scanned.
+pub const MEDIA_KEYS: &[&str] = &[
+    "data", "b64_json", "file_data", "image_url", "url", "image", "audio", "bytes", "signature",
+    "thought_signature", "thoughtSignature", "encrypted_content",
+];
+
 /// Keys whose string values are never natural-language text in any vendor API.
 const GENERIC_SKIP_KEYS: &[&str] = &[
     "model", "role", "id", "type", "object", "tool_call_id", "call_id", "previous_response_id",
@@ -93,15 +106,35 @@ impl Provider {
         }
     }
 
-    /// Is the request string at `path` text to scan?
-    pub fn request_text(self, path: &[Seg<'_>]) -> Option<TextKind> {
+    /// The request keys (beyond [`STRUCTURAL_KEYS`]) whose identifier-like values are
+    /// structure for this API.
+    pub fn structural_keys(self) -> &'static [&'static str] {
         match self {
-            Provider::OpenAiChat => lookup(openai::CHAT_REQUEST, path),
-            Provider::OpenAiResponses => lookup(openai::RESPONSES_REQUEST, path),
-            Provider::Anthropic => lookup(anthropic::REQUEST, path),
-            Provider::Gemini => lookup(gemini::REQUEST, path),
-            Provider::Generic => generic(path),
+            Provider::OpenAiChat | Provider::OpenAiResponses => openai::REQUEST_STRUCTURAL,
+            Provider::Anthropic => anthropic::REQUEST_STRUCTURAL,
+            Provider::Gemini => gemini::REQUEST_STRUCTURAL,
+            // Any API: the union, since a generic route may be any of them.
+            Provider::Generic => GENERIC_STRUCTURAL,
         }
+    }
+
+    /// Is the request string at `path`, whose raw contents (between the quotes) are
+    /// `raw`, structure that is left unscanned? Everything else in a request is scanned:
+    /// the rule is "every string but structure", not "the fields we know".
+    ///
+    /// The key that decides is the string's own (for an array of strings, the array's):
+    /// a structural key deeper in a path (`input.data.text`) does not exempt what is
+    /// under it.
+    pub fn request_structural(self, path: &[Seg<'_>], raw: &[u8]) -> bool {
+        let key = path.iter().rev().find_map(|seg| match seg {
+            Seg::Key(k) => Some(k.as_ref()),
+            Seg::Index(_) => None,
+        });
+        let Some(key) = key else { return false };
+        if MEDIA_KEYS.contains(&key) && media_like(raw) {
+            return true;
+        }
+        (STRUCTURAL_KEYS.contains(&key) || self.structural_keys().contains(&key)) && identifier_like(raw)
     }
 
     /// Is the response string at `path` text in which tokens are restored?
@@ -203,6 +236,7 @@ impl<'d> EventScan<'d> {
                     self.numbers.push((path.to_vec(), n));
                 }
             }
+            Scalar::Key(_) => {}
         }
     }
 
@@ -227,6 +261,57 @@ impl<'d> EventScan<'d> {
 /// The array index at segment `at` of a path (0 if that segment is not an index).
 pub(crate) fn index_of(path: &[Seg<'_>], at: usize) -> u32 {
     json::index_at(path, at).map_or(0, |i| i as u32)
+}
+
+const GENERIC_STRUCTURAL: &[&str] = &[
+    "tool_call_id", "call_id", "id", "previous_response_id", "reasoning_effort", "effort", "service_tier",
+    "tool_choice", "truncation", "detail", "format", "voice", "modalities", "include", "tool_use_id",
+    "media_type", "mimeType", "mime_type", "responseMimeType", "response_mime_type", "finish_reason",
+    "stop_reason", "encoding",
+];
+
+/// A value that can only be an identifier or an enum: 1 to 128 bytes of lower-case
+/// ASCII letters, digits and `._:/-`, with a letter (`gpt-4o-mini`, `user`,
+/// `input_text`, `models/gemini-2.0-flash`). Digits-only shapes (a phone, an SSN), mixed
+/// case (most secrets), `@`, spaces and escapes all fail, so such a value is scanned.
+pub fn identifier_like(raw: &[u8]) -> bool {
+    (1..=128).contains(&raw.len())
+        && raw.iter().any(u8::is_ascii_lowercase)
+        && raw.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
+}
+
+/// A value that is binary media: base64 (standard or URL-safe alphabet, padding, JSON's
+/// `\/` and line-break escapes) of at least 16 bytes, or a `data:` URL whose payload is
+/// base64. Text is never base64-like once it has a space or punctuation.
+pub fn media_like(raw: &[u8]) -> bool {
+    let payload = match raw.strip_prefix(b"data:") {
+        Some(rest) => {
+            let Some(at) = memchr::memmem::find(rest, b";base64,") else { return false };
+            // The media type before it: `image/png`, `audio/wav; codecs=…` without spaces.
+            if !rest.get(..at).unwrap_or_default().iter().all(|&b| b.is_ascii_alphanumeric() || b"/+.-;=".contains(&b)) {
+                return false;
+            }
+            rest.get(at + 8..).unwrap_or_default()
+        }
+        None => raw,
+    };
+    let mut i = 0;
+    let mut count = 0;
+    while let Some(&b) = payload.get(i) {
+        if b == b'\\' {
+            match payload.get(i + 1) {
+                Some(b'/' | b'n' | b'r') => i += 2,
+                _ => return false,
+            }
+            continue;
+        }
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')) {
+            return false;
+        }
+        count += 1;
+        i += 1;
+    }
+    count >= 16
 }
 
 fn lookup(table: FieldTable, path: &[Seg<'_>]) -> Option<TextKind> {
@@ -270,32 +355,61 @@ mod tests {
     }
 
     #[test]
-    fn openai_chat_text_fields() {
+    fn every_request_string_is_scanned_but_structure() {
         let p = Provider::OpenAiChat;
-        assert_eq!(p.request_text(&path(&["messages", "0", "content"])), Some(TextKind::Plain));
-        assert_eq!(p.request_text(&path(&["messages", "1", "content", "0", "text"])), Some(TextKind::Plain));
-        assert_eq!(
-            p.request_text(&path(&["messages", "2", "tool_calls", "0", "function", "arguments"])),
-            Some(TextKind::EmbeddedJson)
-        );
-        for not_text in [
-            &["model"][..],
-            &["messages", "0", "role"],
-            &["messages", "1", "content", "0", "image_url", "url"],
-            &["messages", "1", "content", "0", "type"],
-            &["messages", "3", "tool_call_id"],
-            &["user"],
-        ] {
-            assert_eq!(p.request_text(&path(not_text)), None, "{not_text:?}");
+        let scanned: &[(&[&str], &[u8])] = &[
+            (&["messages", "0", "content"], b"hello"),
+            (&["messages", "1", "content", "0", "text"], b"hi"),
+            (&["user"], b"jane@example.com"),
+            (&["metadata", "customer"], b"Jane Doe"),
+            (&["prediction", "content"], b"x"),
+            (&["tools", "0", "function", "description"], b"Look up orders"),
+            (&["messages", "2", "content", "0", "refusal"], b"no"),
+            // Structural keys with values that are not identifiers.
+            (&["model"], b"jane@example.com"),
+            (&["messages", "0", "role"], b"123-45-6789"),
+            (&["messages", "0", "tool_call_id"], b"call_Jane Doe"),
+            (&["messages", "0", "content", "0", "image_url", "url"], b"https://wiki.corp/a.png"),
+            // A structural key above the string does not exempt it.
+            (&["data", "text"], b"note"),
+        ];
+        for (path_parts, raw) in scanned {
+            assert!(!p.request_structural(&path(path_parts), raw), "{path_parts:?}");
+        }
+        let structural: &[(&[&str], &[u8])] = &[
+            (&["model"], b"gpt-4o-mini"),
+            (&["messages", "0", "role"], b"assistant"),
+            (&["messages", "1", "content", "0", "type"], b"input_text"),
+            (&["messages", "3", "tool_call_id"], b"call_abc123"),
+            (&["messages", "1", "content", "0", "image_url", "url"], b"data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="),
+            (&["modalities", "0"], b"text"),
+        ];
+        for (path_parts, raw) in structural {
+            assert!(p.request_structural(&path(path_parts), raw), "{path_parts:?}");
+        }
+    }
+
+    #[test]
+    fn identifiers_and_media() {
+        for id in ["gpt-4o-mini", "claude-3-5-sonnet-20241022", "models/gemini-2.0-flash", "input_text", "auto"] {
+            assert!(identifier_like(id.as_bytes()), "{id}");
+        }
+        for not in ["", "123-45-6789", "4155550132", "Jane", "jane@example.com", "a b", "sk-Proj-AbC", r"a\u0040b"] {
+            assert!(!identifier_like(not.as_bytes()), "{not}");
+        }
+        for media in ["iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", r"iVBORw0KGgo\/AAAANSUhEUg==", "data:audio/wav;base64,UklGRiQAAABXQVZFZm10IBAAAAAB"] {
+            assert!(media_like(media.as_bytes()), "{media}");
+        }
+        for not in ["short", "Contract for Jane Doe", "https://example.com/a.png", "data:text/plain,jane@example.com", "jane@example.com is here ok"] {
+            assert!(!media_like(not.as_bytes()), "{not}");
         }
     }
 
     #[test]
     fn generic_skips_non_text_keys() {
         let p = Provider::Generic;
-        assert_eq!(p.request_text(&path(&["input", "0", "text"])), Some(TextKind::Plain));
-        assert_eq!(p.request_text(&path(&["model"])), None);
-        assert_eq!(p.request_text(&path(&["parts", "0", "inline_data", "data"])), None);
+        assert_eq!(p.response_text(&path(&["input", "0", "text"])), Some(TextKind::Plain));
+        assert_eq!(p.response_text(&path(&["model"])), None);
     }
 
     #[test]

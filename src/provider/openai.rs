@@ -5,12 +5,12 @@
 
 use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
 
-pub(super) const CHAT_REQUEST: FieldTable = &[
-    (&["messages", "*", "content"], TextKind::Plain),
-    (&["messages", "*", "content", "*", "text"], TextKind::Plain),
-    (&["messages", "*", "name"], TextKind::Plain),
-    (&["messages", "*", "tool_calls", "*", "function", "arguments"], TextKind::EmbeddedJson),
-    (&["messages", "*", "function_call", "arguments"], TextKind::EmbeddedJson),
+/// Request keys whose identifier-like values are structure, not text (with the
+/// shared ones in `provider/mod.rs`).
+pub(super) const REQUEST_STRUCTURAL: &[&str] = &[
+    "tool_call_id", "call_id", "id", "previous_response_id", "reasoning_effort", "effort", "service_tier",
+    "tool_choice", "truncation", "detail", "format", "voice", "modalities", "include", "verbosity",
+    "prompt_cache_key", "safety_identifier",
 ];
 
 pub(super) const CHAT_RESPONSE: FieldTable = &[
@@ -18,15 +18,6 @@ pub(super) const CHAT_RESPONSE: FieldTable = &[
     (&["choices", "*", "message", "refusal"], TextKind::Plain),
     (&["choices", "*", "message", "tool_calls", "*", "function", "arguments"], TextKind::EmbeddedJson),
     (&["choices", "*", "message", "function_call", "arguments"], TextKind::EmbeddedJson),
-];
-
-pub(super) const RESPONSES_REQUEST: FieldTable = &[
-    (&["input"], TextKind::Plain),
-    (&["instructions"], TextKind::Plain),
-    (&["input", "*", "content"], TextKind::Plain),
-    (&["input", "*", "content", "*", "text"], TextKind::Plain),
-    (&["input", "*", "output"], TextKind::Plain),
-    (&["input", "*", "arguments"], TextKind::EmbeddedJson),
 ];
 
 pub(super) const RESPONSES_RESPONSE: FieldTable = &[

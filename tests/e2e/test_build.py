@@ -10,10 +10,12 @@ import yaml
 
 import rig
 
-WASM_LIMIT = 2 * 1024 * 1024
+# The size budget (README, "Size"): 2.5 MiB. The request decoders take ~0.4 MB of it
+# (brotli ~180 KB with its dictionary, zstd ~100 KB, gzip/deflate ~50 KB).
+WASM_LIMIT = 5 * 1024 * 1024 // 2
 
 
-def test_wasm_stays_under_two_mebibytes():
+def test_wasm_stays_within_its_budget():
     size = rig.WASM.stat().st_size
     assert 0 < size < WASM_LIMIT, f"veil.wasm is {size} bytes"
 

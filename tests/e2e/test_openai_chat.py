@@ -149,23 +149,41 @@ def test_oversize_chunked_body_without_length_is_rejected(gateway, vendor):
     assert all(leaked(r["body"]) == [] for r in vendor.received())
 
 
-def test_malformed_json_is_scanned_as_text(gateway, vendor):
+def bodies_received(vendor) -> list[bytes]:
+    """The request bodies the vendor got (a refused request's headers may have gone
+    ahead of its body; its body never does)."""
+    return [r["body"] for r in vendor.received() if r["body"]]
+
+
+def test_malformed_json_is_refused(gateway, vendor):
     vendor.reset()
     body = b'{"model":"m","messages":[{"role":"user","content":"ssn 123-45-6789 mail jane.doe@example.com"}'  # truncated
-    status, _, data = post_raw(gateway, body)
+    status, headers, data = post_raw(gateway, body)
+    assert status == 400
+    assert headers["x-veil-error"] == "veil_invalid_json"
+    assert json.loads(data)["error"]["code"] == "veil_invalid_json"
+    assert bodies_received(vendor) == []
+    assert gateway.audit_events()[-1]["outcome"] == "invalid_json"
+
+
+def test_malformed_json_is_scanned_as_text_when_the_policy_says_so(gateways, vendor):
+    gw = gateways({"limits": {"invalid_json": "scan_text"}})
+    vendor.reset()
+    body = b'{"model":"m","messages":[{"role":"user","content":"ssn 123-45-6789 mail jane.doe\\u0040example.com"}'  # truncated
+    status, _, data = post_raw(gw, body)
     assert status == 400  # the vendor's own parse error, passed through
     assert json.loads(data)["error"]["message"].startswith("We could not parse")
     received = vendor.received()[0]["body"]
-    assert leaked(received) == []
+    assert leaked(received) == [] and b"example.com" not in received
     assert b"\xc2\xabtoken:SSN:" in received and b"\xc2\xabtoken:EMAIL:" in received
 
 
 def test_invalid_utf8_does_not_break_the_filter(gateway, vendor, openai_client):
     vendor.reset()
     body = b'{"model":"m","messages":[{"role":"user","content":"\xff\xfe bad bytes 123-45-6789 \xc3"}]}'
-    status, _, _ = post_raw(gateway, body)
-    assert status == 400  # not JSON for the vendor either
-    assert leaked(vendor.received()[0]["body"]) == []
+    status, headers, _ = post_raw(gateway, body)
+    assert status == 400 and headers["x-veil-error"] == "veil_invalid_json"
+    assert bodies_received(vendor) == []
     # The worker that saw it still serves.
     ok = openai_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "still there?"}])
     assert ok.choices[0].message.content == "You said: still there?"
@@ -192,12 +210,23 @@ def test_a_token_from_another_credential_is_not_restored(gateway, vendor, openai
     assert reply.choices[0].message.content == f"You said: who is {token}?"
 
 
-def test_unprotected_paths_pass_through_untouched(gateway, vendor):
+def test_paths_no_route_names_are_scanned_too(gateway, vendor):
     vendor.reset()
     body = b'{"input":"not a chat route: 10.20.30.40"}'
-    status, _, _ = post_raw(gateway, body, path="/v1/embeddings")
-    assert status == 404  # the fake vendor has no embeddings
-    assert vendor.received()[0]["body"] == body
+    post_raw(gateway, body, path="/v1/embeddings")
+    received = vendor.received()[0]["body"]
+    assert b"10.20.30.40" not in received and b"\xc2\xabtoken:PRIVATE_IP:" in received
+    assert any(e["provider"] == "generic" and e["findings"] == {"PRIVATE_IP": 1} for e in gateway.audit_events())
+
+
+def test_exempt_requests_and_other_destinations_pass_untouched(gateways, vendor):
+    gw = gateways({"destinations": ["127.0.0.1", "api.openai.com"], "exempt": [{"paths": ["/v1/embeddings"]}]})
+    body = b'{"input":"exempt: 10.20.30.40"}'
+    for path, headers in [("/v1/embeddings", {}), ("/v1/chat/completions", {"host": "elsewhere.example"})]:
+        vendor.reset()
+        post_raw(gw, body, path=path, headers=headers)
+        assert vendor.received()[0]["body"] == body, path
+    assert gw.stats().get("wasmcustom.veil.exempt") == 1
 
 
 def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai_client):

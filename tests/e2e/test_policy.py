@@ -163,11 +163,13 @@ def test_a_rule_names_the_api_shape_of_a_path_the_routes_do_not_know(per_tenant,
     assert leaked(vendor.received()[0]["body"]) == []
     assert reply.choices[0].message.content == "You said: jane.doe@example.com"
     assert gw.audit_events()[-1]["rule"] == "batch-proxy"
-    # The same path on another host is not an LLM route: it passes untouched.
+    # The same path on another host has no rule and no route: still scanned, with
+    # the generic walker.
     vendor.reset()
     c = openai.OpenAI(base_url=f"{gw.base_url}/proxy/openai/v1", api_key="k", max_retries=0, timeout=20)
     c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
-    assert "jane.doe@example.com" in json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
+    assert leaked(vendor.received()[0]["body"]) == []
+    assert gw.audit_events()[-1]["provider"] == "generic"
 
 
 def test_oversize_pass_forwards_unscanned_and_audits_it(gateways, vendor):

@@ -32,6 +32,7 @@ fn check(dir: &Path, provider: Provider) {
         Verdict::Forward => request.clone(),
         Verdict::Rewrite(body) => body,
         Verdict::Block { category } => panic!("{}: blocked on {category}", dir.display()),
+        Verdict::Refuse(refusal) => panic!("{}: refused ({})", dir.display(), refusal.code()),
     };
     let ext = ["json", "sse", "jsonarray"]
         .into_iter()
