@@ -18,7 +18,9 @@
 //!   "ASCII smuggling"), mathematical alphanumerics, and decimal digits of other
 //!   scripts (Arabic-Indic, Devanagari, Bengali, …);
 //! - JSON escapes are decoded (`\u0040`, `\"`, `\n`, surrogate pairs), however many
-//!   backslashes precede them, so one more level of encoding hides nothing.
+//!   backslashes precede them, so one more level of encoding hides nothing;
+//! - percent-encoding is decoded (`jane%40example.com` in a URL or a form; `%EF%BC%A0`,
+//!   a full-width `@` in UTF-8, is then folded too).
 //!
 //! Each byte of the view knows the raw byte range of the unit it came from (a
 //! character, an escape), so a finding maps back to whole raw units: the token
@@ -146,13 +148,15 @@ fn first_change(raw: &[u8]) -> Option<usize> {
             let v = u64::from_le_bytes(word);
             let x = v ^ (ONES * u64::from(b'\\'));
             let backslash = x.wrapping_sub(ONES) & !x & HIGH;
-            if (v & HIGH) | backslash == 0 {
+            let p = v ^ (ONES * u64::from(b'%'));
+            let percent = p.wrapping_sub(ONES) & !p & HIGH;
+            if (v & HIGH) | backslash | percent == 0 {
                 at += 8;
                 continue;
             }
         }
         let b = raw.get(at).copied().unwrap_or_default();
-        if b < 0x80 && b != b'\\' {
+        if b < 0x80 && b != b'\\' && b != b'%' {
             at += 1;
             continue;
         }
@@ -171,6 +175,9 @@ fn unit(raw: &[u8], at: usize) -> (usize, Produced) {
     let Some(&b) = raw.get(at) else { return (at, Produced::Raw) };
     if b == b'\\' {
         return escape(raw, at);
+    }
+    if b == b'%' {
+        return percent(raw, at);
     }
     if b < 0x80 {
         return (at + 1, Produced::Raw);
@@ -230,6 +237,43 @@ fn escape(raw: &[u8], at: usize) -> (usize, Produced) {
         Fold::Ascii(a) => Produced::Byte(a),
     };
     (end, produced)
+}
+
+/// `%XX` at `at`: the byte it encodes, or, when that byte starts a UTF-8 character
+/// whose other bytes follow as `%XX` too, the whole character (folded like any other).
+fn percent(raw: &[u8], at: usize) -> (usize, Produced) {
+    let byte = |at: usize| -> Option<u8> {
+        if raw.get(at) != Some(&b'%') {
+            return None;
+        }
+        let hex = raw.get(at + 1..at + 3)?;
+        u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok().filter(|_| hex.iter().all(u8::is_ascii_hexdigit))
+    };
+    let Some(first) = byte(at) else { return (at + 1, Produced::Raw) };
+    if first < 0x80 {
+        return (at + 3, Produced::Byte(first));
+    }
+    let len = match first {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return (at + 3, Produced::Byte(first)),
+    };
+    let mut bytes = [first, 0, 0, 0];
+    for (i, slot) in bytes.iter_mut().enumerate().take(len).skip(1) {
+        match byte(at + 3 * i) {
+            Some(b) => *slot = b,
+            None => return (at + 3, Produced::Byte(first)),
+        }
+    }
+    let c = std::str::from_utf8(bytes.get(..len).unwrap_or_default()).ok().and_then(|t| t.chars().next());
+    let Some(c) = c else { return (at + 3, Produced::Byte(first)) };
+    let produced = match fold(c) {
+        Fold::Keep => Produced::Char(c),
+        Fold::Remove => Produced::Nothing,
+        Fold::Ascii(a) => Produced::Byte(a),
+    };
+    (at + 3 * len, produced)
 }
 
 fn hex4(raw: &[u8], at: usize) -> Option<u32> {
@@ -377,6 +421,9 @@ mod tests {
             (r"\ud83d\ude00", "😀"),
             (r"C:\Users\x", r"C:\Users\x"),
             (r"line\nnext", "line\nnext"),
+            ("jane%40example.com", "jane@example.com"),
+            ("jane%EF%BC%A0example.com", "jane@example.com"),
+            ("caf%C3%A9 50%25 100% %zz %4", "café 50% 100% %zz %4"),
         ];
         for (raw, want) in table {
             assert_eq!(view(raw), *want, "{raw:?}");

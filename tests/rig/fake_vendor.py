@@ -16,8 +16,12 @@ Markers in the user text:
   [[tool]]   the answer is a tool/function call whose arguments hold the text
   [[plain]]  (chat) the answer is text/plain instead of JSON
 
+Any other POST path: 404 (recorded all the same); with the request header
+`x-rig-answer-any: 1`, 200 `{}` instead (tests/e2e/test_hostile.py).
+
 Rig endpoints (not part of any vendor API):
-  GET  /__rig/received   -> JSON list of {method, path, headers, body_b64}
+  GET  /__rig/received   -> JSON list of {method, path, headers, body_b64} (every POST
+                            and every other GET)
   POST /__rig/reset      -> clears the list
 
 Run: python fake_vendor.py --port 18080
@@ -326,11 +330,25 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
+    def _record(self, method: str, body: bytes) -> None:
+        with _lock:
+            _received.append(
+                {
+                    "method": method,
+                    "path": self.path,
+                    "headers": {k.lower(): v for k, v in self.headers.items()},
+                    "body_b64": base64.b64encode(body).decode(),
+                }
+            )
+
     def do_GET(self) -> None:
         if self.path == "/__rig/received":
             with _lock:
                 body = json.dumps(_received).encode()
             return self._send(200, body)
+        # Recorded too: a request the gateway should have refused (a WebSocket
+        # upgrade) must show up here if it got through.
+        self._record("GET", b"")
         self._error("chat", 404, "Unknown path", "not_found")
 
     def do_POST(self) -> None:
@@ -339,15 +357,7 @@ class Handler(BaseHTTPRequestHandler):
             with _lock:
                 _received.clear()
             return self._send(200, b"{}")
-        with _lock:
-            _received.append(
-                {
-                    "method": "POST",
-                    "path": self.path,
-                    "headers": {k.lower(): v for k, v in self.headers.items()},
-                    "body_b64": base64.b64encode(body).decode(),
-                }
-            )
+        self._record("POST", body)
         path, _, query = self.path.partition("?")
         api = {"/v1/chat/completions": "chat", "/v1/responses": "responses", "/v1/messages": "anthropic"}.get(path)
         if api is None and path.endswith("/chat/completions"):  # OpenAI-compatible proxies
@@ -355,6 +365,11 @@ class Handler(BaseHTTPRequestHandler):
         if api is None and (path.endswith(":generateContent") or path.endswith(":streamGenerateContent")):
             api = "gemini"
         if api is None:
+            if self.headers.get("x-rig-answer-any"):
+                # Asked for by the hostile-input tests: any other path (count_tokens,
+                # embeddings, cachedContents, made-up ones) is recorded above and answered
+                # with an empty JSON object, whatever the body is (compressed, not JSON).
+                return self._send(200, b"{}")
             return self._error("chat", 404, f"Unknown path {path}", "unknown_url")
         try:
             request = json.loads(body)
