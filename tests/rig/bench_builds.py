@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/rig/bench_builds.py --size 16384 --pii 1024 old.wasm new.wasm
     .venv/bin/python tests/rig/bench_builds.py new.wasm new.wasm@policies/hold.yaml
+    .venv/bin/python tests/rig/bench_builds.py --workload repeat new.wasm new.wasm+gzip
 
 For comparing two builds of the filter (say, main before and after a change) on this
 shared machine: one gateway per build plus plain Envoy, all in front of the same
@@ -9,10 +10,14 @@ upstream as `bench.py`, one worker each; every round measures each gateway once,
 order reversed every other round; the figure is Envoy's utime+stime per request
 (`wrk`, 8 connections), median of the rounds, and its ratio to plain Envoy. A build
 named `WASM@POLICY` runs with that policy file (YAML or JSON) as its plugin
-configuration instead of the embedded default.
+configuration instead of the embedded default. A build named `WASM+gzip` (or `+br`,
+`+zstd`, after any `@POLICY`) is sent the same body compressed that way, with its
+`content-encoding` (only with `--workload repeat`: a compressed body cannot take a new
+last message per request).
 """
 
 import argparse
+import gzip
 import statistics
 import sys
 import tempfile
@@ -40,10 +45,23 @@ def main() -> int:
     (tmp / "up").mkdir()
     upstream = rig.Envoy(bench.upstream_config(up_port, rig.free_port()), concurrency=1, workdir=tmp / "up", log_level="error")
     gateways = {}
+    plain = bench.chat_body(args.size, args.pii, workload=args.workload)
+    scripts = {}
     for i, build in enumerate([None, *args.wasm]):
         name = "envoy" if build is None else f"{i}: {build}"
         (tmp / str(i)).mkdir()
-        wasm, _, policy = (build or "").partition("@")
+        build_only, _, coding = (build or "").partition("+")
+        wasm, _, policy = build_only.partition("@")
+        if coding and args.workload != "repeat":
+            parser.error("a compressed body needs --workload repeat")
+        body = tmp / f"body{i}"
+        body.write_bytes(compress(plain, coding))
+        script = tmp / f"post{i}.lua"
+        text = bench.lua(body)
+        if coding:
+            text = text.replace('wrk.method = "POST"', f'wrk.method = "POST"\nwrk.headers["content-encoding"] = "{coding}"')
+        script.write_text(text)
+        scripts[name] = script
         cfg = rig.render(
             listener_port=rig.free_port(),
             admin_port=rig.free_port(),
@@ -53,28 +71,40 @@ def main() -> int:
             **({"wasm": Path(wasm).resolve()} if build else {}),
         )
         gateways[name] = rig.Envoy(cfg, concurrency=1, workdir=tmp / str(i), log_level="info")
-    body = tmp / "body.json"
-    body.write_bytes(bench.chat_body(args.size, args.pii, workload=args.workload))
-    script = tmp / "post.lua"
-    script.write_text(bench.lua(body))
     cpu = {name: [] for name in gateways}
     try:
-        for g in gateways.values():
-            bench.measure(g, script, 8, 1)  # warm up
+        for name, g in gateways.items():
+            bench.measure(g, scripts[name], 8, 1)  # warm up
         for r in range(args.rounds):
             order = list(gateways) if r % 2 == 0 else list(reversed(gateways))
             for name in order:
-                cpu[name].append(bench.measure(gateways[name], script, 8, args.seconds)["cpu_us"])
+                cpu[name].append(bench.measure(gateways[name], scripts[name], 8, args.seconds)["cpu_us"])
     finally:
         for g in gateways.values():
             g.stop()
         upstream.stop()
     base = statistics.median(cpu["envoy"])
-    print(f"body {len(body.read_bytes())} B, PII every {args.pii or 'none'}, {args.rounds} rounds")
+    print(f"body {len(plain)} B, PII every {args.pii or 'none'}, workload {args.workload}, {args.rounds} rounds")
     for name, values in cpu.items():
         m = statistics.median(values)
         print(f"{name:40s} {m:7.1f} µs/req  ×{m / base:.2f}  rounds: {' '.join(str(round(v)) for v in values)}")
     return 0
+
+
+def compress(body: bytes, coding: str) -> bytes:
+    if not coding:
+        return body
+    if coding == "gzip":
+        return gzip.compress(body)
+    if coding == "br":
+        import brotli
+
+        return brotli.compress(body)
+    if coding == "zstd":
+        import zstandard
+
+        return zstandard.ZstdCompressor().compress(body)
+    raise SystemExit(f"unknown coding {coding!r}")
 
 
 if __name__ == "__main__":
