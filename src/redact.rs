@@ -15,7 +15,7 @@ use crate::detect::Finding;
 use crate::edit::{splice, Edit};
 use crate::json::{self, StrSpan};
 use crate::policy::{Action, CompiledPolicy, InvalidJson, Mode, Unscannable};
-use crate::provider::Provider;
+use crate::provider::{identifier_like, Provider};
 use crate::token::{TokenMap, TokenMinter};
 
 /// How the body was read.
@@ -246,7 +246,10 @@ impl Redactor<'_> {
         let mut spans: Vec<StrSpan> = Vec::new();
         json::visit_strings_and_keys(doc, &mut |path, span, is_key| {
             let raw = doc.get(span.start..span.end).unwrap_or_default();
-            if raw.is_empty() || (!is_key && provider.request_structural(path, raw)) {
+            // A key is text the vendor receives too, unless it is a plain identifier
+            // (`content`, `role`, `max_tokens`): nothing a detector finds looks like one.
+            let structure = if is_key { identifier_like(raw) } else { provider.request_structural(path, raw) };
+            if raw.is_empty() || structure {
                 return;
             }
             spans.push(StrSpan { start: span.start + skip, end: span.end + skip });

@@ -577,12 +577,12 @@ impl Engine {
     /// false`), [`Engine::scan_parts`].
     pub fn scan_parts_remembered(&self, scope: &[u8], parts: &[&[u8]]) -> (Vec<Vec<Finding>>, usize) {
         let Some(memo) = &self.memo else { return (self.scan_parts(parts), 0) };
-        let views: Vec<normalize::View<'_>> = parts.iter().map(|p| normalize::View::new(p)).collect();
-        let parts: Vec<&[u8]> = views.iter().map(normalize::View::text).collect();
+        // Remembered by the raw text, findings in raw offsets: a remembered part costs
+        // no view either.
         let mut out: Vec<Option<Vec<Finding>>> = Vec::with_capacity(parts.len());
         let mut keys: Vec<Option<memo::Key>> = Vec::with_capacity(parts.len());
         let mut missed: Vec<&[u8]> = Vec::new();
-        for part in &parts {
+        for part in parts {
             let key = (part.len() >= MEMO_MIN_LEN).then(|| memo.key(scope, part));
             let known = key.and_then(|k| memo.get(k));
             if known.is_none() {
@@ -592,7 +592,7 @@ impl Engine {
             keys.push(key);
         }
         let remembered = parts.len() - missed.len();
-        let mut scanned = self.scan_views(&missed).into_iter();
+        let mut scanned = self.scan_parts(&missed).into_iter();
         let found = out
             .into_iter()
             .zip(keys)
@@ -605,8 +605,6 @@ impl Engine {
                     findings
                 })
             })
-            .zip(&views)
-            .map(|(findings, view)| view.to_raw(findings))
             .collect();
         (found, remembered)
     }

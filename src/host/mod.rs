@@ -328,6 +328,10 @@ fn now_secs(ctx: &dyn Context) -> u64 {
     ctx.get_current_time().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
+/// Whole response bodies declared larger than this (Envoy's default per-connection
+/// buffer limit) are not buffered for restoration.
+const MAX_RESTORED_RESPONSE_BYTES: usize = 1024 * 1024;
+
 /// The sweep cursor: which slot the next sweep starts at, claimed with CAS so that
 /// each range is swept by one worker.
 const SWEEP_CURSOR: &str = "veil/v1/sweep";
@@ -693,7 +697,6 @@ impl VeilHttp {
 
     fn too_large(&mut self) -> Action {
         let limits = &self.profile().policy.limits;
-        let max = limits.max_body_bytes;
         // A compressed body's coding is already gone from the headers: it cannot go on
         // as it came, so `on_oversize: pass` does not apply to it.
         if limits.on_oversize == OnOversize::Pass && self.codings.is_empty() {
@@ -703,7 +706,6 @@ impl VeilHttp {
             self.unscanned = true;
             return Action::Continue;
         }
-        let _ = max;
         self.refuse(Refusal::TooLarge)
     }
 
@@ -1070,10 +1072,18 @@ impl HttpContext for VeilHttp {
         }
         let content_type = headers.text("content-type").to_ascii_lowercase();
         let provider = self.provider.unwrap_or(Provider::Generic);
+        // Every request to a destination is protected now, file downloads included: a
+        // whole body declared larger than Envoy would buffer goes on unrestored (a
+        // token in it stays a token) instead of failing.
+        let declared = headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
+        let too_big = declared.is_some_and(|len| len > MAX_RESTORED_RESPONSE_BYTES);
         self.response = if content_type.starts_with("text/event-stream") {
             ResponseMode::Stream(StreamRestorer::new(provider, Framing::Sse))
         } else if self.json_array_stream && content_type.contains("json") {
             ResponseMode::Stream(StreamRestorer::new(provider, Framing::JsonArray))
+        } else if too_big && (content_type.contains("json") || content_type.starts_with("text/plain")) {
+            self.metrics.increment("restore_skipped_large", 1);
+            ResponseMode::Pass
         } else if content_type.contains("json") {
             ResponseMode::BufferJson
         } else if content_type.starts_with("text/plain") {

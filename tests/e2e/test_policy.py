@@ -169,7 +169,7 @@ def test_a_rule_names_the_api_shape_of_a_path_the_routes_do_not_know(per_tenant,
     c = openai.OpenAI(base_url=f"{gw.base_url}/proxy/openai/v1", api_key="k", max_retries=0, timeout=20)
     c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     assert leaked(vendor.received()[0]["body"]) == []
-    assert gw.audit_events()[-1]["provider"] == "generic"
+    assert [e["provider"] for e in gw.audit_events()].count("generic") == 1
 
 
 def test_oversize_pass_forwards_unscanned_and_audits_it(gateways, vendor):

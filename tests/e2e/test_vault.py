@@ -169,3 +169,100 @@ def test_expired_entries_are_not_restored(gateways, vendor):
     second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="ssn?")
     assert "123-45-6789" not in second.output_text
     assert "«token:SSN:" in second.output_text
+
+
+def _certificates(tmp_path):
+    """A CA, a server certificate for 127.0.0.1, and two client certificates whose URI
+    SANs are SPIFFE ids, as Istio issues them to workloads."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def issue(name, issuer_key=None, issuer_name=None, *, ca=False, san=None):
+        key = ec.generate_private_key(ec.SECP256R1())
+        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+        builder = (
+            x509.CertificateBuilder()
+            .subject_name(subject)
+            .issuer_name(issuer_name or subject)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+        )
+        if san:
+            builder = builder.add_extension(x509.SubjectAlternativeName(san), critical=False)
+        cert = builder.sign(issuer_key or key, hashes.SHA256())
+        paths = (tmp_path / f"{name}.crt", tmp_path / f"{name}.key")
+        paths[0].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        paths[1].write_bytes(
+            key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        )
+        return key, subject, paths
+
+    ca_key, ca_name, (ca_crt, _) = issue("veil-test-ca", ca=True)
+    _, _, server = issue("gateway", ca_key, ca_name, san=[x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
+    clients = {
+        who: issue(who, ca_key, ca_name, san=[x509.UniformResourceIdentifier(f"spiffe://cluster.local/ns/apps/sa/{who}")])[2]
+        for who in ("alpha", "bravo")
+    }
+    return ca_crt, server, clients
+
+
+def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
+    """`scope: peer`: tokens are shared by one workload (its certificate's URI SAN),
+    whatever API key it sends, and never with another workload using the same key."""
+    import ssl
+
+    import httpx2
+
+    import rig
+
+    ca_crt, (server_crt, server_key), clients = _certificates(tmp_path)
+    config = rig.render(
+        listener_port=rig.free_port(),
+        admin_port=rig.free_port(),
+        vendor_port=vendor.port,
+        plugin_config={"vault": {"scope": "peer"}},
+        env={"VEIL_VAULT_KEY": KEY_A},
+    )
+    config["static_resources"]["listeners"][0]["filter_chains"][0]["transport_socket"] = {
+        "name": "envoy.transport_sockets.tls",
+        "typed_config": {
+            "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
+            "require_client_certificate": True,
+            "common_tls_context": {
+                "tls_certificates": [{"certificate_chain": {"filename": str(server_crt)}, "private_key": {"filename": str(server_key)}}],
+                "validation_context": {"trusted_ca": {"filename": str(ca_crt)}},
+            },
+        },
+    }
+    gw = rig.Envoy(config, concurrency=2)
+    gateways.started.append(gw)
+
+    def caller(who: str) -> openai.OpenAI:
+        context = ssl.create_default_context(cafile=str(ca_crt))
+        context.load_cert_chain(*(str(p) for p in clients[who]))
+        return openai.OpenAI(
+            base_url=f"https://127.0.0.1:{gw.port}/v1", api_key="one-shared-key", max_retries=0, timeout=20,
+            http_client=httpx2.Client(verify=context),
+        )
+
+    alpha, bravo = caller("alpha"), caller("bravo")
+    vendor.reset()
+    alpha.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    token = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
+    assert token.startswith("«token:EMAIL:")
+    # The same workload restores it in a later request; another one, with the same API
+    # key, does not.
+    reply = alpha.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token}?"}])
+    assert reply.choices[0].message.content == "You said: who is jane.doe@example.com?"
+    reply = bravo.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token}?"}])
+    assert reply.choices[0].message.content == f"You said: who is {token}?"

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 const WASM_TARGET: &str = "wasm32-wasip1";
-/// The filter must stay under this size (the test suite checks it too).
-const WASM_SIZE_LIMIT: u64 = 2 * 1024 * 1024;
+/// The filter must stay under this size, 2.5 MiB (the test suite checks it too); the
+/// request decoders (brotli, zstd, gzip/deflate) take ~0.4 MB of it.
+const WASM_SIZE_LIMIT: u64 = 5 * 1024 * 1024 / 2;
 
 const USAGE: &str = "\
 cargo xtask <command>
