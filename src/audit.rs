@@ -32,7 +32,9 @@ pub enum Outcome {
     InvalidJson,
     /// Not text, and the policy blocks unscannable bodies (415).
     UnscannableBlocked,
-    /// Not text (or binary multipart parts), forwarded as `limits.unscannable: pass` says.
+    /// Not text (or with binary parts: multipart, base64 media), forwarded unchanged as
+    /// `limits.unscannable: pass` says. A body rewritten for its other parts is
+    /// `rewritten`, with `unscannable` counting its unreadable parts.
     UnscannablePassed,
     /// A `content-encoding` the filter cannot decode (415).
     UnsupportedEncoding,

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use crate::detect::Finding;
 use crate::edit::{splice, Edit};
+use crate::encoding::base64;
 use crate::json::{self, StrSpan};
 use crate::policy::{Action, CompiledPolicy, InvalidJson, Mode, Unscannable};
 use crate::provider::{identifier_like, Provider};
@@ -244,24 +245,53 @@ impl Redactor<'_> {
         let doc = body.get(skip..).unwrap_or_default();
         let provider = self.provider;
         let mut spans: Vec<StrSpan> = Vec::new();
+        let mut media: Vec<StrSpan> = Vec::new();
         json::visit_strings_and_keys(doc, &mut |path, span, is_key| {
             let raw = doc.get(span.start..span.end).unwrap_or_default();
+            let at = StrSpan { start: span.start + skip, end: span.end + skip };
+            if !is_key && provider.request_media(path, raw) {
+                media.push(at);
+                return;
+            }
             // A key is text the vendor receives too, unless it is a plain identifier
             // (`content`, `role`, `max_tokens`): nothing a detector finds looks like one.
             let structure = if is_key { identifier_like(raw) } else { provider.request_structural(path, raw) };
             if raw.is_empty() || structure {
                 return;
             }
-            spans.push(StrSpan { start: span.start + skip, end: span.end + skip });
+            spans.push(at);
         })?;
         let decoded: Vec<json::Decoded<'_>> =
             spans.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
-        // Every text field in one scan (a scan has fixed costs; a chat has many short
-        // messages), findings by offsets into each.
-        let parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
+        let payloads: Vec<Option<Payload>> =
+            media.iter().map(|span| Payload::read(body.get(span.start..span.end).unwrap_or_default())).collect();
+        // Every text field and media payload in one scan (a scan has fixed costs; a chat
+        // has many short messages), findings by offsets into each.
+        let mut parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
+        parts.extend(payloads.iter().flatten().map(|p| p.data.as_slice()));
         let (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
-        for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(&found) {
+        let (text_found, media_found) = found.split_at(spans.len().min(found.len()));
+        for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(text_found) {
             self.apply(state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
+        }
+        let mut media_found = media_found.iter();
+        for (span, payload) in media.iter().zip(&payloads) {
+            let Some(payload) = payload else {
+                // Looked like base64 and is not: what it holds could not be read.
+                state.unscannable += 1;
+                continue;
+            };
+            let findings = media_found.next().map(Vec::as_slice).unwrap_or_default();
+            state.unscannable += u32::from(!payload.text);
+            // The payload's own edits, then the payload re-encoded in place of the span.
+            let before = state.edits.len();
+            self.apply(state, &payload.data, findings, |offset| offset);
+            let inner = state.edits.split_off(before);
+            if !inner.is_empty() {
+                let mut replacement = payload.prefix.clone();
+                replacement.extend(base64::encode(&splice(&payload.data, inner), payload.style));
+                state.edits.push(Edit { start: span.start, end: span.end, replacement });
+            }
         }
         Ok(remembered)
     }
@@ -304,6 +334,35 @@ impl Redactor<'_> {
             };
             state.edits.push(Edit { start: to_raw(finding.start), end: to_raw(finding.end), replacement });
         }
+    }
+}
+
+/// A base64 media payload in a JSON string, decoded: a reader (the vendor, then the
+/// model) sees what it encodes, so the redactor searches that — text documents sent as
+/// base64 (Anthropic's `text/plain` document source, Gemini's `inlineData`) and the
+/// plain bytes inside binary ones (metadata, uncompressed PDF text).
+struct Payload {
+    /// The raw bytes before the base64 (a `data:…;base64,` prefix), kept as they were.
+    prefix: Vec<u8>,
+    data: Vec<u8>,
+    style: base64::Style,
+    /// UTF-8 without NUL bytes: a text document, not media.
+    text: bool,
+}
+
+impl Payload {
+    /// The payload of a raw JSON string's contents, if it decodes.
+    fn read(raw: &[u8]) -> Option<Payload> {
+        let split = match raw.strip_prefix(b"data:") {
+            Some(_) => memchr::memmem::find(raw, b";base64,")? + 8,
+            None => 0,
+        };
+        let (prefix, encoded) = raw.split_at(split.min(raw.len()));
+        // JSON may escape `/` and line breaks inside it.
+        let encoded = json::decode(encoded);
+        let (data, style) = base64::decode(&encoded.bytes)?;
+        let text = std::str::from_utf8(&data).is_ok() && memchr::memchr(0, &data).is_none();
+        Some(Payload { prefix: prefix.to_vec(), data, style, text })
     }
 }
 
@@ -518,6 +577,54 @@ mod tests {
             let expected = body.matches(v).count() as u32;
             assert_eq!(r.counts.get("EMAIL"), Some(&expected), "{provider:?}");
         }
+    }
+
+    /// Base64 is an encoding, not a hiding place: a text document sent as base64 is
+    /// read and rewritten (re-encoded the way it came); binary media are searched for
+    /// plain bytes and counted as unscannable.
+    #[test]
+    fn base64_media_payloads_are_decoded_and_searched() {
+        use crate::encoding::base64::{encode, Style};
+        let padded = Style { url_safe: false, padded: true };
+        let doc = encode(b"Contract for jane.doe@example.com, SSN 123-45-6789.", padded);
+        let body = format!(
+            r#"{{"messages":[{{"role":"user","content":[{{"type":"document","source":{{"type":"base64","media_type":"text/plain","data":"{}"}}}}]}}]}}"#,
+            String::from_utf8(doc.clone()).unwrap()
+        );
+        let policy = CompiledPolicy::new(Policy::default()).unwrap();
+        let minter = TokenMinter::new([1; 32]);
+        let r = Redactor { policy: &policy, provider: Provider::Anthropic, minter: &minter, scope: b"t", taken: &|_, _| false }
+            .redact(body.as_bytes());
+        assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN"), r.unscannable), (Some(&1), Some(&1), 0));
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        let data = v["messages"][0]["content"][0]["source"]["data"].as_str().unwrap();
+        let (text, _) = crate::encoding::base64::decode(data.as_bytes()).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.starts_with("Contract for «token:EMAIL:") && !text.contains("example.com"), "{text}");
+        // Written as it came: the standard alphabet, padded.
+        assert!(data.len() % 4 == 0 && !data.contains(['-', '_']), "{data}");
+
+        // An image whose metadata carries an email, as a data URL (URL-safe, unpadded).
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(b"tEXtAuthor\0jane.doe@example.com\0\0");
+        let url_safe = Style { url_safe: true, padded: false };
+        let url = format!("data:image/png;base64,{}", String::from_utf8(encode(&png, url_safe)).unwrap());
+        let body = format!(r#"{{"messages":[{{"role":"user","content":[{{"type":"image_url","image_url":{{"url":"{url}"}}}}]}}]}}"#);
+        let r = redact(body.as_bytes());
+        assert_eq!((r.counts.get("EMAIL"), r.unscannable), (Some(&1), 1));
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        let url = v["messages"][0]["content"][0]["image_url"]["url"].as_str().unwrap();
+        let payload = url.strip_prefix("data:image/png;base64,").unwrap();
+        let (bytes, _) = crate::encoding::base64::decode(payload.as_bytes()).unwrap();
+        assert!(!payload.contains(['=', '+', '/']), "{payload}");
+        assert!(bytes.starts_with(b"\x89PNG") && !bytes.windows(11).any(|w| w == b"example.com"));
+
+        // A plain image: forwarded byte for byte, counted.
+        let body = format!(r#"{{"contents":[{{"parts":[{{"inlineData":{{"mimeType":"image/png","data":"{}"}}}}]}}]}}"#, String::from_utf8(encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", padded)).unwrap());
+        let r = redact(body.as_bytes());
+        assert_eq!((r.verdict.clone(), r.unscannable), (Verdict::Forward, 1));
     }
 
     #[test]

@@ -809,7 +809,9 @@ impl VeilHttp {
                 Action::Continue
             }
             Verdict::Rewrite(new_body) => {
-                self.event().outcome = if unscannable { Outcome::UnscannablePassed } else { Outcome::Rewritten };
+                // Rewritten says more than that a part could not be read (`unscannable`
+                // in the line says that).
+                self.event().outcome = Outcome::Rewritten;
                 self.event().request_bytes_out = new_body.len() as u64;
                 self.metrics.increment("tokens_issued", redaction.tokens.len() as u64);
                 self.tokens = redaction.tokens;
