@@ -45,6 +45,7 @@ from lenient import (
     audit_for,
     chat_body,
     encode,
+    leaks,
     new_id,
     only_request,
     post_json,
@@ -513,6 +514,36 @@ def test_gemini_fields_no_adapter_names_are_scanned(gateway, vendor):
     sent = assert_fields_tokenized(gateway, vendor, rid, "gemini", paths)
     # Inline media (the SDK writes base64url) passes byte for byte.
     assert base64.urlsafe_b64decode(at(sent, "contents", 0, "parts", 3, "inlineData", "data")) == PNG
+
+
+def test_a_text_document_sent_as_base64_is_read_and_rewritten(gateway, vendor):
+    """Base64 is an encoding, not a hiding place: Gemini reads a `text/plain` inline
+    document, so the gateway decodes it, tokenizes it and re-encodes it; an image beside
+    it goes on byte for byte and is counted as unscannable."""
+    from google.genai import types
+
+    rid = new_id()
+    client = gemini_client(gateway, rid)
+    document = f"Minutes. Attendees wrote from {S[0]} and {S[1]}.".encode()
+    client.models.generate_content(
+        model="gemini-2.0-flash",
+        contents=[
+            types.Content(
+                role="user",
+                parts=[
+                    types.Part(text="summarise the attached notes"),
+                    types.Part(inline_data=types.Blob(mime_type="text/plain", data=document)),
+                    types.Part(inline_data=types.Blob(mime_type="image/png", data=PNG)),
+                ],
+            )
+        ],
+    )
+    sent = json.loads(only_request(vendor, rid)["body"])
+    text = base64.urlsafe_b64decode(at(sent, "contents", 0, "parts", 1, "inlineData", "data") + "==").decode()
+    assert leaks(text) == [] and "«token:" in text, text
+    assert base64.urlsafe_b64decode(at(sent, "contents", 0, "parts", 2, "inlineData", "data")) == PNG
+    event = audit_for(gateway, rid)
+    assert event["unscannable"] == 1 and event["outcome"] == "rewritten", event
 
 
 @pytest.mark.parametrize("version", VERSIONS)
