@@ -1282,6 +1282,9 @@ mod tests {
                 "{text:?}: expected {category} {value:?}, got {found:?}"
             );
         }
+        let tags: String = "jane.doe@example.com".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
+        let text = format!("mail {tags} now");
+        assert_eq!(categories(&text), vec![("EMAIL".to_string(), tags.clone())], "tag characters");
         // Nine digits without the words that name them are not an SSN.
         assert!(categories("order 123456789 shipped").iter().all(|(c, _)| c != "SSN"));
         assert!(categories("ssn 000000000").iter().all(|(c, _)| c != "SSN"));

@@ -20,7 +20,11 @@
 //! - JSON escapes are decoded (`\u0040`, `\"`, `\n`, surrogate pairs), however many
 //!   backslashes precede them, so one more level of encoding hides nothing;
 //! - percent-encoding is decoded (`jane%40example.com` in a URL or a form; `%EF%BC%A0`,
-//!   a full-width `@` in UTF-8, is then folded too).
+//!   a full-width `@` in UTF-8, is then folded too);
+//! - HTML character references are decoded (`jane&#64;example.com`, `&#x40;`,
+//!   `&commat;`, `&period;`): text pasted from a web page, or written to slip past;
+//! - circled, parenthesized, superscript and subscript digits and circled letters
+//!   (`①②③`, `⑴`, `¹²³`, `ⓐ`) are folded to ASCII.
 //!
 //! Each byte of the view knows the raw byte range of the unit it came from (a
 //! character, an escape), so a finding maps back to whole raw units: the token
@@ -150,13 +154,15 @@ fn first_change(raw: &[u8]) -> Option<usize> {
             let backslash = x.wrapping_sub(ONES) & !x & HIGH;
             let p = v ^ (ONES * u64::from(b'%'));
             let percent = p.wrapping_sub(ONES) & !p & HIGH;
-            if (v & HIGH) | backslash | percent == 0 {
+            let a = v ^ (ONES * u64::from(b'&'));
+            let amp = a.wrapping_sub(ONES) & !a & HIGH;
+            if (v & HIGH) | backslash | percent | amp == 0 {
                 at += 8;
                 continue;
             }
         }
         let b = raw.get(at).copied().unwrap_or_default();
-        if b < 0x80 && b != b'\\' && b != b'%' {
+        if b < 0x80 && !matches!(b, b'\\' | b'%' | b'&') {
             at += 1;
             continue;
         }
@@ -178,6 +184,9 @@ fn unit(raw: &[u8], at: usize) -> (usize, Produced) {
     }
     if b == b'%' {
         return percent(raw, at);
+    }
+    if b == b'&' {
+        return entity(raw, at);
     }
     if b < 0x80 {
         return (at + 1, Produced::Raw);
@@ -276,6 +285,43 @@ fn percent(raw: &[u8], at: usize) -> (usize, Produced) {
     (at + 3 * len, produced)
 }
 
+/// An HTML character reference at `at` (`&#64;`, `&#x40;`, or one of the named ones
+/// that spell the characters values are written with), decoded; else the `&` as it is.
+fn entity(raw: &[u8], at: usize) -> (usize, Produced) {
+    let rest = raw.get(at + 1..).unwrap_or_default();
+    let Some(semi) = rest.iter().take(12).position(|&b| b == b';') else { return (at + 1, Produced::Raw) };
+    let name = rest.get(..semi).unwrap_or_default();
+    let end = at + 1 + semi + 1;
+    let code = match name {
+        [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() && hex.iter().all(u8::is_ascii_hexdigit) => {
+            std::str::from_utf8(hex).ok().and_then(|h| u32::from_str_radix(h, 16).ok())
+        }
+        [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
+            std::str::from_utf8(dec).ok().and_then(|d| d.parse::<u32>().ok())
+        }
+        b"commat" => Some(u32::from(b'@')),
+        b"period" => Some(u32::from(b'.')),
+        b"amp" => Some(u32::from(b'&')),
+        b"lowbar" | b"UnderBar" => Some(u32::from(b'_')),
+        b"hyphen" | b"dash" | b"minus" => Some(u32::from(b'-')),
+        b"plus" => Some(u32::from(b'+')),
+        b"colon" => Some(u32::from(b':')),
+        b"sol" => Some(u32::from(b'/')),
+        b"nbsp" => Some(0xA0),
+        b"lpar" => Some(u32::from(b'(')),
+        b"rpar" => Some(u32::from(b')')),
+        _ => None,
+    };
+    let Some(c) = code.and_then(char::from_u32) else { return (at + 1, Produced::Raw) };
+    let produced = match fold(c) {
+        Fold::Keep if c.is_ascii() => Produced::Byte(c as u8),
+        Fold::Keep => Produced::Char(c),
+        Fold::Remove => Produced::Nothing,
+        Fold::Ascii(a) => Produced::Byte(a),
+    };
+    (end, produced)
+}
+
 fn hex4(raw: &[u8], at: usize) -> Option<u32> {
     let digits = raw.get(at..at + 4)?;
     let text = std::str::from_utf8(digits).ok()?;
@@ -358,6 +404,26 @@ pub fn fold(c: char) -> Fold {
         0x0E50..=0x0E59 => digit(u - 0x0E50),
         0x1040..=0x1049 => digit(u - 0x1040),
         0x17E0..=0x17E9 => digit(u - 0x17E0),
+        // Superscript and subscript digits.
+        0x2070 => digit(0),
+        0x00B9 => digit(1),
+        0x00B2 => digit(2),
+        0x00B3 => digit(3),
+        0x2074..=0x2079 => digit(u - 0x2070),
+        0x2080..=0x2089 => digit(u - 0x2080),
+        // Circled, parenthesized and "digit full stop" digits, negative circled digits.
+        0x2460..=0x2468 => digit(u - 0x2460 + 1),
+        0x24EA | 0x24FF => digit(0),
+        0x2474..=0x247C => digit(u - 0x2474 + 1),
+        0x2488..=0x2490 => digit(u - 0x2488 + 1),
+        0x24F5..=0x24FD => digit(u - 0x24F5 + 1),
+        0x2776..=0x277E => digit(u - 0x2776 + 1),
+        0x2780..=0x2788 => digit(u - 0x2780 + 1),
+        0x278A..=0x2792 => digit(u - 0x278A + 1),
+        // Circled and parenthesized letters.
+        0x24B6..=0x24CF => Fold::Ascii(b'A' + (u - 0x24B6) as u8),
+        0x24D0..=0x24E9 => Fold::Ascii(b'a' + (u - 0x24D0) as u8),
+        0x249C..=0x24B5 => Fold::Ascii(b'a' + (u - 0x249C) as u8),
         // Mathematical digits (bold, double-struck, sans-serif, sans bold, monospace).
         0x1D7CE..=0x1D7FF => digit((u - 0x1D7CE) % 10),
         // Mathematical letters: thirteen alphabets of 52 (A–Z, a–z).
@@ -424,6 +490,10 @@ mod tests {
             ("jane%40example.com", "jane@example.com"),
             ("jane%EF%BC%A0example.com", "jane@example.com"),
             ("caf%C3%A9 50%25 100% %zz %4", "café 50% 100% %zz %4"),
+            ("jane&#64;example&#x2E;com", "jane@example.com"),
+            ("jane&commat;example&period;com R&D &amp; &bogus; &#xZZ; &", "jane@example.com R&D & &bogus; &#xZZ; &"),
+            ("①②③-④⑤-⑥⑦⑧⑨", "123-45-6789"),
+            ("¹²³⁴⁵⁶⁷⁸⁹⁰ ₁₂₃ ⑴⑵ ⓙⓐⓝⓔ", "1234567890 123 12 jane"),
         ];
         for (raw, want) in table {
             assert_eq!(view(raw), *want, "{raw:?}");

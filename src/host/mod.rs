@@ -847,6 +847,18 @@ impl Headers {
     fn text(&self, name: &str) -> String {
         self.get(name).map(|v| String::from_utf8_lossy(v).into_owned()).unwrap_or_default()
     }
+
+    /// Every value of `name`, joined with ", " (RFC 9110 § 5.3: a field repeated is
+    /// one list), so that a second line cannot hide what the first one does not say.
+    fn joined(&self, name: &str) -> String {
+        let values: Vec<String> = self
+            .0
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
+            .collect();
+        values.join(", ")
+    }
 }
 
 /// Restores from this request's tokens first, then from the vault (same scope only).
@@ -994,7 +1006,7 @@ impl HttpContext for VeilHttp {
             return self.refuse(Refusal::Transport);
         }
         // A compressed body is scanned decoded and goes on decoded.
-        match crate::encoding::parse(&headers.text("content-encoding")) {
+        match crate::encoding::parse(&headers.joined("content-encoding")) {
             Ok(codings) if codings.is_empty() => {}
             Ok(codings) => {
                 self.codings = codings;

@@ -391,6 +391,10 @@ def fold(text: str) -> str:
     out = []
     for ch in text:
         cat = unicodedata.category(ch)
+        if 0xE0020 <= ord(ch) <= 0xE007E:
+            # Tag characters spell ASCII invisibly ("ASCII smuggling"); a model reads them.
+            out.append(chr(ord(ch) - 0xE0000))
+            continue
         if cat == "Cf":
             continue
         if cat == "Pd" or ch in "\u2212":

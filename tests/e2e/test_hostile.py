@@ -178,6 +178,25 @@ def test_a_compressed_body_is_decoded_scanned_and_forwarded_plain(gateway, vendo
     assert sent_chat_text(record).startswith("mail «token:EMAIL:")
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+def test_a_coding_named_on_a_second_header_line_is_not_missed(gateway, vendor, version):
+    """`content-encoding: identity` and then `content-encoding: gzip`: one list to the
+    vendor (RFC 9110 § 5.3), so one list to the filter too."""
+    rid = new_id()
+    plain = json.dumps(chat_body()).encode()
+    hdrs = [
+        ("content-type", "application/json"),
+        ("authorization", "Bearer test-key-alpha"),
+        ("x-request-id", rid),
+        ("content-encoding", "identity"),
+        ("content-encoding", "gzip"),
+    ]
+    resp = send(gateway.port, "POST", CHAT, version=version, headers=hdrs, body=gzip.compress(plain))
+    assert chat_reply(resp) == f"You said: {SECRET_TEXT}"
+    record = assert_scanned(gateway, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
+    assert "content-encoding" not in record["headers"]
+
+
 @pytest.mark.parametrize("inflated", [300 * 1024, 64 * 1024 * 1024], ids=["300KiB", "64MiB"])
 @pytest.mark.parametrize("version", VERSIONS)
 def test_a_decompression_bomb_is_refused_as_too_large(gateway, vendor, version, inflated):
@@ -835,6 +854,10 @@ UNICODE = {
     "ssn-without-separators": ("my ssn is ", "123456789", " thanks", "SSN", SEEDS["SSN"][0]),
     "ssn-with-spaces": ("my ssn is ", "123 45 6789", " thanks", "SSN", SEEDS["SSN"][0]),
     "social-security-with-spaces": ("social security number ", "123 45 6789", " thanks", "SSN", SEEDS["SSN"][0]),
+    "html-entities-in-email": ("mail ", "jane.doe&#64;example&period;com", " now", "EMAIL", EMAIL),
+    "percent-encoded-email": ("see https://x.example/?to=", "jane.doe%40example.com", " now", "EMAIL", EMAIL),
+    "circled-digits-ssn": ("my ssn is ", "①②③-④⑤-⑥⑦⑧⑨", " thanks", "SSN", SEEDS["SSN"][0]),
+    "tag-characters-email": ("mail ", "".join(chr(0xE0000 + ord(c)) for c in EMAIL), " now", "EMAIL", EMAIL),
 }
 
 
