@@ -261,6 +261,9 @@ impl Redactor<'_> {
             }
             spans.push(at);
         })?;
+        // A media value is read twice: as the text it is (a key id or a card number is
+        // base64's alphabet too) and as what it encodes.
+        spans.extend_from_slice(&media);
         let decoded: Vec<json::Decoded<'_>> =
             spans.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
         let payloads: Vec<Option<Payload>> =
@@ -271,11 +274,16 @@ impl Redactor<'_> {
         parts.extend(payloads.iter().flatten().map(|p| p.data.as_slice()));
         let (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
         let (text_found, media_found) = found.split_at(spans.len().min(found.len()));
-        for ((span, decoded), findings) in spans.iter().zip(&decoded).zip(text_found) {
+        let texts = spans.len() - media.len();
+        for (i, ((span, decoded), findings)) in spans.iter().zip(&decoded).zip(text_found).enumerate() {
+            if i >= texts && findings.is_empty() {
+                continue;
+            }
             self.apply(state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
         }
+        let as_text = text_found.get(texts..).unwrap_or_default();
         let mut media_found = media_found.iter();
-        for (span, payload) in media.iter().zip(&payloads) {
+        for ((span, payload), text_findings) in media.iter().zip(&payloads).zip(as_text) {
             let Some(payload) = payload else {
                 // Looked like base64 and is not: what it holds could not be read.
                 state.unscannable += 1;
@@ -283,6 +291,10 @@ impl Redactor<'_> {
             };
             let findings = media_found.next().map(Vec::as_slice).unwrap_or_default();
             state.unscannable += u32::from(!payload.text);
+            if !text_findings.is_empty() {
+                // Rewritten as the text it is; what it would decode to no longer exists.
+                continue;
+            }
             // The payload's own edits, then the payload re-encoded in place of the span.
             let before = state.edits.len();
             self.apply(state, &payload.data, findings, |offset| offset);
@@ -620,6 +632,14 @@ mod tests {
         let (bytes, _) = crate::encoding::base64::decode(payload.as_bytes()).unwrap();
         assert!(!payload.contains(['=', '+', '/']), "{payload}");
         assert!(bytes.starts_with(b"\x89PNG") && !bytes.windows(11).any(|w| w == b"example.com"));
+
+        // A value in base64's alphabet under a media key is read as the text it is too.
+        for value in ["AKIAIOSFODNN7EXAMPLE", "4111111111111111"] {
+            let body = format!(r#"{{"messages":[{{"role":"user","content":[{{"type":"document","source":{{"type":"text","media_type":"text/plain","data":"{value}"}}}}]}}]}}"#);
+            let r = redact(body.as_bytes());
+            let Verdict::Rewrite(out) = &r.verdict else { panic!("{value}: expected a rewrite") };
+            assert!(!String::from_utf8_lossy(out).contains(value));
+        }
 
         // A plain image: forwarded byte for byte, counted.
         let body = format!(r#"{{"contents":[{{"parts":[{{"inlineData":{{"mimeType":"image/png","data":"{}"}}}}]}}]}}"#, String::from_utf8(encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", padded)).unwrap());

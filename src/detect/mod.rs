@@ -194,6 +194,26 @@ pub use memo::MEMO_MIN_LEN;
 /// The most bytes [`Engine::scan_parts`] joins into one text (parts and gaps).
 const JOINED_MAX: usize = 1 << 20;
 
+/// Non-overlapping findings from candidates that may overlap, as the engine chooses
+/// them: the longest span wins, then the higher confidence, then the earlier rule; in
+/// order of position.
+fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
+    candidates.sort_by(|a, b| {
+        b.len().cmp(&a.len()).then(b.confidence.total_cmp(&a.confidence)).then(a.rule.cmp(&b.rule)).then(a.start.cmp(&b.start))
+    });
+    // Keyed by start: a candidate overlaps iff its nearest chosen neighbour on the left
+    // ends after it starts, or the one on the right starts before it ends.
+    let mut chosen: BTreeMap<usize, Finding> = BTreeMap::new();
+    for cand in candidates {
+        let left = chosen.range(..=cand.start).next_back().is_some_and(|(_, f)| f.end > cand.start);
+        let right = chosen.range(cand.start..).next().is_some_and(|(_, f)| f.start < cand.end);
+        if !left && !right {
+            chosen.insert(cand.start, cand);
+        }
+    }
+    chosen.into_values().collect()
+}
+
 /// Added to a dictionary name's confidence when its second word is in the dictionary too.
 const BOTH_NAMES_KNOWN: f32 = 0.15;
 
@@ -522,7 +542,20 @@ impl Engine {
     /// findings are offsets into `text` itself, each covering whole raw units.
     pub fn scan(&self, text: &[u8]) -> Vec<Finding> {
         let view = normalize::View::new(text);
-        view.to_raw(self.scan_view(view.text()))
+        let found = view.to_raw(self.scan_view(view.text()));
+        self.with_boundaries(text, &view, found)
+    }
+
+    /// When the view removed invisible characters, the findings of the view that reads
+    /// them as spaces too (see [`normalize::View::with_boundaries`]), longest first.
+    fn with_boundaries(&self, text: &[u8], view: &normalize::View<'_>, found: Vec<Finding>) -> Vec<Finding> {
+        if !view.removed() {
+            return found;
+        }
+        let alt = normalize::View::with_boundaries(text);
+        let mut all = found;
+        all.extend(alt.to_raw(self.scan_view(alt.text())));
+        resolve_overlaps(all)
     }
 
     /// [`Engine::scan`] of a text that is already a view.
@@ -546,7 +579,12 @@ impl Engine {
         let views: Vec<normalize::View<'_>> = parts.iter().map(|p| normalize::View::new(p)).collect();
         let texts: Vec<&[u8]> = views.iter().map(normalize::View::text).collect();
         let found = self.scan_views(&texts);
-        views.iter().zip(found).map(|(view, f)| view.to_raw(f)).collect()
+        views
+            .iter()
+            .zip(parts)
+            .zip(found)
+            .map(|((view, part), f)| self.with_boundaries(part, view, view.to_raw(f)))
+            .collect()
     }
 
     /// [`Engine::scan_parts`] over views.
@@ -1282,6 +1320,9 @@ mod tests {
                 "{text:?}: expected {category} {value:?}, got {found:?}"
             );
         }
+        // An invisible character between a word and a value separates them.
+        assert_eq!(categories("ssn\u{200B}123-45-6789"), vec![("SSN".to_string(), "123-45-6789".to_string())]);
+        assert_eq!(categories("ip 10.20.30.40\u{2060}note"), vec![("PRIVATE_IP".to_string(), "10.20.30.40".to_string())]);
         let tags: String = "jane.doe@example.com".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
         let text = format!("mail {tags} now");
         assert_eq!(categories(&text), vec![("EMAIL".to_string(), tags.clone())], "tag characters");

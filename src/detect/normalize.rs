@@ -41,6 +41,8 @@ use super::Finding;
 #[derive(Debug)]
 pub struct View<'a> {
     text: Cow<'a, [u8]>,
+    /// Invisible characters were removed: the view glued what they separated.
+    removed: bool,
     /// For each byte of the view, the raw range of the unit it came from; `None` when
     /// the view is the raw text itself.
     map: Option<Vec<(u32, u32)>>,
@@ -49,12 +51,31 @@ pub struct View<'a> {
 impl<'a> View<'a> {
     /// The view of `raw`.
     pub fn new(raw: &'a [u8]) -> View<'a> {
-        let Some(first) = first_change(raw) else { return View { text: Cow::Borrowed(raw), map: None } };
+        View::build(raw, false)
+    }
+
+    /// The view of `raw` with each invisible character read as a space instead of
+    /// nothing. An invisible character inside a value hides it from a word boundary
+    /// only in [`View::new`]; one between a word and a value (`ssn\u{200B}123-45-6789`)
+    /// only here: the engine scans both when there was one ([`View::removed`]).
+    pub fn with_boundaries(raw: &'a [u8]) -> View<'a> {
+        View::build(raw, true)
+    }
+
+    /// Whether invisible characters were removed.
+    pub fn removed(&self) -> bool {
+        self.removed
+    }
+
+    fn build(raw: &'a [u8], boundaries: bool) -> View<'a> {
+        let unchanged = |raw| View { text: Cow::Borrowed(raw), removed: false, map: None };
+        let Some(first) = first_change(raw) else { return unchanged(raw) };
         // Texts beyond u32 offsets are not scanned whole anyway (the body limit is far
         // below); keep them as they are rather than map them wrongly.
         if u32::try_from(raw.len()).is_err() {
-            return View { text: Cow::Borrowed(raw), map: None };
+            return unchanged(raw);
         }
+        let mut removed = false;
         let mut out = Vec::with_capacity(raw.len());
         let mut map = Vec::with_capacity(raw.len());
         for i in 0..first {
@@ -72,7 +93,13 @@ impl<'a> View<'a> {
                         map.push(range);
                     }
                 }
-                Produced::Nothing => {}
+                Produced::Nothing => {
+                    removed = true;
+                    if boundaries {
+                        out.push(b' ');
+                        map.push(range);
+                    }
+                }
                 Produced::Byte(b) => {
                     out.push(b);
                     map.push(range);
@@ -87,7 +114,7 @@ impl<'a> View<'a> {
             }
             at = unit_end.max(at + 1);
         }
-        View { text: Cow::Owned(out), map: Some(map) }
+        View { text: Cow::Owned(out), removed, map: Some(map) }
     }
 
     /// The bytes the detectors scan.
@@ -217,10 +244,21 @@ fn escape(raw: &[u8], at: usize) -> (usize, Produced) {
     if let Some(byte) = simple {
         return (after + 1, Produced::Byte(byte));
     }
-    if raw.get(after) != Some(&b'u') {
-        // A backslash that escapes nothing the view decodes: the run stays, except
-        // that `\\` pairs are one backslash to a parser; keeping them costs nothing.
-        return (after, Produced::Raw);
+    match raw.get(after) {
+        Some(b'u') => {}
+        // JSON5 / JavaScript: `\xHH`.
+        Some(b'x') => {
+            let hex = raw.get(after + 1..after + 3).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+            let Some(c) = hex.and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u32::from_str_radix(h, 16).ok()).and_then(char::from_u32)
+            else {
+                return (after, Produced::Raw);
+            };
+            return (after + 3, produce(c));
+        }
+        // JSON5 / JavaScript identity escapes (`\@`, `\.`, `\j`): the character itself.
+        Some(&b) if b.is_ascii_graphic() && !b.is_ascii_digit() => return (after + 1, Produced::Byte(b)),
+        // Anything else escapes nothing: the run stays.
+        _ => return (after, Produced::Raw),
     }
     let Some(unit) = hex4(raw, after + 1) else { return (after, Produced::Raw) };
     let mut end = after + 5;
@@ -320,6 +358,16 @@ fn entity(raw: &[u8], at: usize) -> (usize, Produced) {
         Fold::Ascii(a) => Produced::Byte(a),
     };
     (end, produced)
+}
+
+/// What a decoded character becomes in the view.
+fn produce(c: char) -> Produced {
+    match fold(c) {
+        Fold::Keep if c.is_ascii() => Produced::Byte(c as u8),
+        Fold::Keep => Produced::Char(c),
+        Fold::Remove => Produced::Nothing,
+        Fold::Ascii(a) => Produced::Byte(a),
+    }
 }
 
 fn hex4(raw: &[u8], at: usize) -> Option<u32> {
@@ -485,7 +533,9 @@ mod tests {
             (r#"{\"e\":\"a\u0040b.com\"}"#, r#"{"e":"a@b.com"}"#),
             (r"\uff20 \u200b", "@ "),
             (r"\ud83d\ude00", "😀"),
-            (r"C:\Users\x", r"C:\Users\x"),
+            (r"C:\Users\x", r"C:Users\x"),
+            (r"jane.doe\x40example.com", "jane.doe@example.com"),
+            (r"123\-45\-6789 \@ \1", r"123-45-6789 @ \1"),
             (r"line\nnext", "line\nnext"),
             ("jane%40example.com", "jane@example.com"),
             ("jane%EF%BC%A0example.com", "jane@example.com"),
