@@ -176,7 +176,7 @@ impl Provider {
             Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Generic => serde_json::json!({
                 "error": {
                     "message": message,
-                    "type": if status == 413 { "invalid_request_error" } else { "veil_policy_error" },
+                    "type": if matches!(status, 400 | 413 | 415) { "invalid_request_error" } else { "veil_policy_error" },
                     "param": null,
                     "code": code,
                 }
@@ -185,6 +185,7 @@ impl Provider {
                 "type": "error",
                 "error": {
                     "type": match status {
+                        400 | 415 => "invalid_request_error",
                         413 => "request_too_large",
                         403 => "permission_error",
                         _ => "api_error",
@@ -198,7 +199,7 @@ impl Provider {
                     "code": status,
                     "message": message,
                     "status": match status {
-                        413 | 400 => "INVALID_ARGUMENT",
+                        400 | 413 | 415 => "INVALID_ARGUMENT",
                         403 => "PERMISSION_DENIED",
                         _ => "INTERNAL",
                     },
@@ -431,6 +432,10 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_slice(&Provider::Anthropic.error_body(403, "veil_blocked", "no")).unwrap();
         assert_eq!((v["type"].as_str(), v["error"]["type"].as_str()), (Some("error"), Some("permission_error")));
+        let v: serde_json::Value = serde_json::from_slice(&Provider::Anthropic.error_body(400, "veil_invalid_json", "no")).unwrap();
+        assert_eq!(v["error"]["type"], "invalid_request_error");
+        let v: serde_json::Value = serde_json::from_slice(&Provider::OpenAiChat.error_body(415, "veil_unscannable", "no")).unwrap();
+        assert_eq!(v["error"]["type"], "invalid_request_error");
         let v: serde_json::Value = serde_json::from_slice(&Provider::Gemini.error_body(413, "veil_body_too_large", "big")).unwrap();
         assert_eq!((v["error"]["code"].as_u64(), v["error"]["status"].as_str()), (Some(413), Some("INVALID_ARGUMENT")));
     }
