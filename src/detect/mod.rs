@@ -546,15 +546,18 @@ impl Engine {
         self.with_boundaries(text, &view, found)
     }
 
-    /// When the view removed invisible characters, the findings of the view that reads
-    /// them as spaces too (see [`normalize::View::with_boundaries`]), longest first.
+    /// When the view removed invisible characters, the findings of the views that read
+    /// them as spaces, or as spaces only between a word and a number, too (see
+    /// [`normalize::View::with_boundaries`]), longest first.
     fn with_boundaries(&self, text: &[u8], view: &normalize::View<'_>, found: Vec<Finding>) -> Vec<Finding> {
         if !view.removed() {
             return found;
         }
-        let alt = normalize::View::with_boundaries(text);
         let mut all = found;
-        all.extend(alt.to_raw(self.scan_view(alt.text())));
+        for invisible in [normalize::Invisible::Spaces, normalize::Invisible::WordNumberBreaks] {
+            let alt = normalize::View::with_boundaries(text, invisible);
+            all.extend(alt.to_raw(self.scan_view(alt.text())));
+        }
         resolve_overlaps(all)
     }
 
@@ -1323,6 +1326,13 @@ mod tests {
         // An invisible character between a word and a value separates them.
         assert_eq!(categories("ssn\u{200B}123-45-6789"), vec![("SSN".to_string(), "123-45-6789".to_string())]);
         assert_eq!(categories("ip 10.20.30.40\u{2060}note"), vec![("PRIVATE_IP".to_string(), "10.20.30.40".to_string())]);
+        // Words that only sound like versions do not hide an internal address.
+        for text in ["the build server 10.0.0.5 is down", "upgrade 10.20.30.40 tonight", "oid 10.20.30.40"] {
+            assert!(categories(text).iter().any(|(c, _)| c == "PRIVATE_IP"), "{text}");
+        }
+        assert!(categories("upgrade from version 10.2.3.4 fixed it").is_empty());
+        // …and one inside it is removed, in the same text.
+        assert_eq!(categories("ssn\u{200B}123-45-678\u{200B}9"), vec![("SSN".to_string(), "123-45-678\u{200B}9".to_string())]);
         let tags: String = "jane.doe@example.com".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
         let text = format!("mail {tags} now");
         assert_eq!(categories(&text), vec![("EMAIL".to_string(), tags.clone())], "tag characters");

@@ -51,15 +51,15 @@ pub struct View<'a> {
 impl<'a> View<'a> {
     /// The view of `raw`.
     pub fn new(raw: &'a [u8]) -> View<'a> {
-        View::build(raw, false)
+        View::build(raw, Invisible::Removed)
     }
 
-    /// The view of `raw` with each invisible character read as a space instead of
-    /// nothing. An invisible character inside a value hides it from a word boundary
-    /// only in [`View::new`]; one between a word and a value (`ssn\u{200B}123-45-6789`)
-    /// only here: the engine scans both when there was one ([`View::removed`]).
-    pub fn with_boundaries(raw: &'a [u8]) -> View<'a> {
-        View::build(raw, true)
+    /// The view of `raw` with invisible characters read as `invisible` says instead of
+    /// removed. An invisible character inside a value hides it from a word boundary only
+    /// in [`View::new`]; one between a word and a value (`ssn\u{200B}123-45-6789`) only
+    /// here. The engine scans all three when there was one ([`View::removed`]).
+    pub fn with_boundaries(raw: &'a [u8], invisible: Invisible) -> View<'a> {
+        View::build(raw, invisible)
     }
 
     /// Whether invisible characters were removed.
@@ -67,7 +67,7 @@ impl<'a> View<'a> {
         self.removed
     }
 
-    fn build(raw: &'a [u8], boundaries: bool) -> View<'a> {
+    fn build(raw: &'a [u8], invisible: Invisible) -> View<'a> {
         let unchanged = |raw| View { text: Cow::Borrowed(raw), removed: false, map: None };
         let Some(first) = first_change(raw) else { return unchanged(raw) };
         // Texts beyond u32 offsets are not scanned whole anyway (the body limit is far
@@ -83,34 +83,44 @@ impl<'a> View<'a> {
             map.push((i as u32, i as u32 + 1));
         }
         let mut at = first;
+        // The last invisible character removed, until what follows it shows whether it
+        // separated a word from a number (then it reads as a space).
+        let mut pending: Option<(u32, u32)> = None;
         while at < raw.len() {
             let (unit_end, produced) = unit(raw, at);
             let range = (at as u32, unit_end as u32);
-            match produced {
-                Produced::Raw => {
-                    for i in at..unit_end {
-                        out.push(raw.get(i).copied().unwrap_or_default());
-                        map.push(range);
-                    }
-                }
+            let mut buf = [0u8; 4];
+            let bytes: &[u8] = match produced {
+                Produced::Raw => raw.get(at..unit_end).unwrap_or_default(),
                 Produced::Nothing => {
                     removed = true;
-                    if boundaries {
-                        out.push(b' ');
-                        map.push(range);
+                    match invisible {
+                        Invisible::Removed => {}
+                        Invisible::Spaces => {
+                            out.push(b' ');
+                            map.push(range);
+                        }
+                        Invisible::WordNumberBreaks => pending = Some(range),
                     }
+                    at = unit_end.max(at + 1);
+                    continue;
                 }
                 Produced::Byte(b) => {
-                    out.push(b);
-                    map.push(range);
+                    buf[0] = b;
+                    &buf[..1]
                 }
-                Produced::Char(c) => {
-                    let mut buf = [0u8; 4];
-                    for &b in c.encode_utf8(&mut buf).as_bytes() {
-                        out.push(b);
-                        map.push(range);
-                    }
+                Produced::Char(c) => c.encode_utf8(&mut buf).as_bytes(),
+            };
+            if let (Some(gap), Some(&before), Some(&next)) = (pending.take(), out.last(), bytes.first()) {
+                let class = |b: u8| (b.is_ascii_alphabetic(), b.is_ascii_digit());
+                if matches!((class(before), class(next)), ((true, _), (_, true)) | ((_, true), (true, _))) {
+                    out.push(b' ');
+                    map.push(gap);
                 }
+            }
+            for &b in bytes {
+                out.push(b);
+                map.push(range);
             }
             at = unit_end.max(at + 1);
         }
@@ -152,6 +162,18 @@ impl<'a> View<'a> {
             })
             .collect()
     }
+}
+
+/// How a view reads invisible characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invisible {
+    /// As nothing (`ja\u{200B}ne` is `jane`).
+    Removed,
+    /// As a space.
+    Spaces,
+    /// As a space between a letter and a digit (`ssn\u{200B}123`), else as nothing:
+    /// both in one text (`ssn\u{200B}123-45-678\u{200B}9`).
+    WordNumberBreaks,
 }
 
 /// What one raw unit becomes in the view.
@@ -255,8 +277,13 @@ fn escape(raw: &[u8], at: usize) -> (usize, Produced) {
             };
             return (after + 3, produce(c));
         }
-        // JSON5 / JavaScript identity escapes (`\@`, `\.`, `\j`): the character itself.
-        Some(&b) if b.is_ascii_graphic() && !b.is_ascii_digit() => return (after + 1, Produced::Byte(b)),
+        // JSON5 / JavaScript identity escapes (`\@`, `\.`, `\j`, `\ `, `\＠`): the
+        // character itself, folded like any other.
+        Some(&b) if b == b' ' || (b.is_ascii_graphic() && !b.is_ascii_digit()) => return (after + 1, Produced::Byte(b)),
+        Some(&b) if b >= 0x80 => {
+            let Some((c, len)) = decode_utf8(raw, after) else { return (after, Produced::Raw) };
+            return (after + len, produce(c));
+        }
         // Anything else escapes nothing: the run stays.
         _ => return (after, Produced::Raw),
     }
@@ -536,6 +563,7 @@ mod tests {
             (r"C:\Users\x", r"C:Users\x"),
             (r"jane.doe\x40example.com", "jane.doe@example.com"),
             (r"123\-45\-6789 \@ \1", r"123-45-6789 @ \1"),
+            ("4111\\ 1111 jane\\＠x.com a\\\u{200B}b", "4111 1111 jane@x.com ab"),
             (r"line\nnext", "line\nnext"),
             ("jane%40example.com", "jane@example.com"),
             ("jane%EF%BC%A0example.com", "jane@example.com"),

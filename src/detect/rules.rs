@@ -155,6 +155,12 @@ const IP_CONTEXT: Context = Context {
     penalty: 0.45,
 };
 
+/// A private IPv4 address is lowered only by the words that name a version: "build
+/// server 10.0.0.5", "upgrade 10.20.30.40" and "oid 10.1.2.3" are internal addresses (an
+/// SNMP OID starts with 0, 1 or 2, never a private range), and missing an internal
+/// address is the costlier mistake. "version 10.2.3.4" stays a version.
+const PRIVATE_IP_CONTEXT: Context = Context { against: &["version", "release", "ver", "firmware"], ..IP_CONTEXT };
+
 /// IPv6 windows: around every `:` with a hex digit beside it and another `:` within
 /// five bytes (`::`, `h:h:h`); merged. An address is at most 39 bytes long.
 pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
@@ -743,7 +749,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             plus: false,
         },
         severity: Severity::Low,
-        context: Some(&IP_CONTEXT),
+        context: Some(&PRIVATE_IP_CONTEXT),
         assignment: false,
         finder: Some(find_private_ipv4),
     },
