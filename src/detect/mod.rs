@@ -1114,6 +1114,12 @@ impl Rule {
                 });
                 at = if len < end - start {
                     start + len
+                } else if matches!(self.validator, Validator::PaymentCard) {
+                    // A card run may begin with digits that belong to something else
+                    // ("…battery.2549 4111 1111 1111 1111": the leftmost candidate takes
+                    // the 2549). Later group starts are candidates too; overlaps are
+                    // resolved as usual. Bounded by the 19 digits of a card: linear.
+                    start + 1
                 } else if next > at {
                     next
                 } else {
@@ -1326,6 +1332,9 @@ mod tests {
         // An invisible character between a word and a value separates them.
         assert_eq!(categories("ssn\u{200B}123-45-6789"), vec![("SSN".to_string(), "123-45-6789".to_string())]);
         assert_eq!(categories("ip 10.20.30.40\u{2060}note"), vec![("PRIVATE_IP".to_string(), "10.20.30.40".to_string())]);
+        // A card after digits that belong to a longer finding is still found.
+        let found = categories("password: correct.horse.battery.2549 4111 1111 1111 1111");
+        assert!(found.iter().any(|(c, v)| c == "CREDIT_CARD" && v == "4111 1111 1111 1111"), "{found:?}");
         // Words that only sound like versions do not hide an internal address.
         for text in ["the build server 10.0.0.5 is down", "upgrade 10.20.30.40 tonight", "oid 10.20.30.40"] {
             assert!(categories(text).iter().any(|(c, _)| c == "PRIVATE_IP"), "{text}");

@@ -1,6 +1,7 @@
 //! Integration tests of the pure core: policies on disk, golden rewrites, properties.
 //! (The real-Envoy tests are in `tests/e2e`, driven by the official SDKs.)
 
+mod differential;
 mod golden;
 mod policies;
 mod properties;
