@@ -1112,14 +1112,15 @@ impl Rule {
                     rule: index,
                     confidence: self.confidence,
                 });
-                at = if len < end - start {
-                    start + len
-                } else if matches!(self.validator, Validator::PaymentCard) {
+                at = if matches!(self.validator, Validator::PaymentCard) {
                     // A card run may begin with digits that belong to something else
-                    // ("…battery.2549 4111 1111 1111 1111": the leftmost candidate takes
-                    // the 2549). Later group starts are candidates too; overlaps are
-                    // resolved as usual. Bounded by the 19 digits of a card: linear.
+                    // ("…battery.2549 4111 1111 1111 1111": the leftmost candidate, or
+                    // its shortened form, takes the 2549 and the 4111). Later group
+                    // starts are candidates too; overlaps are resolved as usual.
+                    // Bounded by the 19 digits of a card: linear.
                     start + 1
+                } else if len < end - start {
+                    start + len
                 } else if next > at {
                     next
                 } else {
@@ -1334,6 +1335,8 @@ mod tests {
         assert_eq!(categories("ip 10.20.30.40\u{2060}note"), vec![("PRIVATE_IP".to_string(), "10.20.30.40".to_string())]);
         // A card after digits that belong to a longer finding is still found.
         let found = categories("password: correct.horse.battery.2549 4111 1111 1111 1111");
+        assert!(found.iter().any(|(c, v)| c == "CREDIT_CARD" && v == "4111 1111 1111 1111"), "{found:?}");
+        let found = categories("300220220.3030220 4111 1111 1111 1111");
         assert!(found.iter().any(|(c, v)| c == "CREDIT_CARD" && v == "4111 1111 1111 1111"), "{found:?}");
         // Words that only sound like versions do not hide an internal address.
         for text in ["the build server 10.0.0.5 is down", "upgrade 10.20.30.40 tonight", "oid 10.20.30.40"] {
