@@ -10,6 +10,7 @@
 //! `confidence_threshold` then drops what is left below it.
 
 mod memo;
+pub mod catalog;
 pub mod names;
 pub mod normalize;
 pub mod rules;
@@ -321,8 +322,7 @@ const WEAK_SURNAMES: &[&str] = &[
 impl Engine {
     pub fn new(config: &DetectorsConfig) -> Result<Engine, DetectError> {
         for (index, name) in config.disable.iter().enumerate() {
-            let known = rules::BUILTIN
-                .iter()
+            let known = catalog::all()
                 .any(|r| r.id == name || r.category == name);
             if !known {
                 return Err(DetectError::UnknownRule { index });
@@ -371,7 +371,7 @@ impl Engine {
         }
         let mut dictionaries = Vec::new();
         let mut wants_names = false;
-        for builtin in rules::BUILTIN {
+        for builtin in catalog::all() {
             if config
                 .disable
                 .iter()
@@ -469,7 +469,7 @@ impl Engine {
             };
             let source = match (&matcher, &builtin.gate) {
                 (Matcher::Names | Matcher::Words(_), _) => Source::Dictionary,
-                _ if builtin.validator != Validator::None => Source::Validated,
+                _ if !matches!(builtin.validator, Validator::None) => Source::Validated,
                 (_, Gate::Near { .. }) if builtin.id != "secret.high_entropy_assignment.v1" => {
                     Source::Context
                 }
@@ -1639,7 +1639,7 @@ mod tests {
     #[test]
     fn every_keyword_and_prefix_can_begin_a_word() {
         let mut literals: Vec<(&str, &[u8], bool)> = Vec::new();
-        for r in rules::BUILTIN {
+        for r in catalog::all() {
             match r.gate {
                 Gate::Near { words, .. } => literals.extend(words.iter().map(|w| (r.id, w.as_bytes(), false))),
                 Gate::Prefix(prefixes) => literals.extend(prefixes.iter().map(|p| (r.id, *p, true))),
@@ -1654,14 +1654,66 @@ mod tests {
         }
     }
 
+    /// An example's text without its `⟦…⟧` marks, and the byte spans they marked.
+    fn unmark(example: &str) -> (String, Vec<(usize, usize)>) {
+        let (mut text, mut spans, mut open) = (String::new(), Vec::new(), None);
+        for c in example.chars() {
+            match c {
+                '⟦' => open = Some(text.len()),
+                '⟧' => spans.extend(open.take().map(|s| (s, text.len()))),
+                c => text.push(c),
+            }
+        }
+        (text, spans)
+    }
+
+    /// The catalog's own examples: each marked value is found as exactly that span, in
+    /// its rule's category, with every other rule running; no negative gives the rule a
+    /// finding. Rules outside the core file must bring at least one of each.
+    #[test]
+    fn every_example_of_every_rule() {
+        let e = engine();
+        let mut failures = Vec::new();
+        let core: Vec<&str> = rules::BUILTIN.iter().map(|r| r.id).collect();
+        for r in catalog::all() {
+            if !core.contains(&r.id) && (r.examples.is_empty() || r.negatives.is_empty()) {
+                failures.push(format!("{}: needs examples and negatives", r.id));
+            }
+            for example in r.examples {
+                let (text, spans) = unmark(example);
+                assert!(!spans.is_empty(), "{}: no marked value in {example:?}", r.id);
+                let found = e.scan(text.as_bytes());
+                for (start, end) in spans {
+                    let hit = found.iter().any(|f| {
+                        f.start == start && f.end == end && e.rule(f.rule).is_some_and(|x| x.category == r.category)
+                    });
+                    if !hit {
+                        let got: Vec<_> = found
+                            .iter()
+                            .map(|f| (e.rule(f.rule).map_or("?", |x| x.id.as_str()), &text[f.start..f.end]))
+                            .collect();
+                        failures.push(format!("{}: missed {:?} in {text:?}; found {got:?}", r.id, &text[start..end]));
+                    }
+                }
+            }
+            for negative in r.negatives {
+                let found = e.scan(negative.as_bytes());
+                if let Some(f) = found.iter().find(|f| e.rule(f.rule).is_some_and(|x| x.id == r.id)) {
+                    failures.push(format!("{}: flagged {:?} in negative {negative:?}", r.id, &negative[f.start..f.end]));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    }
+
     #[test]
     fn catalog_has_stable_unique_ids_and_at_least_40_rules() {
-        let mut ids: Vec<_> = rules::BUILTIN.iter().map(|r| r.id).collect();
+        let mut ids: Vec<_> = catalog::all().map(|r| r.id).collect();
         assert!(ids.len() >= 40, "{}", ids.len());
         ids.sort_unstable();
         ids.dedup();
-        assert_eq!(ids.len(), rules::BUILTIN.len());
-        for r in rules::BUILTIN {
+        assert_eq!(ids.len(), catalog::all().count());
+        for r in catalog::all() {
             let parts: Vec<_> = r.id.split('.').collect();
             assert!(
                 parts.len() >= 3 && parts.last().is_some_and(|v| v.starts_with('v')),
@@ -1670,8 +1722,10 @@ mod tests {
             );
             assert!((0.0..=1.0).contains(&r.confidence));
             // `adjust` compares whole words of the window with these lists.
+            // Words in other scripts are compared byte for byte (no case folding there).
             for word in r.context.iter().flat_map(|c| c.words.iter().chain(c.against)) {
-                assert!(word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()), "{}: {word}", r.id);
+                let ok = word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b >= 0x80);
+                assert!(ok && !word.is_empty(), "{}: {word}", r.id);
             }
         }
     }
@@ -1757,7 +1811,7 @@ mod tests {
             ], 0..40),
         ) {
             let text = pieces.concat();
-            for builtin in rules::BUILTIN {
+            for builtin in catalog::all() {
                 let Some(find) = builtin.finder else { continue };
                 let pattern = match builtin.id {
                     "net.private_ipv4.v1" => rules::private_ipv4_pattern(),

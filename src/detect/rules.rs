@@ -250,6 +250,12 @@ pub struct BuiltinRule {
     /// candidates are retried at every byte of a long run, where a regex call per
     /// byte costs far more than the match (a test compares the two).
     pub finder: Option<Finder>,
+    /// Texts in which this rule must find each value marked `⟦…⟧` (exactly that span,
+    /// of this rule's category), with the rest of the catalog running beside it. A unit
+    /// test runs every example of every rule; adding a rule is one entry and its examples.
+    pub examples: &'static [&'static str],
+    /// Texts in which this rule must find nothing (look-alikes, placeholders, references).
+    pub negatives: &'static [&'static str],
 }
 
 /// The leftmost match at or after `from` in `hay`, as `(start, end)`, like
@@ -376,7 +382,7 @@ pub fn find_private_ipv4(hay: &[u8], from: usize) -> Option<(usize, usize)> {
 }
 
 /// The defaults every entry of [`BUILTIN`] starts from (`..BASE`).
-const BASE: BuiltinRule = BuiltinRule {
+pub const BASE: BuiltinRule = BuiltinRule {
     id: "",
     category: "",
     pattern: "",
@@ -390,6 +396,8 @@ const BASE: BuiltinRule = BuiltinRule {
     context: None,
     assignment: false,
     finder: None,
+    examples: &[],
+    negatives: &[],
 };
 
 const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
@@ -420,6 +428,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "pii.ssn.v1",
@@ -440,6 +450,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&SSN_CONTEXT),
         assignment: false,
         finder: Some(find_ssn),
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "pii.phone.nanp.v1",
@@ -460,6 +472,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PHONE_CONTEXT),
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "pii.phone.e164.v1",
@@ -480,6 +494,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PHONE_CONTEXT),
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "pii.credit_card.v1",
@@ -490,6 +506,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::PaymentCard,
         finder: Some(find_card),
+        examples: &[],
+        negatives: &[],
         confidence: 0.95,
         gate: Gate::NumericRun {
             min_digits: 13,
@@ -515,6 +533,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.anthropic_api_key.v1",
@@ -530,6 +550,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.openai_api_key.v1",
@@ -545,6 +567,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.github_token.v1",
@@ -560,6 +584,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.gitlab_token.v1",
@@ -575,6 +601,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.slack_token.v1",
@@ -590,6 +618,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.stripe_key.v1",
@@ -605,6 +635,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.google_api_key.v1",
@@ -620,6 +652,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.jwt.v1",
@@ -635,6 +669,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.private_key.v1",
@@ -650,6 +686,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.connection_string.v1",
@@ -665,6 +703,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.password_assignment.v1",
@@ -686,6 +726,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: true,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "secret.bearer_token.v1",
@@ -701,6 +743,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "pii.iban.v1",
@@ -716,6 +760,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&IBAN_CONTEXT),
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "net.mac_address.v1",
@@ -731,6 +777,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&MAC_CONTEXT),
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "net.private_ipv4.v1",
@@ -752,6 +800,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PRIVATE_IP_CONTEXT),
         assignment: false,
         finder: Some(find_private_ipv4),
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "net.internal_url.v1",
@@ -768,6 +818,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
+        examples: &[],
+        negatives: &[],
     },
     BuiltinRule {
         id: "pii.itin.v1",
@@ -783,6 +835,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         context: Some(&ITIN_CONTEXT),
         finder: Some(find_itin),
+        examples: &[],
+        negatives: &[],
         ..BASE
     },
     BuiltinRule {
@@ -915,6 +969,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Low,
         context: Some(&IP_CONTEXT),
         finder: Some(find_ipv4),
+        examples: &[],
+        negatives: &[],
         ..BASE
     },
     BuiltinRule {
@@ -1229,8 +1285,7 @@ impl Severity {
 /// payment numbers high, contact data medium, network details low); medium for a
 /// category of the policy's own.
 pub fn severity(category: &str) -> Severity {
-    BUILTIN
-        .iter()
+    super::catalog::all()
         .find(|r| r.category == category)
         .map_or(Severity::Medium, |r| r.severity)
 }
@@ -1243,7 +1298,7 @@ pub fn label(category: &str) -> &str {
         "SSN" => "US Social Security number",
         "CREDIT_CARD" => "Payment card number",
         "AWS_ACCESS_KEY" => "AWS access key id",
-        "API_KEY" => "LLM API key",
+        "API_KEY" => "AI vendor API key",
         "PRIVATE_IP" => "Private IP address",
         "INTERNAL_URL" => "Internal URL",
         "GITHUB_TOKEN" => "GitHub token",
@@ -1276,13 +1331,23 @@ pub fn label(category: &str) -> &str {
         "INTERNAL_HOST" => "Internal host name",
         "CODE_NAME" => "Project code name",
         "CUSTOMER_NAME" => "Customer name",
+        "SERVICE_TOKEN" => "Credential of a named service",
+        "CLOUD_CREDENTIAL" => "Cloud provider credential",
+        "WEBHOOK_URL" => "Webhook URL with its secret",
+        "CRYPTO_WALLET" => "Cryptocurrency wallet address",
+        "NATIONAL_ID" => "National identity number",
+        "TAX_ID" => "Tax identification number",
+        "COMPANY_ID" => "Company registration number",
+        "VAT_NUMBER" => "VAT identification number",
+        "HEALTH_ID" => "Health insurance or patient number",
+        "BANK_ACCOUNT" => "Bank account number",
+        "ROUTING_NUMBER" => "Bank routing number",
         other => other,
     }
 }
 
 /// Whether a rule's findings are confirmed by a checksum or structural validator.
 pub fn validated(id: &str) -> bool {
-    BUILTIN
-        .iter()
-        .any(|r| r.id == id && r.validator != Validator::None)
+    super::catalog::all()
+        .any(|r| r.id == id && !matches!(r.validator, Validator::None))
 }

@@ -4,7 +4,7 @@
 //! matched bytes and returns a verdict, never storing or reporting them.
 
 /// Post-match checks, selected per rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Validator {
     /// No check beyond the pattern.
     None,
@@ -36,6 +36,9 @@ pub enum Validator {
     /// A random-looking secret: 16+ characters, at least two of lower, upper and
     /// digits, and at least 3.0 bits of Shannon entropy per character.
     Entropy,
+    /// A check written beside its rule (national identifiers, vendor formats): the
+    /// function sees only the matched bytes.
+    Code(fn(&[u8]) -> bool),
 }
 
 impl Validator {
@@ -44,7 +47,7 @@ impl Validator {
     /// into the next number ("4111 1111 1111 1111 123-45-6789"), so each shorter
     /// group boundary is tried, longest first.
     pub fn accept(self, matched: &[u8]) -> Option<usize> {
-        if self != Validator::PaymentCard {
+        if !matches!(self, Validator::PaymentCard) {
             return self.check(matched).then_some(matched.len());
         }
         // The longest prefix ending at the end or just before a separator that is a
@@ -72,6 +75,7 @@ impl Validator {
     pub fn check(self, matched: &[u8]) -> bool {
         match self {
             Validator::None => true,
+            Validator::Code(check) => check(matched),
             Validator::PaymentCard => payment_card(matched),
             Validator::Ssn => ssn(matched),
             Validator::Ipv4 => ipv4(matched),
