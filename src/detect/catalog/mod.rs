@@ -7,16 +7,19 @@
 
 use super::rules::BuiltinRule;
 
-pub mod national;
+pub mod europe;
 pub mod phones;
 pub mod vendors;
+pub mod world;
 
 /// Every built-in rule, in catalog order (on equal spans and confidence the earlier
-/// rule wins): the core rules, then vendor credentials, national identifiers, phones.
+/// rule wins): the core rules, then vendor credentials, identifiers of European countries and of the
+/// rest of the world, phones.
 pub fn all() -> impl Iterator<Item = &'static BuiltinRule> {
     super::rules::BUILTIN
         .iter()
         .chain(vendors::RULES)
-        .chain(national::RULES)
+        .chain(europe::RULES)
+        .chain(world::RULES)
         .chain(phones::RULES)
 }

@@ -1,0 +1,3 @@
+use crate::detect::rules::BuiltinRule;
+
+pub const RULES: &[BuiltinRule] = &[];
