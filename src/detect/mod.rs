@@ -10,6 +10,7 @@
 //! `confidence_threshold` then drops what is left below it.
 
 mod memo;
+mod assign;
 pub mod catalog;
 pub mod names;
 pub mod normalize;
@@ -1815,6 +1816,8 @@ mod tests {
                 let Some(find) = builtin.finder else { continue };
                 let pattern = match builtin.id {
                     "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
+                    // Hand-written without a pattern (`assign.rs` has its own tests).
+                    _ if builtin.pattern.is_empty() => continue,
                     _ => builtin.pattern.to_string(),
                 };
                 let regex = RegexBuilder::new(&pattern).unicode(false).build().unwrap();
@@ -1912,17 +1915,17 @@ mod tests {
     #[test]
     fn many_tiny_parts_are_scanned_in_bounded_batches_with_the_same_findings() {
         let e = engine();
-        // 10,000 one-letter parts with their gaps are several times JOINED_MAX.
-        let mut parts: Vec<&[u8]> = vec![b"a"; 10_000];
+        // 40,000 one-letter parts with their gaps are several times JOINED_MAX.
+        let mut parts: Vec<&[u8]> = vec![b"a"; 40_000];
         parts[0] = b"ssn 123-45-6789";
         parts[4_321] = b"mail jane.doe@example.com";
-        parts[9_999] = b"10.1.2.3";
+        parts[39_999] = b"10.1.2.3";
         assert!(parts.len() * (e.reach + 1) > 2 * JOINED_MAX);
         let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
         let together = e.scan_parts(&parts);
         assert_eq!(together, each);
         let found: Vec<usize> = together.iter().enumerate().filter(|(_, f)| !f.is_empty()).map(|(i, _)| i).collect();
-        assert_eq!(found, vec![0, 4_321, 9_999]);
+        assert_eq!(found, vec![0, 4_321, 39_999]);
     }
 
     #[test]

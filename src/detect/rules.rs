@@ -64,6 +64,13 @@ pub struct Context {
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
 pub fn mac_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
+    // Cisco's `hhhh.hhhh.hhhh`.
+    let quad = |i: usize| (i..i + 4).all(hex);
+    let dotted = memchr::memchr_iter(b'.', text)
+        .any(|at| at >= 4 && quad(at - 4) && quad(at + 1) && text.get(at + 5) == Some(&b'.') && quad(at + 6));
+    if dotted {
+        return true;
+    }
     let mut from = 0;
     while let Some(rel) = text
         .get(from..)
@@ -200,8 +207,8 @@ pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
 /// Connection-string windows: around each `://`, from the longest scheme before it to
 /// the end of the run of non-space bytes after it (a match never crosses a space).
 pub fn scheme_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    /// `mongodb+srv` is the longest scheme the rule knows.
-    const LONGEST_SCHEME: usize = 11;
+    /// The longest scheme the rule reads.
+    const LONGEST_SCHEME: usize = 20;
     let mut windows: Vec<(usize, usize)> = Vec::new();
     // `:` is rare in prose: cheaper to find than to build a substring searcher.
     let schemes = memchr::memchr_iter(b':', text).filter(|&at| text.get(at + 1..at + 3) == Some(b"//"));
@@ -218,6 +225,11 @@ pub fn scheme_windows(text: &[u8]) -> Vec<(usize, usize)> {
         }
     }
     windows
+}
+
+/// `-u` or `--user` as a command-line flag somewhere in the text.
+pub fn user_flag(text: &[u8]) -> bool {
+    memchr::memmem::find(text, b"-u").is_some() || memchr::memmem::find(text, b"--user").is_some() || memchr::memmem::find(text, b"--proxy-user").is_some()
 }
 
 /// A built-in rule before compilation.
@@ -692,7 +704,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.connection_string.v1",
         category: "CONNECTION_STRING",
-        pattern: r#"(?i-u)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver)://[^\s:/@'\"]+:[^\s@/'\"]+@[^\s/'\"]+(?:/(?:[^\s'\"]*[^\s'\".,;:!?)])?)?"#,
+        // Any scheme (`postgres`, `mongodb+srv`, `amqps`, `https`, `ftp`, `smtp`, `git+ssh`,
+        // `.git-credentials` lines): a user, a password and a host.
+        pattern: r#"(?i-u)\b[a-z][a-z0-9+.-]{1,19}://[^\s:/@'\"<>]+:[^\s@/'\"<>]+@[^\s/'\"<>]+(?:/(?:[^\s'\"<>]*[^\s'\"<>.,;:!?)])?)?"#,
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -707,27 +721,83 @@ pub const BUILTIN: &[BuiltinRule] = &[
         negatives: &[],
     },
     BuiltinRule {
+        id: "secret.basic_auth.v1",
+        category: "PASSWORD",
+        // `Authorization: Basic <base64 of user:password>`; the decoded text must be a
+        // printable `user:password`.
+        pattern: r"(?i-u)\bbasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(super::validate::basic_credentials),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["basic"], before: 0, after: 600 },
+        examples: &[
+            "curl -H 'Authorization: Basic ⟦YWxpY2U6UzNjci10LVBhc3M=⟧' https://api.example.com",
+            "authorization: basic ⟦c3ZjLWJ1aWxkOnE5WnR4LTQ0LVJtcA==⟧",
+        ],
+        negatives: &["Basic auth is enabled", "Authorization: Basic ${CREDS}", "Basic dGhpcyBpcyBub3QgaXQ="],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.cli_user_password.v1",
+        category: "PASSWORD",
+        // `curl -u user:password`, `--user user:password`, `-u 'user:password'`.
+        pattern: r#"(?-u)(?:^|[ \t])(?:-u|--user|--proxy-user)[ \t=]*['"]?([^\s:'"$<{]+:[^\s'"]{4,})"#,
+        group: 1,
+        confidence: 0.85,
+        gate: Gate::Test(user_flag),
+        examples: &["curl -u ⟦deploy:Kq7-vR2x!m⟧ https://ci.example.com/api", "curl --user '⟦alice:Sw0rdf1sh-9⟧' -X POST https://h.example"],
+        negatives: &["curl -u $USER:$PASS https://x", "ssh -u admin host", "curl -u alice: https://x"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.netrc_password.v1",
+        category: "PASSWORD",
+        // `.netrc`: `machine HOST login USER password PASS`, on one line or several.
+        pattern: r"(?-u)\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)",
+        group: 1,
+        confidence: 0.9,
+        gate: Gate::Near { words: &["machine"], before: 0, after: 400 },
+        examples: &[
+            "machine api.example.com login alice password ⟦t0p-S3cret-77⟧",
+            "machine git.example.org\n  login build-bot\n  password ⟦Hq2xV9-mm41⟧\n",
+        ],
+        negatives: &["the machine login password prompt"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.kubernetes_secret.v1",
+        category: "SECRET",
+        // Every value under `data:` / `stringData:` of a `kind: Secret` manifest, whatever
+        // its key is called (`config.json`, `tls.key`): base64 of a secret is a secret.
+        pattern: "",
+        confidence: 0.85,
+        gate: Gate::Contains(b"Secret"),
+        finder: Some(super::assign::find_kubernetes_secret),
+        examples: &[
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  config.json: ⟦eyJ1cmwiOiJodHRwczovL3gifQ==⟧\n  tls.key: ⟦LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t⟧\n",
+            "kind: Secret\nstringData:\n  username: ⟦svc-reporting⟧\n",
+        ],
+        negatives: &["kind: ConfigMap\ndata:\n  config.json: eyJ1cmwiOiJodHRwczovL3gifQ==\n", "kind: Secret\ndata: {}\n"],
+        ..BASE
+    },
+    BuiltinRule {
         id: "secret.password_assignment.v1",
         category: "PASSWORD",
-        // The window starts at the keyword (a whole word, `_` counting as a boundary,
-        // so `DB_PASSWORD` and `client_secret` qualify); JSON, YAML and env forms.
-        pattern: r#"(?i-u)(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?key)[\"']?\s*[:=]\s*[\"']?([^\s\"',;$<{*%][^\s\"',;]{5,})"#,
-        group: 1,
-        clean_left: false,
-        clean_right: false,
-        validator: Validator::None,
+        // Hand-written (`assign.rs`): the value of a password-like name in any syntax
+        // (`DB_PASSWORD=…`, `"password": "…"`, `<password>…</password>`, `dbPassword := "…"`).
+        pattern: "",
         confidence: 0.85,
-        gate: Gate::Near {
-            words: &["password", "passwd", "pwd", "secret", "api_key", "api-key", "apikey", "access_key", "access-key"],
-            before: 0,
-            after: 160,
-        },
-        severity: Severity::High,
-        context: None,
-        assignment: true,
-        finder: None,
-        examples: &[],
-        negatives: &[],
+        finder: Some(super::assign::find_password),
+        examples: &[
+            "DB_PASSWORD=⟦Tr0ub4dor&3⟧",
+            "spring.datasource.password=⟦Vx7#qL2mP9⟧",
+            "<password>⟦Vx7#qL2mP9⟧</password>",
+            "String dbPassword = \"⟦Vx7#qL2mP9⟧\";",
+            "mysql:\n  root_password: ⟦k8s-Root-2291⟧\n",
+        ],
+        negatives: &["password_length: 16", "DB_PASSWORD=${DB_PASSWORD}", "password = getpass", "Password: ********"],
+        ..BASE
     },
     BuiltinRule {
         id: "secret.bearer_token.v1",
@@ -766,7 +836,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "net.mac_address.v1",
         category: "MAC_ADDRESS",
-        pattern: r#"(?-u)\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b"#,
+        pattern: r#"(?-u)\b(?:[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})\b"#,
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -777,8 +847,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&MAC_CONTEXT),
         assignment: false,
         finder: None,
-        examples: &[],
-        negatives: &[],
+        examples: &["mac ⟦3c:22:fb:1a:9e:07⟧", "Cisco: ⟦0012.3456.789A⟧ on Gi0/1", "hwaddr ⟦3C-22-FB-1A-9E-07⟧"],
+        negatives: &["release 2024.1105.1200", "00:00:00:00:00:00"],
     },
     BuiltinRule {
         id: "net.private_ipv4.v1",
@@ -858,7 +928,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // nine-digit run is anything, so only after the words that name it.
         id: "pii.ssn.context.v1",
         category: "SSN",
-        pattern: r"(?i-u)(?:\bssn|social[ \t]+security)[^\n\d]{0,32}?\b(\d{3}[ ]?\d{2}[ ]?\d{4})\b",
+        pattern: r"(?i-u)(?:\bssn|social[ \t]+security)[^\n\d]{0,32}?\b(\d{3}[ .]?\d{2}[ .]?\d{4})\b",
         group: 1,
         validator: Validator::Ssn,
         confidence: 0.85,
@@ -867,6 +937,41 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 64,
         },
+        examples: &["SSN: ⟦123456789⟧", "social security number ⟦123 45 6789⟧", "ssn ⟦123.45.6789⟧ on file"],
+        negatives: &["ssn 000456789", "social security office, room 123456789000"],
+        ..BASE
+    },
+    BuiltinRule {
+        // `ITIN 912 78 1234`, `itin: 912781234`: the IRS groups, written without dashes.
+        id: "pii.itin.context.v1",
+        category: "ITIN",
+        pattern: r"(?i-u)\b(?:itin|individual[ \t]+taxpayer)[^\n\d]{0,40}?\b(9\d{2}[ .-]?\d{2}[ .-]?\d{4})\b",
+        group: 1,
+        validator: Validator::Code(super::validate::itin),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["itin", "individual"],
+            before: 0,
+            after: 72,
+        },
+        examples: &["ITIN ⟦912 78 1234⟧", "my itin is ⟦912781234⟧", "Individual Taxpayer Identification Number: ⟦912.94.1234⟧"],
+        negatives: &["ITIN 912 43 1234", "itin 812781234"],
+        ..BASE
+    },
+    BuiltinRule {
+        // Maestro cards can have 12 digits; a 12-digit run is anything, so only near a card word.
+        id: "pii.credit_card.maestro12.v1",
+        category: "CREDIT_CARD",
+        pattern: r"(?-u)\b\d{4}[ -]?\d{4}[ -]?\d{4}\b",
+        validator: Validator::Code(super::validate::maestro12),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["maestro", "card", "karte", "carte", "tarjeta", "carta", "cartao", "kaart", "kort", "karta", "kart"],
+            before: 0,
+            after: 48,
+        },
+        examples: &["Maestro card ⟦5018 0000 0009⟧ expires 08/27", "Karte: ⟦501800000009⟧"],
+        negatives: &["card 5018 0000 0008", "order 501800000009 shipped"],
         ..BASE
     },
     BuiltinRule {
@@ -976,25 +1081,34 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "net.ipv6.v1",
         category: "IP_ADDRESS",
-        pattern: r"(?i-u)(?:[0-9a-f]{1,4}:){1,7}(?:(?::[0-9a-f]{1,4}){1,7}|[0-9a-f]{1,4}|:)|::(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4}",
+        pattern: r"(?i-u)(?:[0-9a-f]{0,4}:){2,6}\d{1,3}(?:\.\d{1,3}){3}|(?:[0-9a-f]{1,4}:){1,7}(?:(?::[0-9a-f]{1,4}){1,7}|[0-9a-f]{1,4}|:)|::(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4}",
         clean_left: true,
         clean_right: true,
         validator: Validator::PublicIpv6,
         confidence: 0.85,
         gate: Gate::Windows(ipv6_windows),
         severity: Severity::Low,
+        examples: &[
+            "server at ⟦2001:db8:85a3::8a2e:370:7334⟧ now",
+            "addr ⟦2001:0DB8:0000:0000:0000:FF00:0042:8329⟧",
+            "client ⟦::ffff:8.8.8.8⟧ connected",
+            "peer ⟦2a00:1450:4001:81c::200e⟧",
+        ],
+        negatives: &["use std::io::Read;", "at 12:30:45 today", "ab::cd"],
         ..BASE
     },
     BuiltinRule {
         id: "net.private_ipv6.v1",
         category: "PRIVATE_IP",
-        pattern: r"(?i-u)(?:[0-9a-f]{1,4}:){1,7}(?:(?::[0-9a-f]{1,4}){1,7}|[0-9a-f]{1,4}|:)|::(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4}",
+        pattern: r"(?i-u)(?:[0-9a-f]{0,4}:){2,6}\d{1,3}(?:\.\d{1,3}){3}|(?:[0-9a-f]{1,4}:){1,7}(?:(?::[0-9a-f]{1,4}){1,7}|[0-9a-f]{1,4}|:)|::(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4}",
         clean_left: true,
         clean_right: true,
         validator: Validator::PrivateIpv6,
         confidence: 0.85,
         gate: Gate::Windows(ipv6_windows),
         severity: Severity::Low,
+        examples: &["bind ⟦::1⟧ only", "link ⟦fe80::1ff:fe23:4567:890a⟧", "mapped ⟦::ffff:10.1.2.3⟧"],
+        negatives: &["Vec::new()", "fn a::b"],
         ..BASE
     },
     BuiltinRule {
@@ -1157,29 +1271,26 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.high_entropy_assignment.v1",
         category: "SECRET",
-        // A long random-looking value assigned to a key-like name: `SESSION_TOKEN=…`,
-        // `"signing_key": "…"`. The validator asks for entropy and mixed character classes.
-        pattern: r#"(?i-u)(?:token|secret|key|auth|credential|credentials|passphrase|signature|salt|cookie)[a-z0-9_.-]{0,24}["']?\s*(?::|=|:=|=>)\s*["']?([A-Za-z0-9+/_.=-]{20,200})"#,
-        group: 1,
-        validator: Validator::Entropy,
+        // Hand-written (`assign.rs`): a random-looking value, or a 32–64 digit hex key,
+        // assigned to a secret-like name in any syntax (`SESSION_TOKEN=…`,
+        // `signingKey: …`, `System.setProperty("X_TOKEN", "…")`, `$env:API_KEY = "…"`).
+        pattern: "",
         confidence: 0.8,
-        gate: Gate::Near {
-            words: &[
-                "token",
-                "secret",
-                "key",
-                "auth",
-                "credential",
-                "credentials",
-                "passphrase",
-                "signature",
-                "salt",
-                "cookie",
-            ],
-            before: 0,
-            after: 256,
-        },
-        assignment: true,
+        finder: Some(super::assign::find_secret),
+        examples: &[
+            "SESSION_TOKEN=⟦Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA⟧",
+            "const clientSecret = \"⟦Qm7_vT2xLp9RzK4wNc8sYb3H⟧\";",
+            "System.setProperty(\"ACME_TOKEN\", \"⟦Zx9vQ2mK7pL4rT8wY1nB⟧\");",
+            "ENCRYPTION_KEY=⟦9f86d081884c7d659a2feaa0c55ad015⟧",
+            "<add key=\"AcmeApiKey\" value=\"⟦Zx9vQ2mK7pL4rT8wY1nB⟧\" />",
+        ],
+        negatives: &[
+            "API_KEY=<your-api-key>",
+            "api_key = var.api_key",
+            "max_tokens: 4096",
+            "commit: 3f9a1c0d2b4e6f8a0c1e3d5b7a9f2e4c6b8d0a1f",
+            "token_url: https://auth.example.com/oauth/token",
+        ],
         ..BASE
     },
     BuiltinRule {

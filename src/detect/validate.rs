@@ -87,10 +87,15 @@ impl Validator {
             Validator::Jwt => jwt(matched),
             Validator::Mac => mac(matched),
             Validator::PublicIpv4 => ipv4(matched) && public_ipv4(matched),
-            Validator::PublicIpv6 => {
-                ipv6(matched).is_some_and(|a| !private_ipv6(&a) && global_ipv6(&a))
-            }
-            Validator::PrivateIpv6 => ipv6(matched).is_some_and(|a| private_ipv6(&a)),
+            // An IPv4-mapped address (`::ffff:8.8.8.8`) is the IPv4 address it carries.
+            Validator::PublicIpv6 => ipv6(matched).is_some_and(|a| match a.to_ipv4_mapped() {
+                Some(v4) => public_ipv4(v4.to_string().as_bytes()),
+                None => !private_ipv6(&a) && global_ipv6(&a),
+            }),
+            Validator::PrivateIpv6 => ipv6(matched).is_some_and(|a| match a.to_ipv4_mapped() {
+                Some(v4) => v4.is_private() || v4.is_loopback() || v4.is_link_local(),
+                None => private_ipv6(&a),
+            }),
             Validator::DocumentNumber => {
                 (6..=16).contains(&matched.len())
                     && matched.iter().filter(|b| b.is_ascii_digit()).count() >= 4
@@ -158,10 +163,11 @@ fn jwt(matched: &[u8]) -> bool {
 }
 
 fn mac(matched: &[u8]) -> bool {
+    // `hh:hh:…`, `hh-hh-…` or Cisco's `hhhh.hhhh.hhhh`: one separator kind throughout.
     let seps: Vec<u8> = matched
         .iter()
         .copied()
-        .filter(|b| *b == b':' || *b == b'-')
+        .filter(|b| *b == b':' || *b == b'-' || *b == b'.')
         .collect();
     let same_sep = seps.windows(2).all(|w| w.first() == w.last());
     let hex: Vec<u8> = matched
@@ -170,7 +176,9 @@ fn mac(matched: &[u8]) -> bool {
         .filter(u8::is_ascii_hexdigit)
         .collect();
     let all = |c: u8| hex.iter().all(|h| h.eq_ignore_ascii_case(&c));
-    same_sep && !all(b'0') && !all(b'f')
+    // A dotted run of digits only is a version or a number more often than a MAC.
+    let dotted_digits = seps.first() == Some(&b'.') && hex.iter().all(u8::is_ascii_digit);
+    same_sep && !all(b'0') && !all(b'f') && !dotted_digits
 }
 
 fn digits(matched: &[u8]) -> Vec<u8> {
@@ -225,7 +233,42 @@ fn card_digits(d: &[u8]) -> bool {
     let jcb = (3528..=3589).contains(&p4) && (16..=19).contains(&len);
     let diners =
         ((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39) && (14..=19).contains(&len);
-    visa || mastercard || amex || discover || jcb || diners
+    let unionpay = p2 == 62 && (16..=19).contains(&len);
+    // Maestro: 50, 56–69 (outside the ranges above), 12 to 19 digits; 12-digit ones only
+    // near a card word (`pii.credit_card.maestro12.v1`), here from 13.
+    let maestro = (p2 == 50 || (56..=69).contains(&p2)) && (13..=19).contains(&len);
+    let uatp = d.first() == Some(&1) && len == 15;
+    let dankort = p4 == 5019 && len == 16;
+    let mir = (2200..=2204).contains(&p4) && (16..=19).contains(&len);
+    let rupay = (p2 == 60 || p2 == 81 || p2 == 82 || p3 == 508 || p3 == 353 || p3 == 356) && len == 16;
+    let troy = (p4 == 9792 || p2 == 65) && len == 16;
+    let verve = ((506_099..=506_198).contains(&p6) || (650_002..=650_027).contains(&p6)) && matches!(len, 16 | 18 | 19);
+    visa || mastercard || amex || discover || jcb || diners || unionpay || maestro || uatp || dankort || mir || rupay || troy || verve
+}
+
+/// An ITIN written any way: nine digits, 9 first, the IRS group (digits 4–5) in 50–65,
+/// 70–88, 90–92 or 94–99.
+pub fn itin(matched: &[u8]) -> bool {
+    let d = digits(matched);
+    let group = d.get(3..5).map_or(0, |g| g.iter().fold(0u32, |acc, &x| acc * 10 + u32::from(x)));
+    d.len() == 9 && d.first() == Some(&9) && matches!(group, 50..=65 | 70..=88 | 90..=92 | 94..=99)
+}
+
+/// Base64 that decodes to a printable `user:password` (HTTP Basic credentials, RFC 7617).
+pub fn basic_credentials(matched: &[u8]) -> bool {
+    let Some((decoded, _)) = crate::encoding::base64::decode(matched) else {
+        return false;
+    };
+    let colon = decoded.iter().position(|&b| b == b':');
+    let printable = decoded.iter().all(|&b| (0x20..0x7f).contains(&b) || b >= 0x80);
+    printable && colon.is_some_and(|c| c > 0 && decoded.len() - c > 3)
+}
+
+/// A 12-digit Maestro number: prefix 50 or 56–69, Luhn.
+pub fn maestro12(matched: &[u8]) -> bool {
+    let d = digits(matched);
+    let p2 = d.iter().take(2).fold(0u32, |acc, &x| acc * 10 + u32::from(x));
+    d.len() == 12 && (p2 == 50 || (56..=69).contains(&p2)) && luhn(&d)
 }
 
 fn ssn(matched: &[u8]) -> bool {
@@ -296,6 +339,7 @@ fn ipv6(matched: &[u8]) -> Option<std::net::Ipv6Addr> {
     let groups = text.split(':').filter(|g| !g.is_empty()).count();
     let lower = text.to_ascii_lowercase();
     let known = lower == "::1"
+        || lower.starts_with("::ffff:")
         || lower.starts_with("fe80:")
         || lower.starts_with("fc")
         || lower.starts_with("fd")

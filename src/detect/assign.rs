@@ -1,0 +1,637 @@
+//! Secrets assigned to names, in every syntax that code and configuration write them.
+//!
+//! One hand-written reader finds `name OP value` on one line, whatever the language:
+//! `KEY=v`, `key: v`, `"key": "v"`, `key = "v"`, `String apiKey = "v"`, `key := "v"`,
+//! `KEY ?= v`, `KEY ::= v`, `'key' => 'v'`, `$env:KEY = "v"`, `export KEY=v`,
+//! `set KEY=v`, `-e KEY=v`, `--password=v`, `os.environ["KEY"] = "v"`,
+//! `System.setProperty("KEY", "v")`, `<password>v</password>`, `password="v"` (an XML
+//! attribute), `<add key="ApiKey" value="v"/>` and a Kubernetes `- name: KEY` /
+//! `value: v` pair. The name decides: a password-like name makes a `PASSWORD`, a
+//! secret-like one (`token`, `secret`, `apiKey`, `client_secret`, `AUTH`, a key with a
+//! qualifier) a `SECRET`; names are split at `_ - . :` and at camelCase humps, so
+//! `dbPassword`, `DB_PASSWORD`, `db.password` and `DbPassword` read the same.
+//!
+//! The value stays on its line: a quoted value ends at its closing quote, a bare one at
+//! white space or punctuation; a name with nothing after it never takes the next line.
+//! References and placeholders are not secrets: `${X}`, `$X`, `%X%`, `{{ x }}`,
+//! `<your-key>`, `var.x`, `os.environ[...]`, `process.env.X`, function calls, `xxxx`,
+//! `changeme`, `***`, values that say `example` or `your`.
+
+/// What a name says its value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameClass {
+    Password,
+    Secret,
+}
+
+const MAX_NAME: usize = 64;
+const MAX_VALUE: usize = 512;
+
+/// Bytes that can end a name and start an operator: `=`, `:`, `>` (an XML element) and
+/// `,` (the second argument of `setProperty("KEY", "v")`).
+fn is_operator(b: u8) -> bool {
+    matches!(b, b'=' | b':' | b'>' | b',')
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// The leftmost value at or after `from` assigned to a name of `class`: `(start, end)`.
+pub fn find(hay: &[u8], from: usize, class: NameClass) -> Option<(usize, usize)> {
+    // An operator up to a few bytes before `from` can still start a value at `from`.
+    let mut at = from.saturating_sub(12);
+    while let Some(rel) = hay.get(at..)?.iter().position(|&b| is_operator(b)) {
+        let op = at + rel;
+        at = op + 1;
+        if let Some((c, s, e)) = assignment(hay, op) {
+            if c == class && s >= from {
+                return Some((s, e));
+            }
+        }
+    }
+    None
+}
+
+/// The password-like names' values.
+pub fn find_password(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    find(hay, from, NameClass::Password)
+}
+
+/// The secret-like names' values.
+pub fn find_secret(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    find(hay, from, NameClass::Secret)
+}
+
+/// The leftmost value at or after `from` under `data:` or `stringData:` in a text that
+/// declares `kind: Secret` (a Kubernetes Secret manifest): every key's value, whatever
+/// the key is called. A value is one line; block scalars (`|`, `>`) are not read.
+pub fn find_kubernetes_secret(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    let secret = [&b"kind: Secret"[..], b"kind: \"Secret\"", b"kind: 'Secret'"]
+        .iter()
+        .any(|k| memchr::memmem::find(hay, k).is_some());
+    if !secret {
+        return None;
+    }
+    let indent = |line: &[u8]| line.iter().take_while(|&&b| b == b' ').count();
+    let mut block: Option<usize> = None;
+    let mut at = 0;
+    for line in hay.split(|&b| b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
+        let body = line.trim_ascii();
+        if body.is_empty() || body.starts_with(b"#") {
+            continue;
+        }
+        let ind = indent(line);
+        if let Some(outer) = block {
+            if ind > outer {
+                let Some(colon) = body.iter().position(|&b| b == b':') else { continue };
+                let value = body.get(colon + 1..).unwrap_or_default();
+                let v = value.trim_ascii();
+                let plain = !v.is_empty() && !matches!(v.first(), Some(b'|' | b'>' | b'{' | b'[' | b'&' | b'*' | b'!'));
+                if plain {
+                    let v = v.strip_prefix(b"\"").and_then(|v| v.strip_suffix(b"\"")).unwrap_or(v);
+                    let offset = memchr::memmem::find(line, v).unwrap_or(0);
+                    let s = start + offset;
+                    if s >= from && !v.is_empty() && !reference(v, true) {
+                        return Some((s, s + v.len()));
+                    }
+                }
+                continue;
+            }
+            block = None;
+        }
+        if body == b"data:" || body == b"stringData:" {
+            block = Some(ind);
+        }
+    }
+    None
+}
+
+/// Reads an assignment whose operator has its last-but-one or only byte at `op`.
+fn assignment(hay: &[u8], op: usize) -> Option<(NameClass, usize, usize)> {
+    let byte = *hay.get(op)?;
+    let next = hay.get(op + 1).copied();
+    let prev = op.checked_sub(1).and_then(|p| hay.get(p)).copied();
+    // Where the operator begins (the name ends before it) and the value may begin.
+    let (op_start, value_from, kind) = match byte {
+        b'=' => {
+            if matches!(next, Some(b'=')) || matches!(prev, Some(b'=' | b'!' | b'<' | b'>')) {
+                return None; // `==`, `!=`, `<=`, `>=`
+            }
+            let mut s = op;
+            while s > 0 && matches!(hay.get(s - 1), Some(b':' | b'?' | b'+')) && op - s < 2 {
+                s -= 1; // `:=`, `::=`, `?=`, `+=`
+            }
+            let after = if next == Some(b'>') { op + 2 } else { op + 1 }; // `=>`
+            (s, after, Op::Equals)
+        }
+        b':' => {
+            if matches!(next, Some(b':' | b'=')) || prev == Some(b':') || hay.get(op + 1..op + 3) == Some(b"//") {
+                return None; // `::`, `:=` (read at its `=`), a URL
+            }
+            (op, op + 1, Op::Colon)
+        }
+        b'>' => {
+            if prev == Some(b'=') || prev == Some(b'-') {
+                return None; // `=>` (read at its `=`), `->`
+            }
+            (op, op + 1, Op::Element)
+        }
+        _ => (op, op + 1, Op::Comma),
+    };
+    let (name_start, name_end) = name_before(hay, op_start, kind)?;
+    let name = hay.get(name_start..name_end)?;
+    let mut class = classify(name);
+    // `<add key="ApiKey" value="…"/>`, `{"name": "API_TOKEN", "value": "…"}` and a
+    // Kubernetes `- name: API_TOKEN` line above `value: …`: the value's name is the
+    // key's.
+    if class.is_none() && name.eq_ignore_ascii_case(b"value") {
+        class = paired_name(hay, name_start).and_then(classify);
+    }
+    let class = class?;
+    let (start, end, quoted) = value_after(hay, value_from, kind)?;
+    let value = hay.get(start..end)?;
+    // A bare `key` (`cache key=…`, `"key": …`) names too many things: a hex digest
+    // after it is an id.
+    let bare_key = name.eq_ignore_ascii_case(b"key") || name.eq_ignore_ascii_case(b"keys");
+    if bare_key && value.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let bare_code = !quoted && kind == Op::Equals && spaced(hay, op_start, value_from) && code_name(name);
+    accept(class, value, quoted, bare_code).then_some((class, start, end))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Equals,
+    Colon,
+    Element,
+    Comma,
+}
+
+/// ` = ` with white space on both sides: how code assigns (an `.env` file writes `K=v`).
+fn spaced(hay: &[u8], op_start: usize, value_from: usize) -> bool {
+    let before = op_start.checked_sub(1).and_then(|p| hay.get(p)).is_some_and(|b| *b == b' ' || *b == b'\t');
+    let after = hay.get(value_from).is_some_and(|b| *b == b' ' || *b == b'\t');
+    before && after
+}
+
+/// A lower-case or camelCase identifier (code), not an `UPPER_CASE` environment name.
+fn code_name(name: &[u8]) -> bool {
+    name.iter().any(u8::is_ascii_lowercase)
+}
+
+/// The name that ends just before `end` (white space, a closing quote or `]` allowed in
+/// between): `(start, end)` of its bytes.
+fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
+    let mut e = end;
+    if kind != Op::Element {
+        while e > 0 && end - e < 4 && matches!(hay.get(e - 1), Some(b' ' | b'\t')) {
+            e -= 1;
+        }
+    }
+    let close = e.checked_sub(1).and_then(|p| hay.get(p)).copied();
+    match (kind, close) {
+        (Op::Element, _) => {
+            // `<password>`, `<ApiKey attr="x">`: the tag's name.
+            let line_start = line_start(hay, e);
+            let open = hay.get(line_start..e)?.iter().rposition(|&b| b == b'<')? + line_start;
+            let s = open + 1;
+            let n = hay.get(s..e)?.iter().take_while(|&&b| is_name_byte(b) || b == b':').count();
+            (n > 0 && n <= MAX_NAME).then_some((s, s + n))
+        }
+        (Op::Comma, Some(q @ (b'"' | b'\''))) => {
+            // `setProperty("KEY", "v")`, `setenv('KEY', 'v')`: the first argument.
+            let (s, n) = quoted_before(hay, e - 1, q)?;
+            let paren = s.checked_sub(2).and_then(|p| hay.get(p)).copied();
+            (paren == Some(b'(')).then_some((s, s + n))
+        }
+        (Op::Comma, _) => None,
+        (_, Some(q @ (b'"' | b'\'' | b'`'))) => quoted_before(hay, e - 1, q).map(|(s, n)| (s, s + n)),
+        (_, Some(b']')) => {
+            // `os.environ["KEY"] =`, `ENV['KEY'] =`.
+            let q = e.checked_sub(2).and_then(|p| hay.get(p)).copied()?;
+            if !matches!(q, b'"' | b'\'') {
+                return None;
+            }
+            quoted_before(hay, e - 2, q).map(|(s, n)| (s, s + n))
+        }
+        _ => {
+            let mut s = e;
+            while s > 0 && e - s < MAX_NAME && hay.get(s - 1).copied().is_some_and(is_name_byte) {
+                s -= 1;
+            }
+            // `--password=`, `-password`: the flag's dashes are not the name.
+            while s < e && hay.get(s) == Some(&b'-') {
+                s += 1;
+            }
+            let before = s.checked_sub(1).and_then(|p| hay.get(p)).copied();
+            let ok = s < e && e - s <= MAX_NAME && !before.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80);
+            ok.then_some((s, e))
+        }
+    }
+}
+
+/// The quoted string whose closing quote `q` is at `close`: its start and length.
+fn quoted_before(hay: &[u8], close: usize, q: u8) -> Option<(usize, usize)> {
+    let from = close.saturating_sub(MAX_NAME + 1).max(line_start(hay, close));
+    let open = hay.get(from..close)?.iter().rposition(|&b| b == q)? + from;
+    let name = hay.get(open + 1..close)?;
+    (!name.is_empty() && name.iter().all(|&b| is_name_byte(b) || b == b':' || b == b' ')).then_some((open + 1, name.len()))
+}
+
+fn line_start(hay: &[u8], at: usize) -> usize {
+    hay.get(..at).and_then(|h| memchr::memrchr(b'\n', h)).map_or(0, |p| p + 1)
+}
+
+/// The name a `value` key is paired with: `key="…"` or `name="…"` earlier on the same
+/// line, or `name: …` alone on the line just above (a Kubernetes `env` entry).
+fn paired_name(hay: &[u8], value_name: usize) -> Option<&[u8]> {
+    let ls = line_start(hay, value_name);
+    let line = hay.get(ls..value_name)?;
+    for key in [&b"key="[..], b"name=", b"\"key\":", b"\"name\":", b"\"key\" :", b"\"name\" :"] {
+        if let Some(p) = memchr::memmem::rfind(line, key).or_else(|| {
+            let lower: Vec<u8> = line.to_ascii_lowercase();
+            memchr::memmem::rfind(&lower, key)
+        }) {
+            let rest = line.get(p + key.len()..)?;
+            let rest = rest.get(rest.iter().take_while(|b| **b == b' ').count()..)?;
+            let q = *rest.first()?;
+            if matches!(q, b'"' | b'\'') {
+                let body = rest.get(1..)?;
+                let n = body.iter().position(|&b| b == q)?;
+                return body.get(..n);
+            }
+        }
+    }
+    // The line above, if it is `- name: KEY` or `name: KEY` (no other line between).
+    let above_end = ls.checked_sub(1)?;
+    let above = hay.get(line_start(hay, above_end)..above_end)?;
+    let t = above.trim_ascii();
+    let t = t.strip_prefix(b"- ").unwrap_or(t).trim_ascii_start();
+    let v = t.strip_prefix(b"name:")?.trim_ascii();
+    let v = v.strip_prefix(b"\"").and_then(|v| v.strip_suffix(b"\"")).unwrap_or(v);
+    (!v.is_empty() && v.iter().all(|&b| is_name_byte(b))).then_some(v)
+}
+
+/// The value that begins at or after `from` on the same line: `(start, end, quoted)`.
+fn value_after(hay: &[u8], from: usize, kind: Op) -> Option<(usize, usize, bool)> {
+    let mut s = from;
+    if kind != Op::Element {
+        while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < 8 {
+            s += 1;
+        }
+    }
+    let first = *hay.get(s)?;
+    if kind == Op::Element {
+        // `<password>v</password>`: up to the closing tag, on the same line.
+        let rest = hay.get(s..)?;
+        let n = rest.iter().take(MAX_VALUE).position(|&b| b == b'<' || b == b'\n')?;
+        let closes = rest.get(n..n + 2) == Some(b"</");
+        let v = rest.get(..n)?;
+        let (lead, trail) = (v.len() - v.trim_ascii_start().len(), v.len() - v.trim_ascii_end().len());
+        return (closes && n > lead + trail).then_some((s + lead, s + n - trail, true));
+    }
+    if matches!(first, b'"' | b'\'' | b'`') {
+        let body = hay.get(s + 1..)?;
+        let mut i = 0;
+        while let Some(&b) = body.get(i) {
+            if b == first {
+                return (i > 0).then_some((s + 1, s + 1 + i, true));
+            }
+            if b == b'\n' || i > MAX_VALUE {
+                break;
+            }
+            i += if b == b'\\' { 2 } else { 1 };
+        }
+        // No closing quote on the line (a truncated paste): the word after the quote.
+        s += 1;
+    }
+    if kind == Op::Comma {
+        return None;
+    }
+    let rest = hay.get(s..)?;
+    let n = rest
+        .iter()
+        .take(MAX_VALUE + 1)
+        .position(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b',' | b';' | b'<' | b'>' | b')' | b'}' | b']' | b'`'))
+        .unwrap_or(rest.len().min(MAX_VALUE + 1));
+    (n > 0 && n <= MAX_VALUE).then_some((s, s + n, false))
+}
+
+/// The class of a name, or `None` when it names no secret (or names something about
+/// one: `password_length`, `token_url`, `secret_name`, `api_key_id`, `max_tokens`).
+pub fn classify(name: &[u8]) -> Option<NameClass> {
+    let mut words: [&[u8]; 12] = [&[]; 12];
+    let mut count = 0;
+    let mut start = 0;
+    let at = |i: usize| name.get(i).copied().unwrap_or(b'_');
+    for i in 0..=name.len() {
+        let b = at(i);
+        let cut_here = !b.is_ascii_alphanumeric()
+            // camelCase hump: `dbPassword` → db | Password; `APIKey` → API | Key.
+            || (i > start && b.is_ascii_uppercase() && at(i - 1).is_ascii_lowercase())
+            || (i > start + 1 && b.is_ascii_uppercase() && at(i - 1).is_ascii_uppercase() && at(i + 1).is_ascii_lowercase() && i + 1 < name.len());
+        if cut_here {
+            if i > start {
+                if let (Some(slot), Some(w)) = (words.get_mut(count), name.get(start..i)) {
+                    *slot = w;
+                    count += 1;
+                }
+            }
+            start = if b.is_ascii_alphanumeric() { i } else { i + 1 };
+        }
+    }
+    let words = words.get(..count)?;
+    let is = |w: &[u8], list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l.as_bytes()));
+    let last = *words.last()?;
+    let first = *words.first()?;
+    // What the name is about, not the secret itself.
+    if is(last, DESCRIPTORS) || is(first, QUANTIFIERS) || words.iter().any(|w| is(w, NOT_SECRET)) {
+        return None;
+    }
+    let joined_has = |needle: &str| {
+        let n = needle.len();
+        name.windows(n).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    if words.iter().any(|w| is(w, PASSWORD_WORDS)) || PASSWORD_PARTS.iter().any(|p| joined_has(p)) {
+        return Some(NameClass::Password);
+    }
+    if words.iter().any(|w| is(w, SECRET_WORDS)) || SECRET_PARTS.iter().any(|p| joined_has(p)) {
+        return Some(NameClass::Secret);
+    }
+    // A key with a qualifier (`access_key`, `signingKey`, `MASTER_KEY`), or a bare `key`.
+    let key = words.iter().position(|w| is(w, &["key", "keys"]))?;
+    let qualified = key > 0 && words.get(key - 1).is_some_and(|w| is(w, KEY_QUALIFIERS));
+    (qualified || words.len() == 1).then_some(NameClass::Secret)
+}
+
+const PASSWORD_WORDS: &[&str] = &[
+    "password", "passwd", "pwd", "pass", "passphrase", "passcode", "pw", "passwort", "kennwort", "motdepasse", "mdp",
+    "contrasena", "senha", "haslo", "wachtwoord", "losenord", "sifre", "parola", "clave",
+];
+const PASSWORD_PARTS: &[&str] = &["password", "passwd", "passphrase", "passwort"];
+const SECRET_WORDS: &[&str] = &[
+    "secret", "secrets", "token", "apikey", "auth", "authorization", "credential", "credentials", "creds", "cred",
+    "bearer", "jwt", "pat", "dsn", "cookie", "salt", "privatekey", "secretkey", "accesskey", "authtoken",
+    "signature", "hmac",
+];
+const SECRET_PARTS: &[&str] = &["apikey", "secretkey", "accesskey", "privatekey", "authtoken", "accesstoken", "clientsecret"];
+const KEY_QUALIFIERS: &[&str] = &[
+    "api", "access", "secret", "private", "signing", "sign", "encryption", "encrypt", "decryption", "master", "client",
+    "app", "application", "service", "account", "storage", "shared", "webhook", "consumer", "subscription", "admin",
+    "root", "session", "crypto", "cipher", "aes", "hmac", "license", "licence", "auth", "server", "ssh", "gpg", "pgp",
+    "deploy", "sas", "primary", "secondary", "instrumentation", "ingest", "ingestion", "write", "read", "user", "dev",
+    "prod", "live", "test", "mapbox", "stripe", "openai", "anthropic", "google", "azure", "aws",
+];
+/// A name's last word that makes it a name about a secret, not of one.
+const DESCRIPTORS: &[&str] = &[
+    "id", "ids", "name", "names", "path", "file", "filename", "dir", "url", "uri", "endpoint", "host", "type", "kind",
+    "length", "len", "size", "count", "limit", "limits", "max", "min", "ttl", "expiry", "expires", "expiration",
+    "timeout", "lifetime", "header", "field", "env", "var", "ref", "policy", "prefix", "suffix", "format", "version",
+    "enabled", "disabled", "required", "hint", "label", "mode", "arn", "region", "hash", "hashed", "digest",
+    "algorithm", "alg", "location", "store", "provider", "source", "description", "help", "pattern", "regex",
+    "rotation", "validity", "age", "created", "updated", "at", "usage", "strength", "changed", "placeholder", "text",
+    "title", "message", "error", "errors", "prompt", "input", "class", "style", "template", "param",
+    "parameter", "option", "options", "flag", "reset", "manager", "service", "handler", "helper", "util", "utils",
+    "config", "settings", "schema", "spec", "model", "index", "fingerprint", "thumbprint", "issuer",
+    "audience", "scope", "scopes", "public", "exists", "set", "valid", "invalid", "check", "verify", "rule", "rules",
+    "mask", "masked", "char", "chars", "characters", "words", "budget", "spent", "used", "remaining",
+];
+/// A name's first word that counts or switches: `max_tokens`, `num_tokens`, `use_auth`.
+const QUANTIFIERS: &[&str] = &[
+    "max", "min", "num", "total", "count", "is", "has", "use", "enable", "enabled", "disable", "require", "required",
+    "show", "hide", "forgot", "no", "allow", "n", "input", "output", "prompt", "completion", "cached", "reasoning",
+];
+const NOT_SECRET: &[&str] = &["public", "publishable", "foreign", "primarykey", "sort", "partition", "idempotency", "cache", "row", "lookup", "hotkey", "shortcut", "keyboard", "monkey", "turkey", "donkey", "whiskey"];
+
+/// Whether `value` reads as a secret for a name of `class`.
+fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool {
+    let v = value.trim_ascii();
+    if v.len() != value.len() || v.is_empty() || v.len() > MAX_VALUE {
+        return false;
+    }
+    if reference(v, quoted) || placeholder(v) {
+        return false;
+    }
+    let letters = v.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
+    let others = v.len() - letters - digits;
+    match class {
+        NameClass::Password => {
+            if v.len() < 4 || (!quoted && v.len() < 6) {
+                return false;
+            }
+            // `password = getpass`, `pwd = os.getcwd` are code: a bare word after ` = `.
+            if bare_code && digits == 0 && others == 0 {
+                return false;
+            }
+            // A bare number is a port, a count or a length more often than a password.
+            if letters == 0 && others == 0 && !quoted {
+                return false;
+            }
+            // Prose after a colon ("Password: reset it tomorrow") is not one word.
+            !v.contains(&b' ') || (quoted && v.len() <= 64)
+        }
+        NameClass::Secret => {
+            if v.iter().any(|b| b.is_ascii_whitespace()) || v.len() < 8 {
+                return false;
+            }
+            let hex = v.iter().all(u8::is_ascii_hexdigit);
+            if hex {
+                // A hex key: 32 to 64 digits (128 to 256 bits), not one digit repeated.
+                return (32..=64).contains(&v.len()) && letters > 0 && digits > 0;
+            }
+            if v.len() >= 16 {
+                return super::validate::Validator::Entropy.check(v);
+            }
+            // 8 to 15 characters: three kinds of character, a secret's shape, not a word.
+            let lower = v.iter().any(u8::is_ascii_lowercase);
+            let upper = v.iter().any(u8::is_ascii_uppercase);
+            u8::from(lower) + u8::from(upper) + u8::from(digits > 0) + u8::from(others > 0) >= 3 && !bare_code
+        }
+    }
+}
+
+/// A reference to a value held elsewhere: an environment variable, a template, a
+/// configuration path, a function call.
+fn reference(v: &[u8], quoted: bool) -> bool {
+    let first = v.first().copied().unwrap_or(b'$');
+    if matches!(first, b'$' | b'%' | b'{' | b'<' | b'[' | b'(' | b'@' | b'!' | b'&' | b'*' | b'#' | b'|' | b'>') {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    let has = |n: &[u8]| memchr::memmem::find(&lower, n).is_some();
+    if has(b"${") || has(b"{{") || has(b"}}") || has(b"$(") || lower.starts_with(b"env.") || lower.starts_with(b"var.") {
+        return true;
+    }
+    const SCHEMES: &[&[u8]] = &[b"op://", b"vault:", b"arn:aws:", b"ref+", b"secret://", b"sm://", b"awssm:", b"azurekv:", b"keyvault:", b"gcpsm:", b"projects/"];
+    if SCHEMES.iter().any(|s| lower.starts_with(s)) {
+        return true;
+    }
+    if quoted {
+        return false;
+    }
+    // Unquoted code: `os.environ["X"]`, `process.env.X`, `config.get(...)`, `var.db`,
+    // `settings.SECRET_KEY`, `data.vault_generic_secret.x.data`.
+    let call = v.contains(&b'(') || v.contains(&b'[');
+    let path = v.contains(&b'.')
+        && v.split(|&b| b == b'.').all(|p| p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+        && !v.iter().any(u8::is_ascii_digit);
+    call || path || matches!(&lower[..], b"true" | b"false" | b"null" | b"none" | b"nil" | b"undefined")
+}
+
+/// A value that stands in for one: `changeme`, `xxxx`, `***`, `your-token-here`,
+/// `<redacted>`, `example`, a run of one character.
+fn placeholder(v: &[u8]) -> bool {
+    let lower = v.to_ascii_lowercase();
+    const WORDS: &[&[u8]] = &[
+        b"example", b"your", b"xxxx", b"changeme", b"change_me", b"change-me", b"placeholder", b"dummy", b"redacted",
+        b"sample", b"replace", b"insert", b"todo", b"fixme", b"...", b"***", b"<", b"here", b"secret_value",
+        b"notreal", b"not_real", b"not-a-real", b"fake", b"foobar", b"lorem", b"mysecret", b"my_secret", b"my-secret",
+    ];
+    if WORDS.iter().any(|w| memchr::memmem::find(&lower, w).is_some()) {
+        return true;
+    }
+    const EXACT: &[&[u8]] = &[
+        b"password", b"passwd", b"secret", b"token", b"pass", b"test", b"testing", b"default", b"empty", b"string",
+        b"value", b"admin", b"root", b"user", b"guest", b"demo", b"required", b"optional", b"none", b"null", b"false",
+        b"true", b"apikey", b"api_key", b"api-key", b"key", b"str", b"bool", b"int", b"text", b"hidden", b"masked",
+    ];
+    if EXACT.contains(&&lower[..]) {
+        return true;
+    }
+    let first = lower.first().copied().unwrap_or(0);
+    lower.iter().all(|&b| b == first) || lower.iter().all(|&b| matches!(b, b'x' | b'*' | b'-' | b'_' | b'.' | b'0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(text: &str, class: NameClass) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some((s, e)) = find(text.as_bytes(), at, class) {
+            out.push(&text[s..e]);
+            at = e;
+        }
+        out
+    }
+
+    #[test]
+    fn names_split_at_humps_and_separators() {
+        for name in ["dbPassword", "DB_PASSWORD", "db.password", "DbPassword", "db-pass", "SMTP_PASS", "passwort", "userPwd"] {
+            assert_eq!(classify(name.as_bytes()), Some(NameClass::Password), "{name}");
+        }
+        for name in [
+            "apiKey", "API_KEY", "ApiKey", "APIKey", "client_secret", "clientSecret", "AUTH_TOKEN", "accessToken",
+            "signing_key", "MASTER_KEY", "key", "_authToken", "auth", "x-api-key", "SECRET_KEY_BASE", "githubPat",
+        ] {
+            assert_eq!(classify(name.as_bytes()), Some(NameClass::Secret), "{name}");
+        }
+        for name in [
+            "password_length", "token_url", "secret_name", "api_key_id", "max_tokens", "publicKey", "foreign_key",
+            "keyboard", "monkey", "tokenizer", "author", "passenger", "passport", "compass", "bypass", "keyId",
+            "password_hash", "TOKEN_TYPE", "authorUrl", "key_path", "idempotency_key", "sort_key", "has_password",
+        ] {
+            assert_eq!(classify(name.as_bytes()), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_syntax() {
+        let s = "Zx9vQ2mK7pL4rT8wY1nB";
+        let cases = [
+            format!("API_KEY={s}"),
+            format!("export API_KEY={s}"),
+            format!("set API_KEY={s}"),
+            format!("$env:API_KEY = \"{s}\""),
+            format!("docker run -e API_KEY={s} app"),
+            format!("apiKey: {s}"),
+            format!("\"apiKey\": \"{s}\""),
+            format!("{{\"ApiKey\":\"{s}\"}}"),
+            format!("String apiKey = \"{s}\";"),
+            format!("apiKey := \"{s}\""),
+            format!("API_KEY ?= {s}"),
+            format!("API_KEY ::= {s}"),
+            format!("'api_key' => '{s}',"),
+            format!("os.environ[\"API_KEY\"] = \"{s}\""),
+            format!("System.setProperty(\"API_KEY\", \"{s}\");"),
+            format!("<apiKey>{s}</apiKey>"),
+            format!("<add key=\"ApiKey\" value=\"{s}\"/>"),
+            format!("<connector apiKey=\"{s}\" />"),
+            format!("app.api.key={s}"),
+            format!("api_key = \"{s}\"   # HCL"),
+            format!("--api-key={s}"),
+            format!("env:\n  - name: API_TOKEN\n    value: {s}\n"),
+            format!("//registry.npmjs.org/:_authToken={s}"),
+            format!("const API_KEY = `{s}`;"),
+        ];
+        for text in &cases {
+            assert_eq!(values(text, NameClass::Secret), vec![s], "{text}");
+        }
+    }
+
+    #[test]
+    fn passwords() {
+        for (text, want) in [
+            ("DB_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3"),
+            ("password: correcthorse", "correcthorse"),
+            ("\"password\": \"s0me pass phrase\"", "s0me pass phrase"),
+            ("spring.datasource.password=Vx7#qL2m", "Vx7#qL2m"),
+            ("<password>Vx7#qL2m</password>", "Vx7#qL2m"),
+            ("dbPassword := \"Vx7#qL2m\"", "Vx7#qL2m"),
+            ("Passwort: Sommer2024!", "Sommer2024!"),
+        ] {
+            assert_eq!(values(text, NameClass::Password), vec![want], "{text}");
+        }
+    }
+
+    #[test]
+    fn references_placeholders_and_other_lines_are_not_values() {
+        for text in [
+            "API_KEY=${API_KEY}",
+            "api_key = var.api_key",
+            "apiKey: {{ .Values.apiKey }}",
+            "API_KEY=<your-api-key>",
+            "api_key = os.environ[\"API_KEY\"]",
+            "apiKey = process.env.API_KEY",
+            "token: xxxxxxxxxxxxxxxx",
+            "SECRET_KEY=changeme",
+            "api_key: \"your-api-key-here\"",
+            "token = getToken()",
+            "password = getpass",
+            "password:\n  Zx9vQ2mK7pL4rT8wY1nB",
+            "api_key:\n  value: Zx9vQ2mK7pL4rT8wY1nB",
+            "password_length: 16",
+            "max_tokens: 4096",
+            "token_url: https://auth.example.com/oauth/token",
+            "if (password == \"Zx9vQ2mK7pL4rT8wY1nB\")",
+            "password: ********",
+            "secret: op://vault/item/field",
+            "Password: reset it in the portal",
+            "token = ${{ secrets.DEPLOY_TOKEN }}",
+            "commit: 3f9a1c0d2b4e6f8a0c1e3d5b7a9f2e4c6b8d0a1f",
+            "key: color",
+            "publicKey: AAAAC3NzaC1lZDI1NTE5AAAAIGb0",
+        ] {
+            assert!(values(text, NameClass::Password).is_empty(), "{text}");
+            assert!(values(text, NameClass::Secret).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn hex_keys_count_when_the_name_says_key() {
+        let hex = "9f86d081884c7d659a2feaa0c55ad015";
+        assert_eq!(values(&format!("ENCRYPTION_KEY={hex}"), NameClass::Secret), vec![hex]);
+        assert_eq!(values(&format!("secret: {hex}{hex}"), NameClass::Secret), vec![format!("{hex}{hex}").as_str()]);
+        assert!(values(&format!("sha256: {hex}{hex}"), NameClass::Secret).is_empty());
+        assert!(values(&format!("commit_id={hex}"), NameClass::Secret).is_empty());
+        assert!(values(&format!("The cache key={hex} maps"), NameClass::Secret).is_empty());
+        // A quote that is never closed on its line: the word after it.
+        assert_eq!(values("\"auth_token\": \"Zx9vQ2mK7pL4rT8wY1nB\nnext", NameClass::Secret), vec!["Zx9vQ2mK7pL4rT8wY1nB"]);
+    }
+}
