@@ -23,3 +23,90 @@ pub fn all() -> impl Iterator<Item = &'static BuiltinRule> {
         .chain(world::RULES)
         .chain(phones::RULES)
 }
+
+/// The detector reference (`docs/detectors.md`), rendered from the catalog: one row per
+/// rule with its category, label, severity, confidence, gate, validator and examples.
+pub fn reference() -> String {
+    use super::rules::{label, Gate};
+    use super::validate::Validator;
+    let mut out = String::from(
+        "# Detector reference\n\n\
+         Generated from the catalog (`src/detect/rules.rs`, `src/detect/catalog/`) by\n\
+         `VEIL_BLESS=1 cargo test --lib detector_reference`; a unit test fails when this file\n\
+         and the catalog disagree. Every rule's examples and negatives run as a unit test\n\
+         (`every_example_of_every_rule`). Severity and the default action (`default_action`,\n\
+         tokenize unless the policy says otherwise) apply per category.\n\n\
+         | Rule id | Category | What | Severity | Confidence | Runs where | Confirmed by | Examples |\n\
+         |---|---|---|---|---:|---|---|---:|\n",
+    );
+    for r in all() {
+        let gate = match r.gate {
+            Gate::Always => "everywhere".to_string(),
+            Gate::Contains(n) => format!("text contains `{}`", String::from_utf8_lossy(n).trim()),
+            Gate::Prefix(p) => {
+                let list: Vec<String> = p.iter().take(4).map(|x| format!("`{}`", String::from_utf8_lossy(x))).collect();
+                let more = if p.len() > 4 { format!(" +{}", p.len() - 4) } else { String::new() };
+                format!("word start {}{more}", list.join(" "))
+            }
+            Gate::NumericRun { min_digits, .. } => format!("numeric runs of {min_digits}+ digits"),
+            Gate::Test(_) => "cheap byte test".to_string(),
+            Gate::AfterCountryCode { .. } => "after a country code".to_string(),
+            Gate::Near { words, .. } => {
+                let list: Vec<String> = words.iter().take(4).map(|w| format!("`{w}`")).collect();
+                let more = if words.len() > 4 { format!(" +{}", words.len() - 4) } else { String::new() };
+                format!("near {}{more}", list.join(" "))
+            }
+            Gate::PersonNames => "name dictionaries".to_string(),
+            Gate::PolicyWords => "policy dictionary".to_string(),
+            Gate::Windows(_) => "own windows".to_string(),
+        };
+        let check = match r.validator {
+            Validator::None if r.finder.is_some() && r.pattern.is_empty() => "hand-written reader",
+            Validator::None => "pattern",
+            Validator::PaymentCard => "issuer prefix, length, Luhn",
+            Validator::Ssn => "area, group, serial",
+            Validator::Ipv4 => "octets",
+            Validator::Phone => "digit count",
+            Validator::Iban => "ISO 13616 mod 97",
+            Validator::Jwt => "header decodes to JSON with `alg`",
+            Validator::Mac => "one separator kind, not all 0/F",
+            Validator::PublicIpv4 => "public range",
+            Validator::PublicIpv6 => "parsed, global",
+            Validator::PrivateIpv6 => "parsed, private",
+            Validator::DocumentNumber => "length, digits",
+            Validator::Date => "calendar date",
+            Validator::Entropy => "entropy, character classes",
+            Validator::Code(_) => "check digits / structure",
+        };
+        let severity = match r.severity {
+            super::rules::Severity::Low => "LOW",
+            super::rules::Severity::Medium => "MEDIUM",
+            super::rules::Severity::High => "HIGH",
+        };
+        out.push_str(&format!(
+            "| `{}` | `{}` | {} | {severity} | {:.2} | {} | {check} | {} |\n",
+            r.id,
+            r.category,
+            label(r.category),
+            r.confidence,
+            gate.replace('|', "\\|"),
+            r.examples.len()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    /// `docs/detectors.md` is the catalog, rendered; `VEIL_BLESS=1` rewrites it.
+    #[test]
+    fn detector_reference_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/detectors.md");
+        let want = super::reference();
+        if std::env::var_os("VEIL_BLESS").is_some() {
+            std::fs::write(&path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(have == want, "docs/detectors.md is stale: run VEIL_BLESS=1 cargo test --lib detector_reference");
+    }
+}
