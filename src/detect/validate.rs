@@ -359,8 +359,18 @@ fn global_ipv6(a: &std::net::Ipv6Addr) -> bool {
 }
 
 fn date(matched: &[u8]) -> bool {
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    // Month names in the ten languages of the birth words, by their stems: the first
+    // stem in this list that the text contains names the month (longer, more specific
+    // stems first; Turkish and Polish stems last).
+    const MONTHS: &[(&str, u32)] = &[
+        ("juin", 6), ("juil", 7), ("janv", 1), ("f\u{e9}v", 2), ("m\u{e4}r", 3), ("maerz", 3), ("maart", 3),
+        ("ao\u{fb}", 8), ("d\u{e9}c", 12), ("jan", 1), ("feb", 2), ("fev", 2), ("mar", 3), ("apr", 4), ("avr", 4),
+        ("abr", 4), ("may", 5), ("mai", 5), ("mag", 5), ("mei", 5), ("maj", 5), ("jun", 6), ("giu", 6), ("jul", 7),
+        ("lug", 7), ("aug", 8), ("ago", 8), ("sep", 9), ("set", 9), ("oct", 10), ("okt", 10), ("ott", 10),
+        ("out", 10), ("nov", 11), ("dec", 12), ("dez", 12), ("dic", 12), ("ene", 1), ("gen", 1), ("sty", 1),
+        ("lut", 2), ("kwi", 4), ("cze", 6), ("lip", 7), ("sie", 8), ("wrz", 9), ("pa\u{17a}", 10), ("lis", 11),
+        ("gru", 12), ("oca", 1), ("\u{15f}ub", 2), ("nis", 4), ("haz", 6), ("tem", 7), ("a\u{11f}u", 8),
+        ("eyl", 9), ("eki", 10), ("kas", 11), ("ara", 12),
     ];
     let lower = matched.to_ascii_lowercase();
     let numbers: Vec<u32> = lower
@@ -374,10 +384,11 @@ fn date(matched: &[u8]) -> bool {
         .collect();
     let named = MONTHS
         .iter()
-        .position(|m| lower.windows(m.len()).any(|w| w == m.as_bytes()));
+        .find(|(m, _)| lower.windows(m.len()).any(|w| w == m.as_bytes()))
+        .map(|&(_, n)| n - 1);
     let (year, month, day) = match (named, numbers.as_slice()) {
-        (Some(m), [a, b]) if *a > 31 => (*a, m as u32 + 1, *b),
-        (Some(m), [d, y]) => (*y, m as u32 + 1, *d),
+        (Some(m), [a, b]) if *a > 31 => (*a, m + 1, *b),
+        (Some(m), [d, y]) => (*y, m + 1, *d),
         (None, [y, m, d]) if *y > 31 => (*y, *m, *d),
         // US order first (MM/DD), then day-first.
         (None, [m, d, y]) if *m <= 12 => (*y, *m, *d),
