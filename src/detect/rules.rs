@@ -96,7 +96,9 @@ const PHONE_CONTEXT: Context = Context {
     window: 32,
     words: &[
         "phone", "tel", "call", "mobile", "cell", "fax", "whatsapp", "text", "reach", "contact",
-        "ring",
+        "ring", "telefon", "telefonnummer", "handy", "mobil", "rufnummer", "téléphone", "tél", "portable",
+        "teléfono", "móvil", "celular", "telefono", "cellulare", "telefoon", "mobiel", "telefone", "contato",
+        "komórka", "numer", "mobilnummer", "cep", "numara",
     ],
     boost: 0.1,
     against: &[
@@ -119,6 +121,8 @@ const CARD_CONTEXT: Context = Context {
         "credit",
         "debit",
         "payment",
+        "karte", "kreditkarte", "carte", "tarjeta", "carta", "cartão", "kaart", "karta", "kort", "kart",
+        "kartennummer", "numéro",
     ],
     boost: 0.04,
     against: &[],
@@ -140,7 +144,10 @@ const ITIN_CONTEXT: Context = Context {
 };
 const IBAN_CONTEXT: Context = Context {
     window: 32,
-    words: &["iban", "account", "bank"],
+    words: &[
+        "iban", "account", "bank", "konto", "kontonummer", "compte", "cuenta", "conto", "conta", "rekening",
+        "rachunek", "hesap", "bankverbindung",
+    ],
     boost: 0.04,
     against: &[],
     penalty: 0.0,
