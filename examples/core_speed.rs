@@ -57,6 +57,42 @@ fn chat_body(size: usize, pii_every: usize) -> Vec<u8> {
     serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages, "temperature": 0.2})).unwrap_or_default()
 }
 
+/// Lines of configuration, code and logs as engineers paste them, with no value in
+/// them (references, versions, ids, timestamps, digests): what the assignment reader
+/// and the keyword- and prefix-gated rules see most.
+const TECH: &[&str] = &[
+    "export PATH=/usr/local/bin:$PATH",
+    "API_KEY=${API_KEY}",
+    "  image: registry.example.com/team/api:1.25.3",
+    "  timeout: 30s",
+    "  replicas: 3",
+    "INFO 2026-11-24T10:00:00.123Z request_id=4f1c2a9e-77b1-4c1e-9a51-0d3c2f1e8b7a status=200 latency_ms=12",
+    "WARN 2026-11-24T10:00:01.004Z retrying upstream=payments attempt=2 backoff_ms=250",
+    "def handler(event, context):",
+    "    token = os.environ[\"SERVICE_TOKEN\"]",
+    "    return {\"statusCode\": 200, \"body\": json.dumps(result)}",
+    "const client = new Client({ apiKey: process.env.API_KEY, timeout: 5000 });",
+    "\"version\": \"1.2.3\", \"integrity\": \"sha512-9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\"",
+    "commit 3f9a1c0d2b4e6f8a0c1e3d5b7a9f2e4c6b8d0a1f Merge pull request #4821 from team/fix-retry",
+    "resource \"aws_db_instance\" \"main\" { password = var.db_password, engine_version = \"15.4\" }",
+    "at com.example.billing.InvoiceService.render(InvoiceService.java:218)",
+    "Traceback (most recent call last): File \"/srv/app/main.py\", line 42, in <module>",
+    "password_min_length: 12",
+    "max_tokens: 1024",
+];
+
+/// About `size` bytes of [`TECH`] lines in a seeded order.
+fn tech_text(size: usize) -> Vec<u8> {
+    let mut seed = 11u64;
+    let mut out = Vec::with_capacity(size + 200);
+    while out.len() < size {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        out.extend_from_slice(TECH[(seed >> 33) as usize % TECH.len()].as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
 /// Microseconds per call: the best of 15 batches, after a warm-up (V8 tiers up).
 fn time(mut f: impl FnMut()) -> f64 {
     for _ in 0..30 {
@@ -102,6 +138,17 @@ fn main() {
             println!("| {runtime} | {} KiB | {pii} | {redact:.1} µs | {scan:.1} µs |", size / 1024);
         }
     }
+    for size in [16 * 1024, 128 * 1024] {
+        let text = tech_text(size);
+        let scan = time(|| {
+            black_box(policy.engine.scan(&text));
+        });
+        println!("| {runtime} | {} KiB of config, code, logs | none | | {scan:.1} µs |", size / 1024);
+    }
+    let build = time(|| {
+        black_box(veil::detect::Engine::new(&veil::policy::DetectorsConfig::default()).is_ok());
+    });
+    println!("| {runtime} | engine build (every rule compiled) | | | {:.2} ms |", build / 1000.0);
     for (name, text) in [("1-1-1-…", b"1-".repeat(128 << 10)), ("1 1 1 …", b"1 ".repeat(128 << 10))] {
         let scan = time(|| {
             black_box(policy.engine.scan(&text));

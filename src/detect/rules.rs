@@ -677,7 +677,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.jwt.v1",
         category: "JWT",
-        pattern: r#"(?-u)\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}"#,
+        // Signed, or unsecured (`alg: none`, RFC 7519 §6: an empty third part).
+        pattern: r#"(?-u)\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.(?:[A-Za-z0-9_-]{8,})?"#,
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -688,8 +689,12 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
-        examples: &[],
-        negatives: &[],
+        examples: &[
+            "Authorization: Bearer ⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIn0.c2lnbmF0dXJlLXN5bnRoZXRpYw⟧",
+            "unsigned ⟦eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1LTQyIn0.⟧ token",
+        ],
+        
+        negatives: &["eyJub3RoaW5nIjoxfQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"],
     },
     BuiltinRule {
         id: "secret.private_key.v1",
@@ -705,8 +710,12 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
-        examples: &[],
-        negatives: &[],
+        examples: &[
+            "⟦-----BEGIN RSA PRIVATE KEY-----\r\nMIIEowIBAAKCAQEAsynthetic0only\r\n-----END RSA PRIVATE KEY-----⟧\r\n",
+            "key: |\n  ⟦-----BEGIN OPENSSH PRIVATE KEY-----\n  b3BlbnNzaC1rZXktdjEAsynthetic\n  -----END OPENSSH PRIVATE KEY-----⟧",
+        ],
+        
+        negatives: &["-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----"],
     },
     BuiltinRule {
         id: "secret.connection_string.v1",
