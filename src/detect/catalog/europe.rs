@@ -304,14 +304,23 @@ fn de_steuer_id(m: &[u8]) -> bool {
         && mod11_10(body) == check
 }
 
-/// Steuernummer: the 13-digit ELSTER form (`FFFF0BBBUUUUP`, its fifth digit 0) or a
-/// state's own form of 10 or 11 digits (`21/815/08150`, `181/815/08155`). The check
-/// digit differs by state; the pattern and the context carry the rest.
+/// Steuernummer: the 13-digit ELSTER form (`FFFF0BBBUUUUP`: the state's prefix — 10
+/// Saarland, 11 Berlin, 21 Schleswig-Holstein, 22 Hamburg, 23 Niedersachsen, 24 Bremen,
+/// 26 Hessen, 27 Rheinland-Pfalz, 28 Baden-Württemberg, 30 Brandenburg, 31
+/// Sachsen-Anhalt, 32 Sachsen, 40 Mecklenburg-Vorpommern, 41 Thüringen, 5 Nordrhein-
+/// Westfalen, 9 Bayern — and a 0 as the fifth digit) or a state's own form of 10 or 11
+/// digits (`21/815/08150`, `181/815/08155`). The check digit differs by state; the
+/// pattern and the context carry the rest.
 fn de_steuernummer(m: &[u8]) -> bool {
     let mut buf = [0u8; 16];
     let Some(n) = compact(m, &mut buf) else { return false };
     let d = buf.get(..n).unwrap_or_default();
-    d.iter().all(u8::is_ascii_digit) && (10..=13).contains(&n) && !all_same(d) && (n != 13 || d.get(4) == Some(&b'0'))
+    let elster = |d: &[u8]| {
+        let state = matches!(d, [b'5' | b'9', ..])
+            || matches!(d.get(..2), Some(b"10" | b"11" | b"21" | b"22" | b"23" | b"24" | b"26" | b"27" | b"28" | b"30" | b"31" | b"32" | b"40" | b"41"));
+        state && d.get(4) == Some(&b'0')
+    };
+    d.iter().all(u8::is_ascii_digit) && (10..=13).contains(&n) && !all_same(d) && (n != 13 || elster(d))
 }
 
 /// The ICAO 9303 check digit (weights 7, 3, 1; letters count 10 to 35).
@@ -329,8 +338,9 @@ fn icao(chars: &[u8]) -> Option<u8> {
 }
 
 /// Personalausweis (identity card) number: nine characters from `0-9 C F G H J K L M N
-/// P R T V W X Y Z` (a letter first since November 2010, digits only before), with or
-/// without its ICAO 7-3-1 check digit; a number without it must hold a digit.
+/// P R T V W X Y Z`, a letter first (cards since November 2010; the older all-digit
+/// numbers have all expired), with or without its ICAO 7-3-1 check digit; a number
+/// without it must hold a digit.
 fn de_ausweis(m: &[u8]) -> bool {
     let mut buf = [0u8; 16];
     let Some(n) = compact(m, &mut buf) else { return false };
@@ -340,8 +350,10 @@ fn de_ausweis(m: &[u8]) -> bool {
         return false;
     }
     match c {
-        [body @ .., check] if n == 10 => {
-            check.is_ascii_digit() && icao(body) == Some(check - b'0') && !all_same(body)
+        [first, .., check] if n == 10 => {
+            first.is_ascii_uppercase()
+                && check.is_ascii_digit()
+                && icao(c.get(..9).unwrap_or_default()) == Some(check - b'0')
         }
         _ => n == 9 && c.first().is_some_and(u8::is_ascii_uppercase) && c.iter().any(u8::is_ascii_digit),
     }
@@ -1221,24 +1233,25 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(de_steuernummer),
         // Above a 13-digit card number of the same digits.
         confidence: 0.96,
-        gate: Gate::Near { words: &["steuernummer", "stnr", "st", "steuer", "finanzamt", "tax"], before: 0, after: 64 },
+        gate: Gate::Near { words: &["steuernummer", "stnr", "st", "steuer", "finanzamt"], before: 0, after: 64 },
         severity: Severity::High,
         examples: &[
             "Steuernummer: ⟦21/815/08150⟧",
             "St.-Nr. ⟦181/815/08155⟧ beim Finanzamt München",
-            "German tax number (ELSTER format): ⟦9181081508155⟧",
+            "German tax number (Steuernummer, ELSTER form): ⟦9181081508155⟧",
             "Steuernummer ⟦013 815 08153⟧ (Hessen)",
         ],
         negatives: &[
             "Steuernummer folgt am 12/05/2024",
             "Steuer-Rechnung 2893181508152",
+            "Steuernummer: 6181081508155",
         ],
         ..BASE
     },
     BuiltinRule {
         id: "pii.national_id.de_personalausweis.v1",
         category: "NATIONAL_ID",
-        pattern: r"(?-u)\b(?:[CFGHJ-NPRTV-Z][CFGHJ-NPRTV-Z0-9]{8}\d?|\d{10})\b",
+        pattern: r"(?-u)\b[CFGHJ-NPRTV-Z][CFGHJ-NPRTV-Z0-9]{8}\d?\b",
         clean_right: true,
         validator: Validator::Code(de_ausweis),
         confidence: 0.9,
@@ -1296,7 +1309,7 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Near {
             words: &[
                 "krankenversichertennummer", "versichertennummer", "versichertennr", "kvnr", "krankenkasse",
-                "gesundheitskarte", "egk", "health", "insurance",
+                "gesundheitskarte", "egk", "health insurance number", "insurance number",
             ],
             before: 0,
             after: 64,
@@ -1309,6 +1322,7 @@ pub const RULES: &[BuiltinRule] = &[
         ],
         negatives: &[
             "Krankenversichertennummer A123456781",
+            "health insurance policy A123456780",
             "Krankenkasse Rechnung R000000000",
         ],
         ..BASE
@@ -1557,14 +1571,18 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(se_orgnr),
         confidence: 0.9,
-        gate: Gate::Near { words: &["organisationsnummer", "orgnr", "org", "organisation number"], before: 0, after: 48 },
+        gate: Gate::Near {
+            words: &["organisationsnummer", "orgnr", "org.nr", "organisation number", "organization number"],
+            before: 0,
+            after: 48,
+        },
         severity: Severity::Medium,
         examples: &[
             "Organisationsnummer: ⟦556703-7485⟧",
             "Org.nr ⟦8024517370⟧",
             "Swedish organisation number ⟦559128-3048⟧",
         ],
-        negatives: &["Organisationsnummer 556703-7486", "orgnr 811218-9876"],
+        negatives: &["Organisationsnummer 556703-7486", "orgnr 811218-9876", "see example.org/u/5567037485"],
         ..BASE
     },
     BuiltinRule {
@@ -1654,7 +1672,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(pt_nif),
         confidence: 0.9,
-        gate: Gate::Near { words: &["nif", "contribuinte", "nipc", "fiscal", "tax"], before: 0, after: 48 },
+        gate: Gate::Near { words: &["nif", "contribuinte", "nipc", "fiscal"], before: 0, after: 48 },
         severity: Severity::High,
         examples: &[
             "NIF: ⟦110490495⟧",
