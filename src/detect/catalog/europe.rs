@@ -1797,8 +1797,8 @@ mod tests {
 
     #[test]
     fn german_checks() {
-        // The BMF's example identification number and the specimen identity card
-        // (Erika Mustermann: T22000129, check digit 3).
+        // A widely published example identification number, and the specimen identity
+        // card's number (Erika Mustermann: T22000129, check digit 3).
         assert!(de_steuer_id(b"86095742719"));
         assert!(!de_steuer_id(b"86095742718"));
         // Three equal digits in a row, or no digit repeated.
@@ -1817,12 +1817,12 @@ mod tests {
 
     #[test]
     fn iberian_and_italian_checks() {
-        // The DNI and NIE examples of the Ministerio del Interior.
+        // The DNI and NIE examples found throughout Spanish documentation.
         assert!(es_dni(b"12345678Z"));
         assert!(!es_dni(b"12345678A"));
         assert!(es_nie(b"X1234567L"));
         assert!(!es_nie(b"X1234567M"));
-        // The codice fiscale of the Agenzia delle Entrate's example (Mario Rossi).
+        // The textbook codice fiscale (Mario Rossi, a man born on 10 December 1985).
         assert!(it_codice_fiscale(b"RSSMRA85T10A562S"));
         assert!(!it_codice_fiscale(b"RSSMRA85T10A562T"));
         assert!(it_piva(b"01467300016"));
@@ -1840,7 +1840,7 @@ mod tests {
         assert!(fr_siret(b"17850255517160"));
         // La Poste's establishments: digit sum divisible by 5.
         assert!(fr_siret(b"35600000000048"));
-        // The test BSN of the Dutch government's documentation.
+        // Test BSNs used in Dutch documentation.
         assert!(nl_bsn(b"123456782"));
         assert!(nl_bsn(b"111222333"));
         assert!(!nl_bsn(b"123456789"));
@@ -1854,7 +1854,7 @@ mod tests {
 
     #[test]
     fn nordic_and_other_checks() {
-        // Skatteverket's and DVV's examples.
+        // The usual Swedish example and DVV's published HETU example.
         assert!(se_personnummer(b"811218-9876"));
         assert!(se_personnummer(b"19811218-9876"));
         assert!(!se_personnummer(b"811218-9875"));
@@ -1868,13 +1868,13 @@ mod tests {
         assert!(no_fnr(b"01010012356"));
         assert!(no_fnr(b"55058512337"));
         assert!(!no_fnr(b"01010012357"));
-        // The Federal Social Insurance Office's example AHV number.
+        // The example AHV number of the Swiss documentation.
         assert!(ch_ahv(b"756.1234.5678.97"));
         assert!(!ch_ahv(b"756.1234.5678.98"));
         assert!(ie_ppsn(b"7185133Q"));
         assert!(ie_ppsn(b"7420780SA"));
         assert!(at_svnr(b"1237 010180"));
-        // The number the NVİ publishes for testing.
+        // The TCKN commonly used for testing.
         assert!(tr_tckn(b"10000000146"));
         assert!(!tr_tckn(b"10000000147"));
     }
