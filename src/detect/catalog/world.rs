@@ -1,3 +1,1979 @@
-use crate::detect::rules::BuiltinRule;
+//! Identifiers of countries outside Europe, bank and routing numbers, health and
+//! provider numbers, cryptocurrency addresses, and passports and driving licences
+//! labelled in languages other than English.
+//!
+//! Numbers that are only digits (a SIN, a TFN, an ABA routing number, an account
+//! number) run only after the words that name them (`Gate::Near`), and their patterns
+//! begin with those words, so a window cut at its end never makes a match. Values whose
+//! shape alone is distinctive (a CURP, a GSTIN, an NRIC, a Bitcoin address) run inside
+//! the word-like runs that contain a digit ([`id_token_windows`]), shared by all of them.
+//! Every check digit is computed from the matched bytes alone, without allocation.
 
-pub const RULES: &[BuiltinRule] = &[];
+use crate::detect::rules::{BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::validate::{luhn, Validator};
+
+// ---------------------------------------------------------------------------
+// Windows
+// ---------------------------------------------------------------------------
+
+/// Appends `(s, e)` to sorted windows, merging it with the last one if they touch.
+fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
+    match windows.last_mut() {
+        Some(last) if s <= last.1 => last.1 = last.1.max(e),
+        _ => windows.push((s, e)),
+    }
+}
+
+/// Runs of `[A-Za-z0-9_-]` that contain a digit and are at least 9 bytes long, or are
+/// at least 25 bytes long; each window ends two bytes after its run (for the look-ahead
+/// of `clean_right`). Every pattern gated by it is a `\b…\b` run of these bytes with a
+/// digit in it (or 26 bytes or more), so it lies inside one such run.
+pub fn id_token_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    let token = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
+    let mut windows = Vec::new();
+    let mut at = 0;
+    while let Some(rel) = text.get(at..).and_then(|t| t.iter().position(token)) {
+        let start = at + rel;
+        let run = text.get(start..).unwrap_or_default();
+        let len = run.iter().take_while(|&b| token(b)).count();
+        let wanted = len >= 25 || (len >= 9 && run.get(..len).is_some_and(|r| r.iter().any(u8::is_ascii_digit)));
+        if wanted {
+            push_window(&mut windows, start, (start + len + 2).min(text.len()));
+        }
+        at = start + len.max(1);
+    }
+    windows
+}
+
+/// Around each `/` between two digits: a formatted CNPJ (`12.345.678/0001-95`) has ten
+/// bytes before its slash and seven after it.
+pub fn slash_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+    let mut windows = Vec::new();
+    for at in memchr::memchr_iter(b'/', text) {
+        if at > 0 && digit(at - 1) && digit(at + 1) {
+            push_window(&mut windows, at.saturating_sub(11), (at + 10).min(text.len()));
+        }
+    }
+    windows
+}
+
+/// Windows from each occurrence of one of `keywords` to `after` bytes past its start.
+fn keyword_windows(text: &[u8], keywords: &[&[u8]], after: usize) -> Vec<(usize, usize)> {
+    let mut starts: Vec<usize> = Vec::new();
+    for keyword in keywords {
+        starts.extend(memchr::memmem::find_iter(text, keyword));
+    }
+    starts.sort_unstable();
+    let mut windows = Vec::new();
+    for s in starts {
+        push_window(&mut windows, s, (s + after).min(text.len()));
+    }
+    windows
+}
+
+/// Korean, Japanese and Chinese words for "passport".
+const PASSPORT_CJK: &[&[u8]] = &["여권".as_bytes(), "パスポート".as_bytes(), "旅券".as_bytes(), "护照".as_bytes(), "護照".as_bytes()];
+
+/// Korean, Japanese and Chinese words for "driving licence".
+const LICENCE_CJK: &[&[u8]] = &[
+    "운전면허".as_bytes(),
+    "運転免許".as_bytes(),
+    "驾驶证".as_bytes(),
+    "駕駛執照".as_bytes(),
+    "驾照".as_bytes(),
+    "駕照".as_bytes(),
+];
+
+/// Korean, Japanese, Chinese and Hindi names of national identity numbers.
+const NATIONAL_ID_KEYWORDS: &[&[u8]] = &[
+    "주민등록번호".as_bytes(),
+    "주민번호".as_bytes(),
+    "マイナンバー".as_bytes(),
+    "個人番号".as_bytes(),
+    "身份证".as_bytes(),
+    "身分證".as_bytes(),
+    "公民身份号码".as_bytes(),
+    "आधार".as_bytes(),
+];
+
+/// After a passport keyword in Korean, Japanese or Chinese.
+pub fn passport_cjk_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    keyword_windows(text, PASSPORT_CJK, 96)
+}
+
+/// After a driving-licence keyword in Korean, Japanese or Chinese.
+pub fn licence_cjk_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    keyword_windows(text, LICENCE_CJK, 112)
+}
+
+/// After the name of a national identity number in Korean, Japanese, Chinese or Hindi.
+pub fn national_id_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    keyword_windows(text, NATIONAL_ID_KEYWORDS, 112)
+}
+
+// ---------------------------------------------------------------------------
+// Shared helpers for the checks
+// ---------------------------------------------------------------------------
+
+/// The `N` decimal digits of `value`, separators (space, `-`, `.`, `/`) skipped;
+/// `None` for any other byte or another count of digits.
+fn digit_values<const N: usize>(value: &[u8]) -> Option<[u8; N]> {
+    let mut out = [0u8; N];
+    let mut n = 0;
+    for &b in value {
+        if b.is_ascii_digit() {
+            *out.get_mut(n)? = b - b'0';
+            n += 1;
+        } else if !matches!(b, b' ' | b'-' | b'.' | b'/') {
+            return None;
+        }
+    }
+    (n == N).then_some(out)
+}
+
+/// The number of decimal digits in `value`.
+fn count_digits(value: &[u8]) -> usize {
+    value.iter().filter(|b| b.is_ascii_digit()).count()
+}
+
+/// Σ digit × weight.
+fn weighted(digits: &[u8], weights: &[u32]) -> u32 {
+    digits.iter().zip(weights).map(|(&d, &w)| u32::from(d) * w).sum()
+}
+
+/// The decimal number written by these digit values.
+fn number(digits: &[u8]) -> u32 {
+    digits.iter().fold(0u32, |acc, &d| acc.wrapping_mul(10).wrapping_add(u32::from(d)))
+}
+
+/// The decimal number written by these ASCII digits (`None` if one is not a digit).
+fn ascii_number(bytes: &[u8]) -> Option<u32> {
+    bytes.iter().try_fold(0u32, |acc, &b| b.is_ascii_digit().then(|| acc * 10 + u32::from(b - b'0')))
+}
+
+/// Every digit the same (`111.111.111-11` passes the CPF check).
+fn all_same(digits: &[u8]) -> bool {
+    digits.windows(2).all(|w| w.first() == w.last())
+}
+
+/// A Gregorian calendar date.
+fn valid_date(year: u32, month: u32, day: u32) -> bool {
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// `YYMMDD` as ASCII digits at `at` of `bytes`: a date in some century (a 29 February
+/// needs a year divisible by four).
+fn yymmdd_at(bytes: &[u8], at: usize) -> bool {
+    let part = |i: usize| bytes.get(at + i..at + i + 2).and_then(ascii_number);
+    match (part(0), part(2), part(4)) {
+        (Some(y), Some(m), Some(d)) => valid_date(2000 + y, m, d),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Check digits and structures
+// ---------------------------------------------------------------------------
+
+/// Canada SIN: nine digits, Luhn; the first is never 0 (unassigned) or 8 (business numbers).
+fn ca_sin(value: &[u8]) -> bool {
+    digit_values::<9>(value).is_some_and(|d| !matches!(d.first(), Some(0 | 8)) && luhn(&d))
+}
+
+/// Australian TFN: nine digits weighted 1 4 3 7 5 8 6 9 10 (or eight weighted
+/// 10 7 8 4 6 3 5 1, the older numbers), the sum divisible by 11.
+fn au_tfn(value: &[u8]) -> bool {
+    if let Some(d) = digit_values::<9>(value) {
+        return !all_same(&d) && weighted(&d, &[1, 4, 3, 7, 5, 8, 6, 9, 10]) % 11 == 0;
+    }
+    digit_values::<8>(value).is_some_and(|d| !all_same(&d) && weighted(&d, &[10, 7, 8, 4, 6, 3, 5, 1]) % 11 == 0)
+}
+
+/// Australian ABN: subtract 1 from the first digit, weight 10 1 3 5 7 9 11 13 15 17 19,
+/// the sum divisible by 89.
+fn au_abn(value: &[u8]) -> bool {
+    let Some(mut d) = digit_values::<11>(value) else { return false };
+    match d.first_mut() {
+        Some(first) if *first > 0 => *first -= 1,
+        _ => return false,
+    }
+    weighted(&d, &[10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19]) % 89 == 0
+}
+
+/// Australian ACN: the first eight digits weighted 8 … 1; the ninth is the complement
+/// of the sum mod 10.
+fn au_acn(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<9>(value) else { return false };
+    let sum = weighted(&d, &[8, 7, 6, 5, 4, 3, 2, 1]);
+    !all_same(&d) && d.get(8).is_some_and(|&c| u32::from(c) == (10 - sum % 10) % 10)
+}
+
+/// Australian Medicare card: first digit 2–6, the first eight weighted 1 3 7 9 1 3 7 9,
+/// the sum mod 10 is the ninth; then the card's issue number, and optionally the
+/// person's reference number (IRN).
+fn au_medicare(value: &[u8]) -> bool {
+    let n = count_digits(value);
+    if n != 10 && n != 11 {
+        return false;
+    }
+    let mut d = [0u8; 11];
+    for (slot, b) in d.iter_mut().zip(value.iter().filter(|b| b.is_ascii_digit())) {
+        *slot = b - b'0';
+    }
+    let first = d.first().copied().unwrap_or(0);
+    let check = d.get(8).copied().map(u32::from);
+    (2..=6).contains(&first) && check == Some(weighted(&d, &[1, 3, 7, 9, 1, 3, 7, 9]) % 10)
+}
+
+/// Verhoeff's dihedral-group check (Aadhaar): the multiplication table of D5.
+const VERHOEFF_D: [[u8; 10]; 10] = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+];
+/// Verhoeff's position permutations (row `i % 8` for the `i`-th digit from the right).
+const VERHOEFF_P: [[u8; 10]; 8] = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+];
+
+/// The Verhoeff check over digit values, check digit last.
+fn verhoeff(digits: &[u8]) -> bool {
+    let mut c = 0u8;
+    for (i, &d) in digits.iter().rev().enumerate() {
+        let p = VERHOEFF_P.get(i % 8).and_then(|row| row.get(usize::from(d))).copied().unwrap_or(0);
+        c = VERHOEFF_D.get(usize::from(c)).and_then(|row| row.get(usize::from(p))).copied().unwrap_or(1);
+    }
+    !digits.is_empty() && c == 0
+}
+
+/// Aadhaar: twelve digits, the first 2–9, Verhoeff.
+fn in_aadhaar(value: &[u8]) -> bool {
+    digit_values::<12>(value).is_some_and(|d| d.first().is_some_and(|&f| f >= 2) && verhoeff(&d))
+}
+
+/// The value of a base-36 character (`0-9A-Z`).
+fn base36(b: u8) -> Option<u32> {
+    match b {
+        b'0'..=b'9' => Some(u32::from(b - b'0')),
+        b'A'..=b'Z' => Some(u32::from(b - b'A') + 10),
+        _ => None,
+    }
+}
+
+/// GSTIN: fifteen characters whose last is the mod-36 check character of the first
+/// fourteen (factors 1, 2 alternating; each product's base-36 digits summed).
+fn in_gstin(value: &[u8]) -> bool {
+    if value.len() != 15 {
+        return false;
+    }
+    let mut sum = 0u32;
+    for (i, &b) in value.iter().take(14).enumerate() {
+        let Some(v) = base36(b) else { return false };
+        let product = v * if i % 2 == 0 { 1 } else { 2 };
+        sum += product / 36 + product % 36;
+    }
+    value.last().and_then(|&b| base36(b)) == Some((36 - sum % 36) % 36)
+}
+
+/// An Indian voter ID (EPIC) found after its name: not a placeholder of zeros.
+fn in_epic(value: &[u8]) -> bool {
+    value.iter().filter(|b| b.is_ascii_digit()).any(|&b| b != b'0')
+}
+
+/// One CPF / CNPJ check digit: Σ digit × weight mod 11; 0 or 1 give 0, else 11 − r.
+fn mod11_br(digits: &[u8], weights: &[u32]) -> u8 {
+    let r = weighted(digits, weights) % 11;
+    if r < 2 {
+        0
+    } else {
+        (11 - r) as u8
+    }
+}
+
+/// Brazil CPF: eleven digits, two mod-11 check digits, not all the same digit.
+fn br_cpf(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<11>(value) else { return false };
+    let (Some(body), Some(&c1), Some(&c2)) = (d.get(..9), d.get(9), d.get(10)) else { return false };
+    let first = mod11_br(body, &[10, 9, 8, 7, 6, 5, 4, 3, 2]);
+    let second = mod11_br(d.get(..10).unwrap_or_default(), &[11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
+    !all_same(&d) && c1 == first && c2 == second
+}
+
+/// Brazil CNPJ: fourteen digits, two mod-11 check digits, not all the same digit.
+fn br_cnpj(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<14>(value) else { return false };
+    let (Some(body), Some(&c1), Some(&c2)) = (d.get(..12), d.get(12), d.get(13)) else { return false };
+    let first = mod11_br(body, &[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+    let second = mod11_br(d.get(..13).unwrap_or_default(), &[6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+    !all_same(&d) && c1 == first && c2 == second
+}
+
+/// The value of a CURP character: digits 0–9, `A`–`N` 10–23, (`Ñ` 24), `O`–`Z` 25–36.
+fn curp_value(b: u8) -> Option<u32> {
+    match b {
+        b'0'..=b'9' => Some(u32::from(b - b'0')),
+        b'A'..=b'N' => Some(u32::from(b - b'A') + 10),
+        b'O'..=b'Z' => Some(u32::from(b - b'O') + 25),
+        _ => None,
+    }
+}
+
+/// Mexico CURP (RENAPO): birth date `YYMMDD` at 5–10, and the 18th character is
+/// (10 − Σ value × (18 − i) mod 10) mod 10 over the first seventeen.
+fn mx_curp(value: &[u8]) -> bool {
+    if value.len() != 18 || !yymmdd_at(value, 4) {
+        return false;
+    }
+    let mut sum = 0u32;
+    for (i, &b) in value.iter().take(17).enumerate() {
+        let Some(v) = curp_value(b) else { return false };
+        sum += v * (18 - i as u32);
+    }
+    value.last().and_then(|&b| curp_value(b)) == Some((10 - sum % 10) % 10)
+}
+
+/// The value of an RFC character in the SAT's table `0-9 A-N & O-Z space Ñ`.
+fn rfc_value(b: u8) -> Option<u32> {
+    match b {
+        b'0'..=b'9' => Some(u32::from(b - b'0')),
+        b'A'..=b'N' => Some(u32::from(b - b'A') + 10),
+        b'&' => Some(24),
+        b'O'..=b'Z' => Some(u32::from(b - b'O') + 25),
+        b' ' => Some(37),
+        _ => None,
+    }
+}
+
+/// Mexico RFC (SAT): 13 characters for a person, 12 for a company (read with a leading
+/// space); the date part is a date, and the last is 11 − (Σ value × (13 − i) mod 11),
+/// written `0` for 11 and `A` for 10.
+fn mx_rfc(value: &[u8]) -> bool {
+    let pad = match value.len() {
+        13 => 0,
+        12 => 1,
+        _ => return false,
+    };
+    if !yymmdd_at(value, 4 - pad) {
+        return false;
+    }
+    let mut sum = if pad == 1 { 37 * 13 } else { 0 };
+    for (i, &b) in value.iter().take(value.len() - 1).enumerate() {
+        let Some(v) = rfc_value(b) else { return false };
+        sum += v * (13 - (i + pad) as u32);
+    }
+    let want = match 11 - sum % 11 {
+        11 => b'0',
+        10 => b'A',
+        d => b'0' + d as u8,
+    };
+    value.last() == Some(&want)
+}
+
+/// Singapore NRIC / FIN: weights 2 7 6 5 4 3 2 over the seven digits, plus 4 for the
+/// T and G series (3 for M); the remainder mod 11 picks the letter.
+fn sg_nric(value: &[u8]) -> bool {
+    let (Some(&series), Some(&letter)) = (value.first(), value.get(8)) else { return false };
+    let Some(d) = value.get(1..8).and_then(digit_values::<7>) else { return false };
+    let sum = weighted(&d, &[2, 7, 6, 5, 4, 3, 2]);
+    let (table, r): (&[u8; 11], u32) = match series {
+        b'S' => (b"JZIHGFEDCBA", sum % 11),
+        b'T' => (b"JZIHGFEDCBA", (sum + 4) % 11),
+        b'F' => (b"XWUTRQPNMLK", sum % 11),
+        b'G' => (b"XWUTRQPNMLK", (sum + 4) % 11),
+        b'M' => (b"KLJNPQRTUWX", 10 - (sum + 3) % 11),
+        _ => return false,
+    };
+    value.len() == 9 && table.get(r as usize) == Some(&letter)
+}
+
+/// The entity-type codes of a UEN issued by other agencies (`TyyPQnnnnC`).
+const UEN_ENTITY_TYPES: &[&[u8; 2]] = &[
+    b"LP", b"LL", b"FC", b"PF", b"RF", b"MQ", b"MM", b"NB", b"CC", b"CS", b"MB", b"FM", b"GS", b"GA", b"GB", b"DP",
+    b"CP", b"NR", b"CM", b"CD", b"MD", b"HS", b"VH", b"CH", b"MH", b"CL", b"XL", b"CX", b"RP", b"TU", b"TC", b"FB",
+    b"FN", b"PA", b"PB", b"SS", b"MC", b"SM",
+];
+
+/// Singapore UEN: `nnnnnnnnC` (business), `yyyynnnnnC` (local company, a plausible
+/// year) or `TyyPQnnnnC` with a known entity type (other entities).
+fn sg_uen(value: &[u8]) -> bool {
+    match value.len() {
+        9 => true,
+        10 if value.first().is_some_and(u8::is_ascii_digit) => {
+            value.get(..4).and_then(ascii_number).is_some_and(|y| (1800..=2099).contains(&y))
+        }
+        10 => value.get(3..5).is_some_and(|t| UEN_ENTITY_TYPES.iter().any(|e| e.as_slice() == t)),
+        _ => false,
+    }
+}
+
+/// Korean RRN: `YYMMDD` a date, the seventh digit the century and sex (1–8), and before
+/// October 2020 the thirteenth digit (11 − Σ digit × 2 3 4 5 6 7 8 9 2 3 4 5 mod 11) mod 10;
+/// numbers issued since then end in random digits, so a birth date in or after 2020
+/// asks for no check digit.
+fn kr_rrn(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<13>(value) else { return false };
+    let century = match d.get(6) {
+        Some(1 | 2 | 5 | 6) => 1900,
+        Some(3 | 4 | 7 | 8) => 2000,
+        _ => return false,
+    };
+    let year = century + number(d.get(..2).unwrap_or_default());
+    let (month, day) = (number(d.get(2..4).unwrap_or_default()), number(d.get(4..6).unwrap_or_default()));
+    if !valid_date(year, month, day) {
+        return false;
+    }
+    let sum = weighted(&d, &[2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5]);
+    year >= 2020 || d.get(12).is_some_and(|&c| u32::from(c) == (11 - sum % 11) % 10)
+}
+
+/// Japan My Number (個人番号): eleven digits and a check digit, 11 − (Σ Pn × Qn mod 11)
+/// with Pn the n-th digit from the right and Qn = n + 1 up to 6, n − 5 after; 0 when the
+/// remainder is 0 or 1.
+fn jp_my_number(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<12>(value) else { return false };
+    let sum: u32 = d.iter().take(11).rev().enumerate().map(|(i, &p)| {
+        let n = i as u32 + 1;
+        u32::from(p) * if n <= 6 { n + 1 } else { n - 5 }
+    }).sum();
+    let r = sum % 11;
+    let check = if r <= 1 { 0 } else { 11 - r };
+    !all_same(&d) && d.get(11).is_some_and(|&c| u32::from(c) == check)
+}
+
+/// China resident identity number (GB 11643): area, `YYYYMMDD`, sequence, and an
+/// ISO 7064 MOD 11-2 check character (`X` for 10).
+fn cn_resident_id(value: &[u8]) -> bool {
+    if value.len() != 18 {
+        return false;
+    }
+    let date = (value.get(6..10).and_then(ascii_number), value.get(10..12).and_then(ascii_number), value.get(12..14).and_then(ascii_number));
+    let (Some(y), Some(m), Some(d)) = date else { return false };
+    if !valid_date(y, m, d) {
+        return false;
+    }
+    let mut sum = 0u32;
+    for (i, &b) in value.iter().take(17).enumerate() {
+        if !b.is_ascii_digit() {
+            return false;
+        }
+        // Weight 2^(17 − i) mod 11.
+        let w = (0..17 - i).fold(1u32, |acc, _| acc * 2 % 11);
+        sum += u32::from(b - b'0') * w;
+    }
+    let check = (12 - sum % 11) % 11;
+    let last = value.last().copied();
+    if check == 10 {
+        matches!(last, Some(b'X' | b'x'))
+    } else {
+        last == Some(b'0' + check as u8)
+    }
+}
+
+/// South African identity number: `YYMMDD`, four sequence digits, citizenship 0–2,
+/// a digit (8 or 9 in practice), Luhn.
+fn za_id(value: &[u8]) -> bool {
+    digit_values::<13>(value).is_some_and(|d| yymmdd_at(value, 0) && d.get(10).is_some_and(|&c| c <= 2) && luhn(&d))
+}
+
+/// A number found after its name: the digit count of its kind, not a run of one digit.
+fn plain_number(value: &[u8], counts: &[usize]) -> bool {
+    let n = count_digits(value);
+    let mut d = [0u8; 20];
+    for (slot, b) in d.iter_mut().zip(value.iter().filter(|b| b.is_ascii_digit())) {
+        *slot = *b;
+    }
+    counts.contains(&n) && !all_same(d.get(..n.min(20)).unwrap_or_default())
+}
+
+/// Nigeria NIN: eleven digits.
+fn ng_nin(value: &[u8]) -> bool {
+    plain_number(value, &[11])
+}
+
+/// Philippines TIN: nine digits and a three- or five-digit branch code.
+fn ph_tin(value: &[u8]) -> bool {
+    plain_number(value, &[9, 12, 14])
+}
+
+/// PhilSys number (16 digits) or UMID CRN (12 digits).
+fn ph_philsys(value: &[u8]) -> bool {
+    plain_number(value, &[12, 16])
+}
+
+/// US ABA routing number: 3 7 1 weights sum to a multiple of 10, and the first two
+/// digits are a Federal Reserve routing symbol (01–12, 21–32, thrifts 61–72, 80 travellers
+/// cheques; 00 the US government).
+fn us_aba(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<9>(value) else { return false };
+    let prefix = number(d.get(..2).unwrap_or_default());
+    let ok_prefix = matches!(prefix, 0..=12 | 21..=32 | 61..=72 | 80);
+    ok_prefix && !all_same(&d) && weighted(&d, &[3, 7, 1, 3, 7, 1, 3, 7, 1]) % 10 == 0
+}
+
+/// A bank account number found after its name: 6 to 17 digits, not one digit repeated,
+/// not a date written `YYYY-MM-DD`.
+fn bank_account(value: &[u8]) -> bool {
+    let date = value.len() == 10
+        && value.get(4) == Some(&b'-')
+        && value.get(7) == Some(&b'-')
+        && value.get(..4).and_then(ascii_number).is_some_and(|y| (1900..=2099).contains(&y));
+    !date && plain_number(value, &[6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
+}
+
+/// US NPI: ten digits, Luhn over `80840` and the number (ISO 7812 card-issuer prefix).
+fn us_npi(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<10>(value) else { return false };
+    let mut full = [8, 0, 8, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    for (slot, &x) in full.iter_mut().skip(5).zip(&d) {
+        *slot = x;
+    }
+    luhn(&full)
+}
+
+/// US Medicare Beneficiary Identifier: the pattern holds the positions; the two dashes
+/// of the printed form come together or not at all.
+fn us_mbi(value: &[u8]) -> bool {
+    let dashes = value.iter().filter(|&&b| b == b'-').count();
+    (dashes == 0 && value.len() == 11) || (dashes == 2 && value.len() == 13)
+}
+
+/// A passport or licence number after its label: 6 to 18 characters with at least two
+/// digits (a label followed by a word is not a number).
+fn document_number(value: &[u8]) -> bool {
+    (6..=18).contains(&value.len()) && count_digits(value) >= 2
+}
+
+// --- Bitcoin and other base58check addresses --------------------------------
+
+/// The base58 alphabet's value of `b`.
+fn base58(b: u8) -> Option<u32> {
+    const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    ALPHABET.iter().position(|&a| a == b).map(|p| p as u32)
+}
+
+/// A base58check address of 25 bytes (version, 20-byte hash, 4-byte checksum) whose
+/// version byte is Bitcoin's (0 P2PKH, 5 P2SH), Litecoin's (48, 50) or Dogecoin's (30),
+/// and whose checksum is the first four bytes of SHA-256(SHA-256(version ‖ hash)).
+fn base58check_address(value: &[u8]) -> bool {
+    use sha2::{Digest, Sha256};
+    let mut bytes = [0u8; 25];
+    for &c in value {
+        let Some(mut carry) = base58(c) else { return false };
+        for byte in bytes.iter_mut().rev() {
+            carry += u32::from(*byte) * 58;
+            *byte = (carry & 0xff) as u8;
+            carry >>= 8;
+        }
+        if carry != 0 {
+            return false;
+        }
+    }
+    // Each leading `1` is a leading zero byte, and only those are.
+    let ones = value.iter().take_while(|&&c| c == b'1').count();
+    let zeros = bytes.iter().take_while(|&&b| b == 0).count();
+    if ones != zeros {
+        return false;
+    }
+    let (Some(payload), Some(checksum)) = (bytes.get(..21), bytes.get(21..)) else { return false };
+    let digest = Sha256::digest(Sha256::digest(payload));
+    let version_ok = matches!(bytes.first(), Some(0x00 | 0x05 | 0x30 | 0x32 | 0x1e));
+    version_ok && digest.get(..4) == Some(checksum)
+}
+
+// --- bech32 / bech32m (BIP-173, BIP-350) -----------------------------------
+
+/// The bech32 alphabet's value of a lower-case `b`.
+fn bech32_value(b: u8) -> Option<u8> {
+    const CHARSET: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    CHARSET.iter().position(|&a| a == b).map(|p| p as u8)
+}
+
+/// The BCH checksum state of BIP-173 after `values`.
+fn bech32_polymod(state: u32, values: impl IntoIterator<Item = u8>) -> u32 {
+    const GEN: [u32; 5] = [0x3b6a_57b2, 0x2650_8e6d, 0x1ea1_19fa, 0x3d42_33dd, 0x2a14_62b3];
+    let mut chk = state;
+    for v in values {
+        let top = chk >> 25;
+        chk = ((chk & 0x01ff_ffff) << 5) ^ u32::from(v);
+        for (i, g) in GEN.iter().enumerate() {
+            if (top >> i) & 1 == 1 {
+                chk ^= g;
+            }
+        }
+    }
+    chk
+}
+
+/// A segwit address (`bc1…`, `tb1…`, `ltc1…`): one case, a valid bech32 checksum for
+/// witness version 0 or bech32m for versions 1–16, and a witness program of 2–40 bytes
+/// (20 or 32 for version 0).
+fn segwit_address(value: &[u8]) -> bool {
+    const BECH32M: u32 = 0x2bc8_30a3;
+    if value.len() > 90 || (value.iter().any(u8::is_ascii_lowercase) && value.iter().any(u8::is_ascii_uppercase)) {
+        return false;
+    }
+    let mut lower = [0u8; 90];
+    for (slot, b) in lower.iter_mut().zip(value) {
+        *slot = b.to_ascii_lowercase();
+    }
+    let lower = lower.get(..value.len()).unwrap_or_default();
+    let Some(sep) = lower.iter().rposition(|&b| b == b'1') else { return false };
+    let (Some(hrp), Some(data)) = (lower.get(..sep), lower.get(sep + 1..)) else { return false };
+    if data.len() < 7 {
+        return false;
+    }
+    let mut values = [0u8; 90];
+    for (slot, &c) in values.iter_mut().zip(data) {
+        let Some(v) = bech32_value(c) else { return false };
+        *slot = v;
+    }
+    let values = values.get(..data.len()).unwrap_or_default();
+    let expanded = hrp.iter().map(|b| b >> 5).chain(std::iter::once(0)).chain(hrp.iter().map(|b| b & 31));
+    let chk = bech32_polymod(bech32_polymod(1, expanded), values.iter().copied());
+    let Some(&version) = values.first() else { return false };
+    let want = if version == 0 { 1 } else { BECH32M };
+    if chk != want || version > 16 {
+        return false;
+    }
+    // The program: 5-bit groups to bytes, leftover bits fewer than five and zero.
+    let groups = values.get(1..values.len() - 6).unwrap_or_default();
+    let (mut acc, mut bits, mut len) = (0u32, 0u32, 0usize);
+    for &g in groups {
+        acc = ((acc << 5) | u32::from(g)) & 0xfff;
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            len += 1;
+        }
+    }
+    let padding_ok = bits < 5 && acc & ((1 << bits) - 1) == 0;
+    let len_ok = if version == 0 { len == 20 || len == 32 } else { (2..=40).contains(&len) };
+    padding_ok && len_ok
+}
+
+// --- Ethereum (EIP-55) -------------------------------------------------------
+
+/// Keccak-f[1600] round constants.
+const KECCAK_RC: [u64; 24] = [
+    0x0000_0000_0000_0001,
+    0x0000_0000_0000_8082,
+    0x8000_0000_0000_808a,
+    0x8000_0000_8000_8000,
+    0x0000_0000_0000_808b,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8009,
+    0x0000_0000_0000_008a,
+    0x0000_0000_0000_0088,
+    0x0000_0000_8000_8009,
+    0x0000_0000_8000_000a,
+    0x0000_0000_8000_808b,
+    0x8000_0000_0000_008b,
+    0x8000_0000_0000_8089,
+    0x8000_0000_0000_8003,
+    0x8000_0000_0000_8002,
+    0x8000_0000_0000_0080,
+    0x0000_0000_0000_800a,
+    0x8000_0000_8000_000a,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8080,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8008,
+];
+/// The ρ rotations along the π walk that starts at lane 1.
+const KECCAK_ROT: [u32; 24] = [1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44];
+/// The lanes of the π walk (index x + 5y).
+const KECCAK_PI: [usize; 24] = [10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1];
+
+/// The Keccak-f[1600] permutation (FIPS 202 §3.3, 24 rounds of θ ρ π χ ι).
+fn keccak_f(st: &mut [u64; 25]) {
+    for rc in KECCAK_RC {
+        // θ: each lane takes the parity of the two neighbouring columns.
+        let mut c = [0u64; 5];
+        for row in st.chunks_exact(5) {
+            for (cx, lane) in c.iter_mut().zip(row) {
+                *cx ^= lane;
+            }
+        }
+        let (mut left, mut right) = (c, c);
+        left.rotate_right(1); // left[x] = c[x − 1]
+        right.rotate_left(1); // right[x] = c[x + 1]
+        for row in st.chunks_exact_mut(5) {
+            for ((lane, l), r) in row.iter_mut().zip(left).zip(right) {
+                *lane ^= l ^ r.rotate_left(1);
+            }
+        }
+        // ρ and π.
+        let mut carried = st.get(1).copied().unwrap_or(0);
+        for (&rot, &to) in KECCAK_ROT.iter().zip(&KECCAK_PI) {
+            if let Some(lane) = st.get_mut(to) {
+                let next = *lane;
+                *lane = carried.rotate_left(rot);
+                carried = next;
+            }
+        }
+        // χ.
+        for row in st.chunks_exact_mut(5) {
+            let Ok(a) = <[u64; 5]>::try_from(&*row) else { continue };
+            let (mut b, mut c) = (a, a);
+            b.rotate_left(1);
+            c.rotate_left(2);
+            for (lane, ((x, y), z)) in row.iter_mut().zip(a.iter().zip(b).zip(c)) {
+                *lane = x ^ (!y & z);
+            }
+        }
+        // ι.
+        if let Some(lane) = st.first_mut() {
+            *lane ^= rc;
+        }
+    }
+}
+
+/// Keccak-256 (the pre-FIPS padding Ethereum uses) of a message shorter than one block.
+fn keccak256_short(message: &[u8]) -> Option<[u8; 32]> {
+    const RATE: usize = 136;
+    if message.len() >= RATE {
+        return None;
+    }
+    let mut block = [0u8; RATE];
+    block.get_mut(..message.len())?.copy_from_slice(message);
+    *block.get_mut(message.len())? ^= 0x01;
+    *block.last_mut()? ^= 0x80;
+    let mut st = [0u64; 25];
+    for (lane, chunk) in st.iter_mut().zip(block.chunks_exact(8)) {
+        *lane ^= u64::from_le_bytes(chunk.try_into().ok()?);
+    }
+    keccak_f(&mut st);
+    let mut out = [0u8; 32];
+    for (chunk, lane) in out.chunks_exact_mut(8).zip(st) {
+        chunk.copy_from_slice(&lane.to_le_bytes());
+    }
+    Some(out)
+}
+
+/// EIP-55: each hex letter of the address is upper case exactly when the matching
+/// nibble of keccak-256(lower-case hex) is 8 or more.
+fn eip55(hex: &[u8]) -> bool {
+    let mut lower = [0u8; 40];
+    if hex.len() != 40 {
+        return false;
+    }
+    for (slot, b) in lower.iter_mut().zip(hex) {
+        *slot = b.to_ascii_lowercase();
+    }
+    let Some(hash) = keccak256_short(&lower) else { return false };
+    hex.iter().enumerate().all(|(i, b)| {
+        let nibble = hash.get(i / 2).map_or(0, |h| if i % 2 == 0 { h >> 4 } else { h & 0x0f });
+        !b.is_ascii_alphabetic() || b.is_ascii_uppercase() == (nibble >= 8)
+    })
+}
+
+/// At least eight different hex digits: not a placeholder like `0xdeadbeef…` or `0x000…1`
+/// (40 random hex digits have about fifteen).
+fn varied_hex(hex: &[u8]) -> bool {
+    let mut seen = 0u16;
+    for b in hex {
+        if let Some(v) = (*b as char).to_digit(16) {
+            seen |= 1 << v;
+        }
+    }
+    seen.count_ones() >= 8
+}
+
+/// An Ethereum address in mixed case: its EIP-55 checksum holds.
+fn eth_checksummed(value: &[u8]) -> bool {
+    let Some(hex) = value.get(2..) else { return false };
+    let mixed = hex.iter().any(u8::is_ascii_lowercase) && hex.iter().any(u8::is_ascii_uppercase);
+    mixed && varied_hex(hex) && eip55(hex)
+}
+
+/// An Ethereum address after a word that names it: one case, or a valid EIP-55 mix;
+/// not a placeholder (the null address, `0xdeadbeef…`).
+fn eth_address(value: &[u8]) -> bool {
+    let Some(hex) = value.get(2..) else { return false };
+    let mixed = hex.iter().any(u8::is_ascii_lowercase) && hex.iter().any(u8::is_ascii_uppercase);
+    varied_hex(hex) && (!mixed || eip55(hex))
+}
+
+// --- Keyword-labelled national numbers in Korean, Japanese, Chinese, Hindi ---
+
+/// After 주민등록번호, マイナンバー, 身份证 or आधार: a Korean RRN (13 digits), a My Number
+/// or Aadhaar (12), or a Chinese resident number (18).
+fn cjk_national_id(value: &[u8]) -> bool {
+    match count_digits(value) {
+        13 => kr_rrn(value),
+        12 => jp_my_number(value) || in_aadhaar(value),
+        17 | 18 => cn_resident_id(value),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Context
+// ---------------------------------------------------------------------------
+
+const PAN_CONTEXT: Context = Context {
+    window: 48,
+    words: &["pan", "permanent", "income", "tax", "itr", "kyc"],
+    boost: 0.2,
+    against: &["order", "sku", "ref", "invoice", "ticket", "part", "model", "serial"],
+    penalty: 0.3,
+};
+
+const ZA_CONTEXT: Context = Context {
+    window: 48,
+    words: &["id", "identity", "identiteitsnommer", "rsa", "sa"],
+    boost: 0.1,
+    against: &["order", "invoice", "ean", "barcode", "gtin", "isbn", "sku", "tracking", "ref"],
+    penalty: 0.4,
+};
+
+const MEXICO_CONTEXT: Context = Context {
+    window: 48,
+    words: &["curp", "rfc", "sat", "fiscal", "contribuyente", "renapo"],
+    boost: 0.1,
+    against: &["sku", "serial", "modelo", "model"],
+    penalty: 0.3,
+};
+
+const MBI_CONTEXT: Context = Context {
+    window: 48,
+    words: &["mbi", "medicare", "beneficiary", "cms"],
+    boost: 0.15,
+    against: &["sku", "serial", "model", "part"],
+    penalty: 0.3,
+};
+
+/// Cloud and application accounts have numbers too (an AWS account is twelve digits).
+const ACCOUNT_CONTEXT: Context = Context {
+    window: 48,
+    words: &["bank", "iban", "bic", "swift", "routing", "sort", "blz", "banco", "banque", "bancaria", "wire"],
+    boost: 0.1,
+    against: &["aws", "iam", "arn", "gcp", "azure", "cloud", "user", "login", "customer", "billing", "order", "ticket", "game"],
+    penalty: 0.4,
+};
+
+const LICENCE_CONTEXT: Context = Context {
+    window: 48,
+    words: &[],
+    boost: 0.0,
+    against: &["key", "keys", "software", "product", "serial", "activation", "mit", "apache", "gpl", "bsd", "seat", "seats"],
+    penalty: 0.5,
+};
+
+// ---------------------------------------------------------------------------
+// The rules
+// ---------------------------------------------------------------------------
+
+pub const RULES: &[BuiltinRule] = &[
+    // --- Canada ---
+    BuiltinRule {
+        id: "pii.national_id.ca_sin.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:sin|social insurance(?: number| no\.?)?|nas|assurance sociale)\b[^\n\d]{0,24}?\b(\d{3}[ -]?\d{3}[ -]?\d{3})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(ca_sin),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["sin", "social insurance", "nas", "assurance sociale"], before: 0, after: 96 },
+        examples: &[
+            "My SIN is ⟦987 789 328⟧.",
+            "Numéro d'assurance sociale (NAS) : ⟦992-174-219⟧",
+            "SIN: ⟦196792907⟧",
+            "Please update the social insurance number ⟦200 339 075⟧ on file.",
+        ],
+        negatives: &[
+            "SIN: 987 789 329",
+            "order 987789328 shipped",
+            "sin(x) = 0.5 for x = 123456782",
+            "SIN 046 454 286 is the sample on the form",
+        ],
+        ..BASE
+    },
+    // --- Australia ---
+    BuiltinRule {
+        id: "pii.tax_id.au_tfn.v1",
+        category: "TAX_ID",
+        pattern: r"(?i-u)\b(?:tfn|tax file (?:number|no\.?))\b[^\n\d]{0,24}?\b(\d{3}[ -]?\d{3}[ -]?\d{2,3})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(au_tfn),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["tfn", "tax file number", "tax file no"], before: 0, after: 96 },
+        examples: &[
+            "TFN: ⟦730 024 589⟧",
+            "My tax file number is ⟦476803601⟧.",
+            "Tax File Number ⟦295-482-659⟧",
+            "old eight-digit TFN ⟦89693504⟧",
+        ],
+        negatives: &["TFN: 730 024 580", "invoice 730024589 attached", "tfn pending, ref 2024 05 01"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.au_abn.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?i-u)\b(?:abn|australian business number)\b[^\n\d]{0,24}?\b(\d{2} ?\d{3} ?\d{3} ?\d{3})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(au_abn),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["abn", "australian business number"], before: 0, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "ABN: ⟦77 028 619 625⟧",
+            "Our Australian Business Number is ⟦31726761751⟧.",
+            "Invoice from Example Pty Ltd (ABN ⟦30 692 881 682⟧)",
+        ],
+        negatives: &["ABN: 77 028 619 626", "order 77028619625 (no ABN yet)"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.au_acn.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?i-u)\b(?:acn|arbn|australian company number)\b[^\n\d]{0,24}?\b(\d{3} ?\d{3} ?\d{3})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(au_acn),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["acn", "arbn", "australian company number"], before: 0, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "ACN ⟦937 557 161⟧",
+            "Australian Company Number: ⟦673327743⟧",
+            "Registered as Example Pty Ltd, ACN: ⟦390 193 021⟧.",
+        ],
+        negatives: &["ACN 937 557 162", "ACN 000 000 000", "acn shipment 2024 01"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.au_medicare.v1",
+        category: "HEALTH_ID",
+        pattern: r"(?i-u)\bmedicare\b[^\n\d]{0,24}?\b([2-6]\d{3} ?\d{5} ?\d(?:[ /-]?\d)?)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(au_medicare),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["medicare"], before: 0, after: 96 },
+        examples: &[
+            "Medicare card number: ⟦2537 73821 5⟧",
+            "medicare no ⟦2101108014⟧",
+            "Her Medicare number is ⟦4975 27895 4/1⟧ (IRN 1).",
+            "Medicare: ⟦2123 45670 1⟧",
+        ],
+        negatives: &["Medicare number 2537 73822 5", "medicare claim 1234567890"],
+        ..BASE
+    },
+    // --- India ---
+    BuiltinRule {
+        id: "pii.national_id.in_aadhaar.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:aadhaar|aadhar|adhaar|uidai|uid)\b[^\n\d]{0,24}?\b([2-9]\d{3}[ -]?\d{4}[ -]?\d{4})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(in_aadhaar),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["aadhaar", "aadhar", "adhaar", "uidai", "uid"], before: 0, after: 96 },
+        examples: &[
+            "Aadhaar: ⟦3832 9844 0561⟧",
+            "मेरा आधार नंबर (Aadhaar no.) ⟦940764165656⟧ है",
+            "UID ⟦3856-3507-4823⟧ linked to the account",
+            "आधार संख्या: ⟦9946 0359 8683⟧",
+        ],
+        negatives: &["Aadhaar 3832 9844 0562", "aadhaar 1234 5678 9012", "order 3832 9844 0561"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.in_pan.v1",
+        category: "TAX_ID",
+        // Five letters (the fourth the holder type: person, company, HUF, firm, AOP,
+        // trust, BOI, local authority, juridical person, government), four digits, a letter.
+        pattern: r"(?-u)\b[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]\b",
+        clean_left: true,
+        clean_right: true,
+        confidence: 0.75,
+        gate: Gate::Windows(id_token_windows),
+        context: Some(&PAN_CONTEXT),
+        examples: &[
+            "PAN: ⟦NQZPL8177T⟧",
+            "My PAN card number is ⟦IYJPN9715E⟧ for the ITR.",
+            "पैन कार्ड ⟦SUDPM3202R⟧",
+            "Company PAN ⟦JLXCA7208Y⟧",
+        ],
+        negatives: &["part ABCPD1234E in stock", "NQZXL8177T has an unknown holder type", "SKU NQZPL8177T"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.vat.in_gstin.v1",
+        category: "VAT_NUMBER",
+        pattern: r"(?-u)\b(?:0[1-9]|[12]\d|3[0-8]|97|99)[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(in_gstin),
+        confidence: 0.95,
+        gate: Gate::Windows(id_token_windows),
+        severity: Severity::Medium,
+        examples: &[
+            "GSTIN: ⟦27AAPFU0939F1ZV⟧",
+            "GST number ⟦30COHCA8378A3Z2⟧ on the invoice",
+            "जीएसटीआईएन ⟦34QFHCC3489P8Z3⟧",
+            "Please bill ⟦27UUSCS7678L4ZD⟧.",
+        ],
+        negatives: &["GSTIN: 27AAPFU0939F1ZW", "ref 45AAPFU0939F1ZV"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.national_id.in_epic.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:epic|voter(?:'s)?(?: id| card| identity card)?|electoral photo identity card|elector'?s photo identity card)\b[^\n\d]{0,24}?\b((?-i:[A-Z]{3}\d{7}))\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(in_epic),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["epic", "voter", "voter's", "electoral", "elector", "elector's"], before: 0, after: 96 },
+        examples: &[
+            "Voter ID: ⟦ABC1234567⟧",
+            "EPIC number ⟦XYZ7654321⟧",
+            "मतदाता पहचान पत्र (voter card): ⟦KLM2468013⟧",
+        ],
+        negatives: &["Voter ID: ABC0000000", "epic win ABC1234567890", "voter turnout 12345678"],
+        ..BASE
+    },
+    // --- Brazil ---
+    BuiltinRule {
+        id: "pii.tax_id.br_cpf.v1",
+        category: "TAX_ID",
+        pattern: r"(?-u)\b\d{3}\.\d{3}\.\d{3}-\d{2}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(br_cpf),
+        confidence: 0.95,
+        gate: Gate::NumericRun { min_digits: 11, min_dashes: 1, min_dots: 2, plus: false },
+        examples: &[
+            "CPF: ⟦392.869.563-04⟧",
+            "O cliente informou o documento ⟦240.257.587-50⟧ no cadastro.",
+            "Taxpayer number ⟦123.456.789-09⟧",
+        ],
+        negatives: &["CPF 392.869.563-05", "CPF 111.111.111-11", "version 123.456.789-10"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.br_cpf.context.v1",
+        category: "TAX_ID",
+        pattern: r"(?i-u)\bcpf\b[^\n\d]{0,24}?\b(\d{3}\.?\d{3}\.?\d{3}[-.]?\d{2})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(br_cpf),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["cpf"], before: 0, after: 96 },
+        examples: &[
+            "CPF ⟦16908967794⟧",
+            "Meu CPF é ⟦845346388-33⟧, obrigado.",
+            "cpf: ⟦392.869.563-04⟧",
+        ],
+        negatives: &["CPF 16908967795", "cpf 00000000000"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.br_cnpj.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?-u)\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(br_cnpj),
+        confidence: 0.95,
+        gate: Gate::Windows(slash_windows),
+        severity: Severity::Medium,
+        examples: &[
+            "CNPJ: ⟦65.404.782/0001-70⟧",
+            "A empresa ⟦11.402.145/0001-35⟧ emitiu a nota.",
+            "Company registration ⟦11.222.333/0001-81⟧",
+        ],
+        negatives: &["CNPJ 65.404.782/0001-71", "CNPJ 00.000.000/0000-00", "ratio 12.345.678/0001-00"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.br_cnpj.context.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?i-u)\bcnpj\b[^\n\d]{0,24}?\b(\d{2}\.?\d{3}\.?\d{3}/?\d{4}-?\d{2})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(br_cnpj),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["cnpj"], before: 0, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "CNPJ ⟦89281637000107⟧",
+            "cnpj: ⟦54274099000149⟧ (matriz)",
+            "O CNPJ da loja é ⟦65.404.782/0001-70⟧.",
+        ],
+        negatives: &["CNPJ 89281637000108", "cnpj 11111111111111"],
+        ..BASE
+    },
+    // --- Mexico ---
+    BuiltinRule {
+        id: "pii.national_id.mx_curp.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[HMX](?:AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|TC|TS|TL|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z0-9]\d\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(mx_curp),
+        confidence: 0.95,
+        gate: Gate::Windows(id_token_windows),
+        context: Some(&MEXICO_CONTEXT),
+        examples: &[
+            "CURP: ⟦HUJY850220MJCPTC02⟧",
+            "Mi CURP es ⟦NOHG980921HNLGYW09⟧.",
+            "curp=⟦LITQ650802MSPPWX07⟧",
+            "Example from the instructivo: ⟦SABC560626MDFLRN01⟧",
+        ],
+        negatives: &["CURP: HUJY850220MJCPTC03", "CURP HUJY851320MJCPTC02", "serial HUJY850220MJCPTC0"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.mx_rfc.v1",
+        category: "TAX_ID",
+        pattern: r"(?-u)\b[A-Z]{4}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[A-Z0-9]{2}[0-9A]\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(mx_rfc),
+        confidence: 0.85,
+        gate: Gate::Windows(id_token_windows),
+        context: Some(&MEXICO_CONTEXT),
+        examples: &[
+            "RFC: ⟦NEYI620213A99⟧",
+            "Mi RFC es ⟦PYXM581012W63⟧ para la factura.",
+            "Tax id (RFC) ⟦JWLY950407N75⟧",
+        ],
+        negatives: &["RFC: NEYI620213A98", "RFC genérico XAXX010101000", "RFC NEYI621313A99"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.mx_rfc_moral.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?-u)\b[A-Z]{3}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[A-Z0-9]{2}[0-9A]\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(mx_rfc),
+        confidence: 0.85,
+        gate: Gate::Windows(id_token_windows),
+        severity: Severity::Medium,
+        context: Some(&MEXICO_CONTEXT),
+        examples: &[
+            "RFC de la empresa: ⟦HKJ730406F79⟧",
+            "Facturar a ⟦WCJ720523F78⟧, S.A. de C.V.",
+            "Company tax id ⟦GDX810513P70⟧",
+        ],
+        negatives: &["RFC HKJ730406F78", "model ABC991332XY0"],
+        ..BASE
+    },
+    // --- Singapore ---
+    BuiltinRule {
+        id: "pii.national_id.sg_nric.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b[STFGM]\d{7}[A-Z]\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(sg_nric),
+        confidence: 0.9,
+        gate: Gate::Windows(id_token_windows),
+        examples: &[
+            "NRIC: ⟦S6950716F⟧",
+            "My IC number is ⟦T0701253A⟧.",
+            "FIN ⟦F9269734R⟧ / ⟦G8455530X⟧",
+            "New FIN ⟦M8157190W⟧",
+            "Sample ⟦S1234567D⟧",
+        ],
+        negatives: &["NRIC S6950716G", "ticket T0701253B", "M1234567N"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.sg_uen.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?i-u)\b(?:uen|unique entity number|acra)\b[^\n\d]{0,24}?\b((?-i:\d{8}[A-Z]|\d{9}[A-Z]|[STR]\d{2}[A-Z]{2}\d{4}[A-Z]))\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(sg_uen),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["uen", "unique entity number", "acra"], before: 0, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "UEN: ⟦201912345K⟧",
+            "Our Unique Entity Number is ⟦53123456A⟧.",
+            "ACRA registration ⟦T09LL0001B⟧",
+        ],
+        negatives: &["UEN 123456789K", "UEN T09ZZ0001B"],
+        ..BASE
+    },
+    // --- South Korea ---
+    BuiltinRule {
+        id: "pii.national_id.kr_rrn.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-8]\d{6}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(kr_rrn),
+        confidence: 0.9,
+        gate: Gate::NumericRun { min_digits: 13, min_dashes: 1, min_dots: 0, plus: false },
+        examples: &[
+            "주민등록번호: ⟦850315-1264326⟧",
+            "RRN ⟦920704-2641500⟧",
+            "Resident registration number of the applicant: ⟦010228-4821716⟧.",
+            "신생아 주민등록번호 ⟦210315-3123456⟧",
+        ],
+        negatives: &["RRN 850315-1264327", "ref 851315-1264326", "850315-9264326"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.national_id.kr_rrn.context.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:rrn|resident registration(?: number| no\.?)?|jumin(?: ?deungnok)?(?: ?beonho)?)\b[^\n\d]{0,24}?\b(\d{13})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(kr_rrn),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["rrn", "resident registration", "jumin"], before: 0, after: 96 },
+        examples: &[
+            "RRN ⟦7709111827245⟧",
+            "Resident registration number: ⟦8503151264326⟧",
+            "jumin beonho ⟦9207042641500⟧",
+        ],
+        negatives: &["RRN 7709111827246", "rrn 8513151264326"],
+        ..BASE
+    },
+    // --- Korea, Japan, China, India: the names in their own scripts ---
+    BuiltinRule {
+        id: "pii.national_id.cjk_labelled.v1",
+        category: "NATIONAL_ID",
+        pattern: concat!(
+            r"(?-u)(?:주민등록번호|주민번호|マイナンバー|個人番号|身份证|身分證|公民身份号码|आधार)[^\n\d]{0,40}?",
+            r"\b(\d{6}-?\d{7}|\d{4}[ -]?\d{4}[ -]?\d{4}|\d{17}[\dXx])\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(cjk_national_id),
+        confidence: 0.9,
+        gate: Gate::Windows(national_id_windows),
+        examples: &[
+            "주민등록번호 ⟦7709111827245⟧",
+            "マイナンバー：⟦6888 4540 0638⟧",
+            "個人番号は⟦168821746823⟧です",
+            "身份证号码：⟦11010519850315567X⟧",
+            "आधार नंबर ⟦3832-9844-0561⟧",
+        ],
+        negatives: &["マイナンバー：6888 4540 0639", "身份证号码：440301199207040509", "주민번호 없음 2024"],
+        ..BASE
+    },
+    // --- Japan ---
+    BuiltinRule {
+        id: "pii.national_id.jp_my_number.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:my ?number|individual number|kojin ?bango)\b[^\n\d]{0,24}?\b(\d{4}[ -]?\d{4}[ -]?\d{4})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(jp_my_number),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["my number", "mynumber", "individual number", "kojin"], before: 0, after: 96 },
+        examples: &[
+            "My Number: ⟦6888 4540 0638⟧",
+            "Individual Number (kojin bango) ⟦492712778008⟧",
+            "Her my number card shows ⟦1234-5678-9018⟧.",
+        ],
+        negatives: &["My Number: 6888 4540 0639", "my number is 492712778009"],
+        ..BASE
+    },
+    // --- China ---
+    BuiltinRule {
+        id: "pii.national_id.cn_resident_id.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b[1-8]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(cn_resident_id),
+        confidence: 0.96,
+        gate: Gate::Windows(id_token_windows),
+        examples: &[
+            "身份证号：⟦440301199207040508⟧",
+            "Resident ID ⟦310104200102280649⟧ verified",
+            "ID: ⟦33010619880101870X⟧",
+            "GB 11643 example ⟦11010519491231002X⟧",
+        ],
+        negatives: &["ID 440301199207040509", "order 440301199213040508", "tracking 910104200102280649"],
+        ..BASE
+    },
+    // --- South Africa ---
+    BuiltinRule {
+        id: "pii.national_id.za_id.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}[012][89]\d\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(za_id),
+        confidence: 0.85,
+        gate: Gate::Windows(id_token_windows),
+        context: Some(&ZA_CONTEXT),
+        examples: &[
+            "ID number: ⟦8503157672184⟧",
+            "My SA ID is ⟦9207049724182⟧.",
+            "Identiteitsnommer ⟦7709119883089⟧",
+            "⟦8001015009087⟧",
+        ],
+        negatives: &["ID 8503157672185", "EAN barcode 8503157672184", "ref 8513157672184"],
+        ..BASE
+    },
+    // --- Nigeria ---
+    BuiltinRule {
+        id: "pii.national_id.ng_nin.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:nin|national identification number|nimc)\b[^\n\d]{0,24}?\b(\d{11})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(ng_nin),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["nin", "national identification number", "nimc"], before: 0, after: 96 },
+        examples: &[
+            "NIN: ⟦48213957026⟧",
+            "My National Identification Number is ⟦70519384216⟧.",
+            "NIMC slip ⟦31572048693⟧",
+        ],
+        negatives: &["NIN: 11111111111", "nin 1234567", "order 48213957026"],
+        ..BASE
+    },
+    // --- Philippines ---
+    BuiltinRule {
+        id: "pii.tax_id.ph_tin.v1",
+        category: "TAX_ID",
+        pattern: r"(?i-u)\b(?:tin|tax(?:payer)? identification (?:number|no\.?))\b[^\n\d]{0,24}?\b(\d{3}-?\d{3}-?\d{3}(?:-?\d{3}(?:\d{2})?)?)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(ph_tin),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["tin", "taxpayer identification", "tax identification"], before: 0, after: 96 },
+        examples: &[
+            "TIN: ⟦123-456-789-000⟧",
+            "BIR Taxpayer Identification Number ⟦987654321⟧",
+            "TIN no. ⟦246-813-579-00000⟧ for the branch",
+        ],
+        negatives: &["TIN: 000-000-000-000", "tin can 12345", "tin 1234-5678"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.national_id.ph_philsys.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:philsys|psn|philid|pcn|umid|crn)\b[^\n\d]{0,24}?\b(\d{4}-?\d{4}-?\d{4}-?\d{4}|\d{4}-?\d{7}-?\d)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(ph_philsys),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["philsys", "psn", "philid", "pcn", "umid", "crn"], before: 0, after: 96 },
+        examples: &[
+            "PhilSys Card Number (PCN): ⟦4821-3957-0261-7053⟧",
+            "PSN ⟦7051938421653094⟧",
+            "UMID CRN ⟦0028-1215160-9⟧",
+        ],
+        negatives: &["PSN 0000-0000-0000-0000", "crn 12345"],
+        ..BASE
+    },
+    // --- United States: banking and health ---
+    BuiltinRule {
+        id: "pii.routing.us_aba.v1",
+        category: "ROUTING_NUMBER",
+        pattern: r"(?i-u)\b(?:routing|aba|rtn|transit)\b[^\n\d]{0,24}?\b(\d{9})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(us_aba),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["routing", "aba", "rtn", "transit"], before: 0, after: 96 },
+        examples: &[
+            "Routing number: ⟦070576030⟧",
+            "ABA ⟦672929166⟧, account 123456789",
+            "Please wire to RTN ⟦321570798⟧.",
+            "ABA/transit no. ⟦011000015⟧",
+        ],
+        negatives: &["routing number 070576031", "transit time 123456789 ms", "ABA 990000005"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.bank_account.labelled.v1",
+        category: "BANK_ACCOUNT",
+        pattern: concat!(
+            r"(?i-u)\b(?:account(?: number| no\.?| #|#)|acct(?: no\.?| #|#)?|bank account(?: number| no\.?)?",
+            r"|kontonummer|konto-?nr\.?|num(?-i:é|É|e)ro de compte|n(?-i:ú|u)mero de cuenta|numero di conto",
+            r"|n(?-i:ú|u)mero da conta|conta(?: corrente| poupan(?-i:ç|c)a)?|rekeningnummer)",
+            r"[^\n\d]{0,16}?\b(\d{4}(?: \d{4}){1,3}(?: \d{1,4})?|\d{4,17}(?:-\d{1,10}){0,2})\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(bank_account),
+        confidence: 0.8,
+        context: Some(&ACCOUNT_CONTEXT),
+        gate: Gate::Near {
+            words: &[
+                "account",
+                "acct",
+                "bank account",
+                "kontonummer",
+                "konto-nr",
+                "kontonr",
+                "numéro de compte",
+                "numero de compte",
+                "número de cuenta",
+                "numero de cuenta",
+                "numero di conto",
+                "número da conta",
+                "numero da conta",
+                "conta",
+                "rekeningnummer",
+            ],
+            before: 0,
+            after: 112,
+        },
+        examples: &[
+            "Account number: ⟦000123456789⟧",
+            "Kontonummer ⟦0532013000⟧, BLZ 37040044",
+            "Numéro de compte : ⟦12345678901⟧",
+            "Número de cuenta ⟦0049 1500 0512 3456⟧",
+            "Banco 341, agência 1234, conta corrente ⟦12345-6⟧",
+            "acct# ⟦9876543210⟧",
+        ],
+        negatives: &[
+            "account number of users: 12",
+            "account created 2024-05-01",
+            "acct 000000000",
+            "AWS account number 123456789012",
+            "account: admin, user id 12345678901",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.us_npi.v1",
+        category: "HEALTH_ID",
+        pattern: r"(?i-u)\b(?:npi|national provider identifier)\b[^\n\d]{0,24}?\b([12]\d{9})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(us_npi),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["npi", "national provider identifier"], before: 0, after: 96 },
+        examples: &[
+            "NPI: ⟦1036939720⟧",
+            "Dr. Doe's National Provider Identifier is ⟦1911042905⟧.",
+            "npi ⟦2484422813⟧ (organization)",
+            "CMS example NPI ⟦1234567893⟧",
+        ],
+        negatives: &["NPI: 1036939721", "npi 3036939720"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.us_mbi.v1",
+        category: "HEALTH_ID",
+        // CMS MBI: positions 1 4 7 10 11 digits (1 never 0), 2 5 8 9 letters, 3 and 6
+        // either; letters exclude S L O I B Z.
+        pattern: r"(?-u)\b[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y]{2}\d{2}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(us_mbi),
+        confidence: 0.8,
+        gate: Gate::Windows(id_token_windows),
+        context: Some(&MBI_CONTEXT),
+        examples: &[
+            "Medicare Beneficiary Identifier: ⟦1EG4-TE5-MK73⟧",
+            "MBI ⟦6PF0DQ7HE80⟧",
+            "The patient's new Medicare number is ⟦5PD8-DA8-YN27⟧.",
+        ],
+        negatives: &["MBI 1EG4-TE5MK73", "part 1SG4TE5MK73", "MBI 0EG4TE5MK73"],
+        ..BASE
+    },
+    // --- Cryptocurrency addresses ---
+    BuiltinRule {
+        id: "crypto.base58_address.v1",
+        category: "CRYPTO_WALLET",
+        pattern: r"(?-u)\b[13LMD][1-9A-HJ-NP-Za-km-z]{25,34}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(base58check_address),
+        confidence: 0.95,
+        gate: Gate::Windows(id_token_windows),
+        severity: Severity::Medium,
+        examples: &[
+            "Send 0.1 BTC to ⟦15zLWBoZMZpozq4LuqVES7sErhkZ8pjErL⟧ please",
+            "multisig: ⟦3Dywk9WNuEJ3apSoUXkcBL5yVVjV9qyHAB⟧",
+            "LTC address ⟦Lf7hNzXnQvhNBV9xhY9vukm8e7vR5sSuAa⟧ and ⟦M8sad8SjgmnrQQLDxqzYBg9kqVsVxRFVei⟧",
+            "Dogecoin: ⟦DStSv9qrt4U6deJJ12J65GbLn5EPiAqLPV⟧",
+        ],
+        negatives: &[
+            "wallet 15zLWBoZMZpozq4LuqVES7sErhkZ8pjErM",
+            "git 3f9a1c0de1b2c3d4e5f60718293a4b5c6d7e8f90",
+            "id 1AbCdEfGhJkLmNpQrStUvWxYz123456",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "crypto.segwit_address.v1",
+        category: "CRYPTO_WALLET",
+        pattern: r"(?i-u)\b(?:bc|ltc)1[ac-hj-np-z02-9]{8,87}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(segwit_address),
+        confidence: 0.95,
+        gate: Gate::Windows(id_token_windows),
+        severity: Severity::Medium,
+        examples: &[
+            "Pay to ⟦bc1qft2pe6shsmrzw0qa5m68rev045ypqfprld6cmt⟧ today",
+            "Taproot: ⟦bc1pfrcdgq60jt2t9nlt0nv2kfgztw23sl99z9alcqwjj40xkn6yv03ss5g6qp⟧",
+            "P2WSH ⟦bc1q6fagkwsv7qzhpf8cx5mwjrx6z498gg07u2c89r6ce320t685vgusuavmml⟧",
+            "BIP-173: ⟦BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4⟧",
+            "Litecoin ⟦ltc1ql40z3pwct50hn8tkn58r7qs2rn0nrtk9k7986t⟧",
+        ],
+        negatives: &[
+            "bc1qft2pe6shsmrzw0qa5m68rev045ypqfprld6cmu",
+            "bc1qFT2pe6shsmrzw0qa5m68rev045ypqfprld6cmt",
+            "bc1zw508d6qejxtdg4y5r3zarvaryvqyzf3du",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "crypto.segwit_testnet_address.v1",
+        category: "CRYPTO_WALLET",
+        pattern: r"(?i-u)\b(?:testnet|tbtc|signet|bitcoin|btc|wallet|address|faucet)\b[^\n]{0,48}?\b((?:tb|TB)1[ac-hj-np-z02-9]{8,87})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(segwit_address),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["testnet", "tbtc", "signet", "bitcoin", "btc", "wallet", "address", "faucet"], before: 0, after: 192 },
+        severity: Severity::Medium,
+        examples: &[
+            "testnet address ⟦tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw⟧",
+            "Send tBTC to ⟦tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw⟧ from the faucet",
+            "wallet: ⟦tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw⟧",
+        ],
+        negatives: &["tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw", "testnet tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yx"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "crypto.eth_checksummed.v1",
+        category: "CRYPTO_WALLET",
+        pattern: r"(?-u)\b0x[0-9a-fA-F]{40}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(eth_checksummed),
+        confidence: 0.95,
+        gate: Gate::Windows(id_token_windows),
+        severity: Severity::Medium,
+        examples: &[
+            "Send the USDC to ⟦0x457C769F39D8644199c0E5bDbcFbC85B37cE91cb⟧",
+            "recipient=⟦0xDe1fc1B0ea6b44f130436Dd729fe69BD9e8CEbA6⟧",
+            "EIP-55: ⟦0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed⟧",
+        ],
+        negatives: &[
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
+            "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+            "hash 0x3b6aa1e68d682728f610fb1c7fd92d5fa2e81478",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "crypto.eth_address.v1",
+        category: "CRYPTO_WALLET",
+        pattern: r"(?i-u)\b(?:eth|ether|ethereum|wallet|address|erc-?20|metamask|polygon|usdt|usdc)\b[^\n]{0,32}?\b(0x[0-9a-f]{40})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(eth_address),
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &["eth", "ether", "ethereum", "wallet", "address", "erc20", "erc-20", "metamask", "polygon", "usdt", "usdc"],
+            before: 0,
+            after: 160,
+        },
+        severity: Severity::Medium,
+        examples: &[
+            "ETH address: ⟦0x3b6aa1e68d682728f610fb1c7fd92d5fa2e81478⟧",
+            "My MetaMask wallet is ⟦0x3B6AA1E68D682728F610FB1C7FD92D5FA2E81478⟧.",
+            "Ethereum ⟦0xa07d1dec25b1b087efe26c07ff0d21d7db0b3377⟧",
+        ],
+        negatives: &[
+            "tx hash 0x3b6aa1e68d682728f610fb1c7fd92d5fa2e81478",
+            "wallet 0x0000000000000000000000000000000000000000",
+            "const ADDRESS = 0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef;",
+            "address 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
+        ],
+        ..BASE
+    },
+    // --- Passports and driving licences in other languages ---
+    BuiltinRule {
+        id: "pii.passport.intl.v1",
+        category: "PASSPORT",
+        pattern: concat!(
+            r"(?i-u)(?:\b(?:reisepass(?:nummer|-?nr\.?)?|passnummer|passeport|pasaporte|passaporto|paszport(?:u)?",
+            r"|paspoort(?:nummer)?|passaporte|pasaport|passports|passport(?:-?nr\.?|-?no\.?)?)\b[^\n\d]{0,28}?",
+            r"|\bpass(?:-?nr\.?|[ -]?nummer|[ -]no\.?)[^\n\d]{0,12}?|\bpass[ \t]*[:#][ \t]*)",
+            r"\b((?-i:[A-Z]{0,3}\d[A-Z0-9]{5,8}))\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(document_number),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "reisepass",
+                "reisepassnummer",
+                "passnummer",
+                "pass",
+                "passeport",
+                "pasaporte",
+                "passaporto",
+                "paszport",
+                "paszportu",
+                "paspoort",
+                "paspoortnummer",
+                "passaporte",
+                "pasaport",
+                "passports",
+                "passport",
+            ],
+            before: 0,
+            after: 96,
+        },
+        examples: &[
+            "Reisepass-Nr.: ⟦C01X00T47⟧",
+            "Numéro de passeport : ⟦12AB34567⟧",
+            "Número de pasaporte: ⟦PAA123456⟧",
+            "Pass: ⟦C01X00T47⟧",
+            "numer paszportu ⟦EA1234567⟧",
+            "Pasaport no: ⟦U12345678⟧",
+            "Passports: ⟦X1234567⟧ (expired)",
+            "paspoortnummer ⟦NXC3F1234⟧",
+            "Il numero di passaporto è ⟦YA1234567⟧.",
+        ],
+        negatives: &[
+            "I will pass 3 arguments to the function",
+            "Reisepass gültig bis 2031-05-01",
+            "the test will pass: CASE123456",
+            "passeport: voir pièce jointe",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.passport.cjk.v1",
+        category: "PASSPORT",
+        pattern: r"(?-u)(?:여권|パスポート|旅券|护照|護照)[^\n\d]{0,36}?\b([A-Z]{0,3}\d[A-Z0-9]{5,8})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(document_number),
+        confidence: 0.85,
+        gate: Gate::Windows(passport_cjk_windows),
+        examples: &[
+            "여권번호: ⟦M12345678⟧",
+            "パスポート番号は⟦TK1234567⟧です",
+            "护照号码：⟦E12345678⟧",
+            "旅券番号 ⟦TZ7654321⟧",
+        ],
+        negatives: &["パスポートの写真", "护照 2024年", "여권 사진 첨부"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.drivers_license.intl.v1",
+        category: "DRIVERS_LICENSE",
+        pattern: concat!(
+            r"(?i-u)\b(?:f(?-i:ü|Ü)hrerschein(?:nummer|-?nr\.?)?|fuehrerschein(?:nummer)?|permis de conduire",
+            r"|carnet de conducir|licencia de conduc(?:ir|ci(?-i:ó)n|cion)|patente(?: di guida)?|prawo jazdy|prawa jazdy",
+            r"|rijbewijs(?:nummer)?|carteira de motorista|carteira nacional de habilita|cnh",
+            r"|k(?-i:ö|Ö)rkort(?:snummer)?|korkort|ehliyet|s(?-i:ü)r(?-i:ü)c(?-i:ü) belgesi",
+            r"|licen[cs]e(?: no\.?| number| nr\.?|#| #|:)|dl(?:#| no\.?| nr\.?))",
+            r"[^\n\d]{0,24}?\b((?-i:\d{3,6}/\d{2}/\d{3,5}|\d{6,8}-\d{4}|[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}|[A-Z]{0,3}\d[A-Z0-9]{5,14}))\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(document_number),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "führerschein",
+                "führerscheinnummer",
+                "fuehrerschein",
+                "fuehrerscheinnummer",
+                "permis de conduire",
+                "carnet de conducir",
+                "licencia de conducir",
+                "licencia de conducción",
+                "licencia de conduccion",
+                "patente",
+                "prawo jazdy",
+                "prawa jazdy",
+                "rijbewijs",
+                "rijbewijsnummer",
+                "carteira de motorista",
+                "carteira nacional de habilitação",
+                "cnh",
+                "körkort",
+                "körkortsnummer",
+                "korkort",
+                "ehliyet",
+                "sürücü belgesi",
+                "licence",
+                "license",
+                "dl",
+            ],
+            before: 0,
+            after: 112,
+        },
+        context: Some(&LICENCE_CONTEXT),
+        examples: &[
+            "Führerscheinnummer: ⟦B072RRE2I55⟧",
+            "Numéro de permis de conduire ⟦123456789012⟧",
+            "Licencia de conducir: ⟦12345678Z⟧",
+            "Patente di guida n. ⟦MI1234567A⟧",
+            "numer prawa jazdy ⟦00123/15/1234⟧",
+            "Rijbewijsnummer ⟦5012345678⟧",
+            "CNH nº ⟦01234567890⟧",
+            "Körkortsnummer ⟦850315-1234⟧",
+            "Ehliyet no ⟦123456⟧",
+            "Licence no. ⟦MORGA753116SM9IJ⟧",
+            "DL# ⟦D1234567⟧",
+        ],
+        negatives: &[
+            "license key: 7XH9K2LQ3M",
+            "License: Apache-2.0",
+            "Licence no. pending",
+            "the MIT license 2024 edition",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.drivers_license.cjk.v1",
+        category: "DRIVERS_LICENSE",
+        pattern: concat!(
+            r"(?-u)(?:운전면허|運転免許|驾驶证|駕駛執照|驾照|駕照)[^\n\d]{0,40}?",
+            r"\b(\d{2}-\d{2}-\d{6}-\d{2}|\d{12}|[1-8]\d{16}[\dX]|[A-Z]{0,3}\d[A-Z0-9]{5,13})\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(document_number),
+        confidence: 0.85,
+        gate: Gate::Windows(licence_cjk_windows),
+        examples: &[
+            "운전면허번호: ⟦11-12-345678-90⟧",
+            "運転免許証番号 ⟦123456789012⟧",
+            "驾驶证档案编号 ⟦510100123456⟧",
+        ],
+        negatives: &["運転免許の更新", "驾照 2024年", "운전면허 시험 1회"],
+        ..BASE
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verhoeff_worked_example() {
+        // The textbook example: 236 takes the check digit 3.
+        assert!(verhoeff(&[2, 3, 6, 3]));
+        assert!(!verhoeff(&[2, 3, 6, 4]));
+        assert!(in_aadhaar(b"3832 9844 0561"));
+        assert!(!in_aadhaar(b"1832 9844 0561"));
+    }
+
+    #[test]
+    fn canada_and_australia() {
+        // CRA's sample SIN passes Luhn but starts with 0, which is never issued.
+        assert!(luhn(&[0, 4, 6, 4, 5, 4, 2, 8, 6]));
+        assert!(!ca_sin(b"046 454 286"));
+        assert!(ca_sin(b"987-789-328"));
+        // The ATO's specimen TFN, the ABR's ABN and ASIC's ACN examples.
+        assert!(au_tfn(b"123 456 782"));
+        assert!(!au_tfn(b"123 456 783"));
+        assert!(au_tfn(b"89693504"));
+        assert!(au_abn(b"51 824 753 556"));
+        assert!(!au_abn(b"51 824 753 557"));
+        assert!(au_acn(b"004 085 616"));
+        assert!(au_acn(b"010 499 966"));
+        assert!(!au_acn(b"004 085 617"));
+        assert!(au_medicare(b"2123 45670 1"));
+        assert!(au_medicare(b"2123 45670 1/1"));
+        assert!(!au_medicare(b"2123 45671 1"));
+        assert!(!au_medicare(b"7123 45670 1"));
+    }
+
+    #[test]
+    fn india() {
+        // The GSTIN commonly used as the format's example.
+        assert!(in_gstin(b"27AAPFU0939F1ZV"));
+        assert!(!in_gstin(b"27AAPFU0939F1ZW"));
+    }
+
+    #[test]
+    fn brazil() {
+        assert!(br_cpf(b"123.456.789-09"));
+        assert!(!br_cpf(b"123.456.789-10"));
+        assert!(!br_cpf(b"111.111.111-11"));
+        assert!(br_cnpj(b"11.222.333/0001-81"));
+        assert!(!br_cnpj(b"11.222.333/0001-82"));
+        assert!(!br_cnpj(b"00000000000000"));
+    }
+
+    #[test]
+    fn mexico() {
+        // The instructivo's worked example of the CURP check digit.
+        assert!(mx_curp(b"SABC560626MDFLRN01"));
+        assert!(!mx_curp(b"SABC560626MDFLRN02"));
+        assert!(!mx_curp(b"SABC561326MDFLRN01"));
+        assert!(mx_rfc(b"NEYI620213A99"));
+        assert!(mx_rfc(b"HKJ730406F79"));
+        assert!(!mx_rfc(b"HKJ730406F78"));
+        // The generic RFC for sales to the public is a placeholder without a valid check digit.
+        assert!(!mx_rfc(b"XAXX010101000"));
+    }
+
+    #[test]
+    fn singapore() {
+        assert!(sg_nric(b"S1234567D"));
+        assert!(!sg_nric(b"S1234567A"));
+        // GovTech FormSG's M-series vector; N was the letter before the +3 start constant.
+        assert!(sg_nric(b"M1234567K"));
+        assert!(!sg_nric(b"M1234567N"));
+        assert!(sg_nric(b"T0701253A"));
+        assert!(sg_nric(b"G8455530X"));
+        assert!(sg_uen(b"201912345K"));
+        assert!(sg_uen(b"T09LL0001B"));
+        assert!(!sg_uen(b"T09ZZ0001B"));
+    }
+
+    #[test]
+    fn korea_japan_china_south_africa() {
+        assert!(kr_rrn(b"850315-1264326"));
+        assert!(!kr_rrn(b"850315-1264327"));
+        assert!(kr_rrn(b"210315-3123456"));
+        assert!(!kr_rrn(b"850230-1264326"));
+        // The My Number check digit of 12345678901 is 8.
+        assert!(jp_my_number(b"123456789018"));
+        assert!(!jp_my_number(b"123456789017"));
+        // GB 11643-1999's example.
+        assert!(cn_resident_id(b"11010519491231002X"));
+        assert!(!cn_resident_id(b"110105194912310021"));
+        assert!(za_id(b"8001015009087"));
+        assert!(!za_id(b"8001015009088"));
+    }
+
+    #[test]
+    fn us_banking_and_health() {
+        // The Federal Reserve Bank of Boston's routing number, and CMS's NPI example.
+        assert!(us_aba(b"011000015"));
+        assert!(!us_aba(b"011000016"));
+        assert!(!us_aba(b"990000005"));
+        assert!(us_npi(b"1234567893"));
+        assert!(!us_npi(b"1234567894"));
+        assert!(us_mbi(b"1EG4-TE5-MK73"));
+        assert!(us_mbi(b"1EG4TE5MK73"));
+        assert!(!us_mbi(b"1EG4-TE5MK73"));
+        assert!(bank_account(b"0532013000"));
+        assert!(!bank_account(b"2024-05-01"));
+        assert!(!bank_account(b"00000000"));
+    }
+
+    #[test]
+    fn base58check() {
+        // The Bitcoin wiki's P2PKH example and BIP-13's P2SH example.
+        assert!(base58check_address(b"1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"));
+        assert!(base58check_address(b"3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"));
+        assert!(!base58check_address(b"1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3"));
+        assert!(!base58check_address(b"3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLz"));
+        assert!(!base58check_address(b"11111111111111111111111111"));
+    }
+
+    #[test]
+    fn bech32_and_bech32m() {
+        // BIP-173 and BIP-350 test vectors.
+        assert!(segwit_address(b"BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4"));
+        assert!(segwit_address(b"tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7"));
+        assert!(segwit_address(b"bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0"));
+        // v1+ with a bech32 (not bech32m) checksum, a v0 with bech32m, mixed case, bad checksum.
+        assert!(!segwit_address(b"bc1zw508d6qejxtdg4y5r3zarvaryvqyzf3du"));
+        assert!(!segwit_address(b"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kemeawh"));
+        assert!(!segwit_address(b"tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sL5k7"));
+        assert!(!segwit_address(b"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5"));
+    }
+
+    #[test]
+    fn keccak_and_eip55() {
+        let empty = keccak256_short(b"").unwrap();
+        let hex: String = empty.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
+        // EIP-55's own test cases.
+        for address in [
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+            "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+            "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+        ] {
+            assert!(eth_checksummed(address.as_bytes()), "{address}");
+        }
+        assert!(!eth_checksummed(b"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"));
+        assert!(!eth_checksummed(b"0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
+        assert!(eth_address(b"0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"));
+        assert!(!eth_address(b"0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef"));
+    }
+
+    /// The gates of this file only skip work: with every gate but `Near` replaced by
+    /// `Always`, the examples and negatives, glued to letters, digits, `_`, `-`, `.` and
+    /// non-ASCII bytes on either side, give the same findings.
+    #[test]
+    fn gates_of_this_file_never_change_findings() {
+        use crate::detect::{CompiledGate, Engine};
+        let config = crate::policy::DetectorsConfig::default();
+        let gated = Engine::new(&config).unwrap();
+        let mut always = Engine::new(&config).unwrap();
+        for rule in &mut always.rules {
+            if matches!(rule.gate, CompiledGate::Windows(_) | CompiledGate::NumericRun { .. }) {
+                rule.gate = CompiledGate::Always;
+            }
+        }
+        let glue = ["", " ", "_", "x", "9", "-", ".", "é", "\n", ":", "/"];
+        let mut count = 0;
+        for rule in RULES {
+            for text in rule.examples.iter().chain(rule.negatives) {
+                let text: String = text.chars().filter(|c| !matches!(c, '⟦' | '⟧')).collect();
+                for (i, before) in glue.iter().enumerate() {
+                    let after = glue[(i + 3) % glue.len()];
+                    let glued = format!("{before}{text}{after}");
+                    let (a, b) = (gated.scan(glued.as_bytes()), always.scan(glued.as_bytes()));
+                    assert_eq!(a, b, "{}: {glued:?}", rule.id);
+                    count += a.len();
+                }
+            }
+        }
+        assert!(count > 500, "{count}");
+    }
+
+    #[test]
+    fn windows_cover_their_tokens() {
+        let text = b"id S1234567D and 1EG4-TE5-MK73, word words";
+        let w = id_token_windows(text);
+        assert_eq!(w.len(), 2);
+        assert_eq!(w.first().copied(), Some((3, 14)));
+        let w = slash_windows(b"CNPJ 11.222.333/0001-81");
+        assert_eq!(w, vec![(4, 23)]);
+    }
+}
+
