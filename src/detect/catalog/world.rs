@@ -1633,7 +1633,8 @@ pub const RULES: &[BuiltinRule] = &[
         group: 1,
         clean_right: true,
         validator: Validator::Code(document_number),
-        confidence: 0.85,
+        // Above a password assignment (0.85): "Pass: C01X00T47" is a German passport.
+        confidence: 0.88,
         gate: Gate::Near {
             words: &[
                 "reisepass",
@@ -1742,7 +1743,7 @@ pub const RULES: &[BuiltinRule] = &[
         examples: &[
             "Führerscheinnummer: ⟦B072RRE2I55⟧",
             "Numéro de permis de conduire ⟦123456789012⟧",
-            "Licencia de conducir: ⟦12345678Z⟧",
+            "Carnet de conducir nº ⟦B1234567⟧",
             "Patente di guida n. ⟦MI1234567A⟧",
             "numer prawa jazdy ⟦00123/15/1234⟧",
             "Rijbewijsnummer ⟦5012345678⟧",
