@@ -160,3 +160,47 @@ fn every_example_in_the_policy_reference_is_a_valid_policy() {
         assert!(out.status.success(), "example {i}:\n{block}\n{}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+#[test]
+fn corpus_evaluation_reports_every_category_without_values() {
+    let out = run(&["eval", "--corpus", "--json"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["corpus", "overall", "categories", "carriers", "clean", "miss_classes", "misses", "gate"] {
+        assert!(report.get(key).is_some(), "missing {key}");
+    }
+    for key in ["recall", "recall_in_category", "precision", "expected", "caught"] {
+        assert!(report["overall"][key].is_number(), "overall.{key}");
+    }
+    let categories = report["categories"].as_object().unwrap();
+    assert!(categories.len() >= 47, "{}", categories.len());
+    for (category, t) in categories {
+        let expected = t["expected"].as_u64().unwrap();
+        assert!(expected >= 15, "{category}: only {expected} values");
+        assert!(t["recall"].as_f64().is_some_and(|r| (0.0..=1.0).contains(&r)), "{category}");
+        assert!(t["caught_in_category"].as_u64().unwrap() <= t["caught"].as_u64().unwrap());
+    }
+    assert!(report["corpus"]["positive_documents"].as_u64().unwrap() >= 400);
+    assert!(report["corpus"]["expected_values"].as_u64().unwrap() >= 1200);
+    assert!(report["corpus"]["carriers"].as_u64().unwrap() >= 20);
+    assert!(report["clean"]["documents"].as_u64().unwrap() >= 400);
+    assert!(report["clean"]["false_positives_per_1000_documents"].is_number());
+    assert!(report["gate"]["met"].is_boolean());
+    // The report names files and rules, never a marked value.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/positive/env");
+    let sample = std::fs::read_dir(corpus).unwrap().next().unwrap().unwrap().path();
+    let marked = std::fs::read_to_string(sample).unwrap();
+    for value in marked.split('⟦').skip(1).filter_map(|m| m.split('⟧').next()).filter_map(|m| m.split_once('|')).map(|(_, v)| v) {
+        assert!(!text.contains(value), "a value leaked into the report");
+    }
+    // The human table and an explicit directory work too; --gate fails while recall is low.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/eval");
+    let human = run(&["eval", "--corpus", dir], b"");
+    assert!(human.status.success());
+    assert!(String::from_utf8_lossy(&human.stdout).contains("overall recall"));
+    let gated = run(&["eval", "--corpus", dir, "--gate", "--json"], b"");
+    let gated_report: serde_json::Value = serde_json::from_slice(&gated.stdout).unwrap();
+    assert_eq!(gated.status.success(), gated_report["gate"]["met"] == true);
+    assert!(!run(&["eval", "--corpus", "/nonexistent-veil-corpus"], b"").status.success());
+}

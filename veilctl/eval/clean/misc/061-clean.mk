@@ -1,0 +1,6 @@
+VERSION ?= 2.4.90
+IMAGE := ghcr.io/example/app:$(VERSION)
+API_KEY ?= $(shell cat .secrets/api_key)
+
+build:
+	docker build -t $(IMAGE) .

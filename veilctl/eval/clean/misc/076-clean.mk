@@ -1,0 +1,6 @@
+VERSION ?= 8.25.39
+IMAGE := ghcr.io/example/app:$(VERSION)
+API_KEY ?= $(shell cat .secrets/api_key)
+
+build:
+	docker build -t $(IMAGE) .
