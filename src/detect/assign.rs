@@ -151,15 +151,21 @@ fn assignment(hay: &[u8], op: usize) -> Option<(NameClass, usize, usize)> {
         class = paired_name(hay, name_start).and_then(classify);
     }
     let class = class?;
-    let (start, end, quoted) = value_after(hay, value_from, kind)?;
+    // Code (` = ` with spaces and a lower-case name, `:=`, `=>`), or a JSON or flow
+    // collection (`{"k": v,`, `[a, b]`): punctuation ends a bare value.
+    let spaced_code = kind == Op::Equals && spaced(hay, op_start, value_from) && code_name(name);
+    let in_collection = hay.get(line_start(hay, name_start)..name_start).is_some_and(|l| l.iter().any(|b| matches!(b, b'{' | b'[' | b'(' | b',')));
+    let walrus = kind == Op::Equals && hay.get(op_start) == Some(&b':'); // Go's `:=`
+    let arrow = kind == Op::Equals && value_from.checked_sub(1).and_then(|p| hay.get(p)) == Some(&b'>'); // `=>`
+    let code = spaced_code || in_collection || walrus || arrow;
+    let (start, end, quoted) = value_after(hay, value_from, kind, code)?;
     let value = hay.get(start..end)?;
     // A bare `key` (`cache key=…`, `"key": …`) names too many things: a hex digest
     // after it is an id.
-    let bare_key = name.eq_ignore_ascii_case(b"key") || name.eq_ignore_ascii_case(b"keys");
-    if bare_key && value.iter().all(u8::is_ascii_hexdigit) {
+    if weak_key(name) && value.iter().all(u8::is_ascii_hexdigit) {
         return None;
     }
-    let bare_code = !quoted && kind == Op::Equals && spaced(hay, op_start, value_from) && code_name(name);
+    let bare_code = !quoted && spaced_code;
     accept(class, value, quoted, bare_code).then_some((class, start, end))
 }
 
@@ -188,7 +194,8 @@ fn code_name(name: &[u8]) -> bool {
 fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
     let mut e = end;
     if kind != Op::Element {
-        while e > 0 && end - e < 4 && matches!(hay.get(e - 1), Some(b' ' | b'\t')) {
+        // Aligned columns (`password          = "…"` in HCL) put many spaces here.
+        while e > 0 && end - e < 40 && matches!(hay.get(e - 1), Some(b' ' | b'\t')) {
             e -= 1;
         }
     }
@@ -223,6 +230,19 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
             while s > 0 && e - s < MAX_NAME && hay.get(s - 1).copied().is_some_and(is_name_byte) {
                 s -= 1;
             }
+            // A type between the name and `=` (`const API_KEY: &str = "…"`, `let token:
+            // string = "…"`, `val key: String = "…"`): the name is before the colon.
+            if kind == Op::Equals {
+                let mut c = s;
+                while c > 0 && matches!(hay.get(c - 1), Some(b' ' | b'\t' | b'&' | b'\'')) && s - c < 8 {
+                    c -= 1;
+                }
+                if c > 0 && c < s && hay.get(c - 1) == Some(&b':') && hay.get(c.saturating_sub(2)) != Some(&b':') && s < e {
+                    if let Some((ns, ne)) = name_before(hay, c - 1, Op::Colon) {
+                        return Some((ns, ne));
+                    }
+                }
+            }
             // `--password=`, `-password`: the flag's dashes are not the name.
             while s < e && hay.get(s) == Some(&b'-') {
                 s += 1;
@@ -242,8 +262,11 @@ fn quoted_before(hay: &[u8], close: usize, q: u8) -> Option<(usize, usize)> {
     (!name.is_empty() && name.iter().all(|&b| is_name_byte(b) || b == b':' || b == b' ')).then_some((open + 1, name.len()))
 }
 
+/// The start of the line `at` is in, looking back at most 256 bytes (a longer line is
+/// read from there: every look-back of the reader stays bounded, so it stays linear).
 fn line_start(hay: &[u8], at: usize) -> usize {
-    hay.get(..at).and_then(|h| memchr::memrchr(b'\n', h)).map_or(0, |p| p + 1)
+    let from = at.saturating_sub(256);
+    hay.get(from..at).and_then(|h| memchr::memrchr(b'\n', h)).map_or(from, |p| from + p + 1)
 }
 
 /// The name a `value` key is paired with: `key="…"` or `name="…"` earlier on the same
@@ -277,10 +300,10 @@ fn paired_name(hay: &[u8], value_name: usize) -> Option<&[u8]> {
 }
 
 /// The value that begins at or after `from` on the same line: `(start, end, quoted)`.
-fn value_after(hay: &[u8], from: usize, kind: Op) -> Option<(usize, usize, bool)> {
+fn value_after(hay: &[u8], from: usize, kind: Op, code: bool) -> Option<(usize, usize, bool)> {
     let mut s = from;
     if kind != Op::Element {
-        while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < 8 {
+        while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < 40 {
             s += 1;
         }
     }
@@ -313,12 +336,32 @@ fn value_after(hay: &[u8], from: usize, kind: Op) -> Option<(usize, usize, bool)
         return None;
     }
     let rest = hay.get(s..)?;
-    let n = rest
-        .iter()
-        .take(MAX_VALUE + 1)
-        .position(|&b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b',' | b';' | b'<' | b'>' | b')' | b'}' | b']' | b'`'))
-        .unwrap_or(rest.len().min(MAX_VALUE + 1));
+    // `KEY=v` and `key: v` (environment files, YAML, `.properties`) end at white
+    // space: a Django key or a password may hold `(`, `)`, `;` or `,`. In code, and
+    // inside JSON or flow collections, punctuation ends the value too.
+    let stop = |b: u8| {
+        b.is_ascii_whitespace()
+            || matches!(b, b'"' | b'\'' | b'`')
+            || (code && matches!(b, b',' | b';' | b'<' | b'>' | b')' | b'}' | b']'))
+    };
+    let mut n = rest.iter().take(MAX_VALUE + 1).position(|&b| stop(b)).unwrap_or(rest.len().min(MAX_VALUE + 1));
+    // A trailing `,` or `;` before the end of the line is the syntax's, not the value's.
+    while n > 0 && matches!(rest.get(n - 1), Some(b',' | b';')) {
+        n -= 1;
+    }
     (n > 0 && n <= MAX_VALUE).then_some((s, s + n, false))
+}
+
+/// A key name without a word that makes it a secret (`key`, `DATA_KEY`, `cache_key`):
+/// a hex digest after it is as likely an id.
+fn weak_key(name: &[u8]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let ends_key = lower.ends_with(b"key") || lower.ends_with(b"keys");
+    let qualified = KEY_QUALIFIERS
+        .iter()
+        .any(|q| memchr::memmem::find(&lower, q.as_bytes()).is_some_and(|at| at + q.len() + 3 <= lower.len()))
+        || SECRET_WORDS.iter().any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some());
+    ends_key && !qualified
 }
 
 /// The class of a name, or `None` when it names no secret (or names something about
@@ -362,10 +405,12 @@ pub fn classify(name: &[u8]) -> Option<NameClass> {
     if words.iter().any(|w| is(w, SECRET_WORDS)) || SECRET_PARTS.iter().any(|p| joined_has(p)) {
         return Some(NameClass::Secret);
     }
-    // A key with a qualifier (`access_key`, `signingKey`, `MASTER_KEY`), or a bare `key`.
-    let key = words.iter().position(|w| is(w, &["key", "keys"]))?;
-    let qualified = key > 0 && words.get(key - 1).is_some_and(|w| is(w, KEY_QUALIFIERS));
-    (qualified || words.len() == 1).then_some(NameClass::Secret)
+    // A name that ends in `key` (`access_key`, `signingKey`, `DATA_KEY`, a bare `key`),
+    // unless a word before it says it is a lookup key (`cache_key`, `sort_key`); the
+    // value must then look random (a hex digest only after a qualifier, `weak_key`).
+    let last_is_key = is(last, &["key", "keys"]);
+    let lookup = words.iter().any(|w| is(w, LOOKUP_KEYS));
+    (last_is_key && !lookup).then_some(NameClass::Secret)
 }
 
 const PASSWORD_WORDS: &[&str] = &[
@@ -405,6 +450,13 @@ const QUANTIFIERS: &[&str] = &[
     "max", "min", "num", "total", "count", "is", "has", "use", "enable", "enabled", "disable", "require", "required",
     "show", "hide", "forgot", "no", "allow", "n", "input", "output", "prompt", "completion", "cached", "reasoning",
 ];
+/// Words that make a `*_key` name a lookup key, not a secret one.
+const LOOKUP_KEYS: &[&str] = &[
+    "primary", "sort", "partition", "cache", "routing", "idempotency", "object", "lookup", "dedup", "dedupe", "map",
+    "hot", "translation", "i18n", "message", "msg", "row", "hash", "range", "shard", "group", "bucket", "redis", "s3",
+    "foreign", "unique", "composite", "natural", "dict", "field", "column", "entry", "index", "sharding", "distribution",
+    "cluster", "order", "label", "metadata", "tag", "event", "dimension", "react", "list", "item", "menu", "nav",
+];
 const NOT_SECRET: &[&str] = &["public", "publishable", "foreign", "primarykey", "sort", "partition", "idempotency", "cache", "row", "lookup", "hotkey", "shortcut", "keyboard", "monkey", "turkey", "donkey", "whiskey"];
 
 /// Whether `value` reads as a secret for a name of `class`.
@@ -424,8 +476,9 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
             if v.len() < 4 || (!quoted && v.len() < 6) {
                 return false;
             }
-            // `password = getpass`, `pwd = os.getcwd` are code: a bare word after ` = `.
-            if bare_code && digits == 0 && others == 0 {
+            // `password = getpass`, `pwd = os.getcwd` are code: a bare identifier after ` = `
+            // (a word, or camelCase with a few humps; `iwFssUmFTkLhxSVs` is not one).
+            if bare_code && digits == 0 && others == 0 && identifier_like(v) {
                 return false;
             }
             // A bare number is a port, a count or a length more often than a password.
@@ -447,12 +500,28 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
             if v.len() >= 16 {
                 return super::validate::Validator::Entropy.check(v);
             }
-            // 8 to 15 characters: three kinds of character, a secret's shape, not a word.
+            // 8 to 15 characters: letters and digits and a third kind, a secret's shape,
+            // not a word (`Read-Host`).
             let lower = v.iter().any(u8::is_ascii_lowercase);
             let upper = v.iter().any(u8::is_ascii_uppercase);
-            u8::from(lower) + u8::from(upper) + u8::from(digits > 0) + u8::from(others > 0) >= 3 && !bare_code
+            digits > 0 && letters > 0 && u8::from(lower) + u8::from(upper) + u8::from(digits > 0) + u8::from(others > 0) >= 3 && !bare_code
         }
     }
+}
+
+/// A word that reads as a code identifier: letters only, with at most three changes of
+/// case (`getpass`, `userInput`, `PasswordField`).
+fn identifier_like(v: &[u8]) -> bool {
+    let humps = v.windows(2).filter(|w| matches!(w, [a, b] if a.is_ascii_lowercase() != b.is_ascii_lowercase())).count();
+    v.iter().all(|b| b.is_ascii_alphabetic() || *b == b'_') && humps <= 3
+}
+
+/// A password written after a command-line flag or keyword (`mysql -p'…'`,
+/// `htpasswd -b … user …`, `ConvertTo-SecureString "…"`, `.netrc`): not a reference,
+/// a placeholder or a bare identifier.
+pub fn plausible_password(v: &[u8]) -> bool {
+    let v = v.trim_ascii();
+    v.len() >= 4 && !reference(v, true) && !placeholder(v) && !v.iter().all(|b| b.is_ascii_uppercase() || *b == b'_')
 }
 
 /// A reference to a value held elsewhere: an environment variable, a template, a
@@ -474,8 +543,18 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     if quoted {
         return false;
     }
-    // Unquoted code: `os.environ["X"]`, `process.env.X`, `config.get(...)`, `var.db`,
+    // Unquoted code: `os.environ["X"]`, `process.env.X!`, `config.get(...)`, `var.db`,
     // `settings.SECRET_KEY`, `data.vault_generic_secret.x.data`.
+    const OBJECTS: &[&[u8]] = &[
+        b"process.env", b"os.environ", b"os.getenv", b"system.getenv", b"env[", b"env.fetch", b"deno.env",
+        b"import.meta.env", b"config.", b"settings.", b"secrets.", b"vars.", b"local.", b"data.", b"module.",
+        b"environment.", b"context.", b"props.", b"this.", b"self.", b"params.", b"args.", b"options.", b"opts.",
+        b"credentials.", b"creds.", b"request.", b"req.", b"cfg.", b"conf.", b"app.config", b"viper.",
+    ];
+    if OBJECTS.iter().any(|o| lower.starts_with(o)) {
+        return true;
+    }
+    let v = v.strip_suffix(b"!").unwrap_or(v); // TypeScript's non-null assertion
     let call = v.contains(&b'(') || v.contains(&b'[');
     let path = v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))

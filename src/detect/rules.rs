@@ -703,7 +703,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 0,
         clean_left: false,
         clean_right: false,
-        validator: Validator::None,
+        validator: Validator::Code(super::validate::pem_body),
         confidence: 0.99,
         gate: Gate::Contains(b"PRIVATE KEY-----"),
         severity: Severity::High,
@@ -715,14 +715,19 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "key: |\n  ⟦-----BEGIN OPENSSH PRIVATE KEY-----\n  b3BlbnNzaC1rZXktdjEAsynthetic\n  -----END OPENSSH PRIVATE KEY-----⟧",
         ],
         
-        negatives: &["-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----"],
+        negatives: &[
+            "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
+            "-----BEGIN PRIVATE KEY-----\n<your private key>\n-----END PRIVATE KEY-----",
+            "\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n\"",
+        ],
     },
     BuiltinRule {
         id: "secret.connection_string.v1",
         category: "CONNECTION_STRING",
         // Any scheme (`postgres`, `mongodb+srv`, `amqps`, `https`, `ftp`, `smtp`, `git+ssh`,
         // `.git-credentials` lines): a user, a password and a host.
-        pattern: r#"(?i-u)\b[a-z][a-z0-9+.-]{1,19}://[^\s:/@'\"<>]+:[^\s@/'\"<>]+@[^\s/'\"<>]+(?:/(?:[^\s'\"<>]*[^\s'\"<>.,;:!?)])?)?"#,
+        // The user may be empty (`redis://:pw@host`) or hold an `@` (`%40`, decoded).
+        pattern: r#"(?i-u)\b[a-z][a-z0-9+.-]{1,19}://[^\s:/'\"<>]*:[^\s@/'\"<>]+@[^\s/@'\"<>]+(?:/(?:[^\s'\"<>]*[^\s'\"<>.,;:!?)])?)?"#,
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -760,10 +765,69 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // `curl -u user:password`, `--user user:password`, `-u 'user:password'`.
         pattern: r#"(?-u)(?:^|[ \t])(?:-u|--user|--proxy-user)[ \t=]*['"]?([^\s:'"$<{]+:[^\s'"]{4,})"#,
         group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
         confidence: 0.85,
         gate: Gate::Test(user_flag),
         examples: &["curl -u ⟦deploy:Kq7-vR2x!m⟧ https://ci.example.com/api", "curl --user '⟦alice:Sw0rdf1sh-9⟧' -X POST https://h.example"],
         negatives: &["curl -u $USER:$PASS https://x", "ssh -u admin host", "curl -u alice: https://x"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.cli_password.mysql.v1",
+        category: "PASSWORD",
+        // `mysql -u root -p'…'`, `mysqldump -pS3cret db`: the password glued to `-p`.
+        pattern: r#"(?-u)\bmysql(?:dump|admin|sh|import|check)?\b[^\n]{0,200}?[ \t]-p['"]?([^\s'"-][^\s'"]{3,})"#,
+        group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["mysql", "mysqldump", "mysqladmin", "mysqlsh", "mysqlimport", "mysqlcheck"], before: 0, after: 260 },
+        examples: &["mysql -h db.example.com -u root -p'⟦Vx7#qL2mP9⟧' orders", "mysqldump -u backup -p⟦Kq7vR2xm11⟧ shop > shop.sql"],
+        negatives: &["mysql -u root -p orders", "mysql -u root -p$MYSQL_PWD"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.cli_password.htpasswd.v1",
+        category: "PASSWORD",
+        // `htpasswd -b [-c] FILE USER PASSWORD` (batch mode takes the password as an argument).
+        pattern: r"(?-u)\bhtpasswd(?:[ \t]+-[a-zA-Z]+)*[ \t]+-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+-[a-zA-Z]+)*[ \t]+\S+[ \t]+\S+[ \t]+([^\s'\x22]+)",
+        group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["htpasswd"], before: 0, after: 200 },
+        examples: &["htpasswd -b -c .htpasswd admin ⟦Orange-1297_⟧", "htpasswd -bB /etc/nginx/users alice ⟦s3cr3t-Tr41l⟧"],
+        negatives: &["htpasswd -c .htpasswd admin", "htpasswd -b file user $PASS"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.cli_password.securestring.v1",
+        category: "PASSWORD",
+        // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
+        pattern: r#"(?i-u)\bconvertto-securestring[ \t]+(?:-string[ \t]+)?["']([^"'\n]{4,})["']"#,
+        group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["convertto"], before: 0, after: 200 },
+        examples: &["$pw = ConvertTo-SecureString \"⟦dK_F8CZ75FKs⟧\" -AsPlainText -Force"],
+        negatives: &["ConvertTo-SecureString $plain -AsPlainText -Force", "ConvertTo-SecureString \"$env:PW\" -AsPlainText"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.cli_password.flag.v1",
+        category: "PASSWORD",
+        // A password given as the next argument of a flag: `redis-server --requirepass …`,
+        // `["--requirepass", "…"]`, `sshpass -p …`, `--password …`, `--db-password …`.
+        pattern: r#"(?i-u)(?:--(?:requirepass|masterauth|password|passwd|db-password|admin-password|root-password)|\bsshpass[ \t]+-p)["']?(?:[ \t]+|[ \t]*,[ \t]*)["']?([^\s"',\]\)$<{-][^\s"',\]\)]{3,})"#,
+        group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
+        confidence: 0.88,
+        gate: Gate::Near { words: &["requirepass", "masterauth", "password", "passwd", "db", "admin", "root", "sshpass"], before: 2, after: 120 },
+        examples: &[
+            "command: [\"redis-server\", \"--requirepass\", \"⟦Sunset_maple.27⟧\"]",
+            "redis-server --requirepass ⟦Harbor-copper_52⟧",
+            "sshpass -p '⟦Tr0ub4dor-3x⟧' ssh deploy@host",
+            "psql-wrapper --password ⟦Kq7vR2xm-11⟧ --host db",
+        ],
+        negatives: &["--password $DB_PASSWORD", "--password-file /run/secrets/db", "--password ${PW}"],
         ..BASE
     },
     BuiltinRule {
@@ -772,13 +836,14 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // `.netrc`: `machine HOST login USER password PASS`, on one line or several.
         pattern: r"(?-u)\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(\S+)",
         group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
         confidence: 0.9,
         gate: Gate::Near { words: &["machine"], before: 0, after: 400 },
         examples: &[
             "machine api.example.com login alice password ⟦t0p-S3cret-77⟧",
             "machine git.example.org\n  login build-bot\n  password ⟦Hq2xV9-mm41⟧\n",
         ],
-        negatives: &["the machine login password prompt"],
+        negatives: &["the machine login password prompt", "machine api.example.com\n  login YOUR_USERNAME\n  password YOUR_PASSWORD\n"],
         ..BASE
     },
     BuiltinRule {

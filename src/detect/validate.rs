@@ -264,6 +264,18 @@ pub fn basic_credentials(matched: &[u8]) -> bool {
     printable && colon.is_some_and(|c| c > 0 && decoded.len() - c > 3)
 }
 
+/// A PEM block with a body: at least 8 base64 characters between its lines, and no
+/// placeholder (`<your private key>`, `...`).
+pub fn pem_body(matched: &[u8]) -> bool {
+    let body_start = matched.iter().skip(5).position(|&b| b == b'-').map_or(0, |p| p + 5);
+    let body_start = matched.get(body_start..).and_then(|m| m.iter().position(|&b| b != b'-')).map_or(0, |p| p + body_start);
+    let end = matched.windows(8).rposition(|w| w == b"-----END").unwrap_or(matched.len());
+    let body = matched.get(body_start..end).unwrap_or_default();
+    let b64 = body.iter().filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
+    let placeholder = body.contains(&b'<') || memchr::memmem::find(body, b"...").is_some();
+    b64 >= 8 && !placeholder
+}
+
 /// A 12-digit Maestro number: prefix 50 or 56–69, Luhn.
 pub fn maestro12(matched: &[u8]) -> bool {
     let d = digits(matched);
