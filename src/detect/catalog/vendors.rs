@@ -3610,6 +3610,688 @@ AAAAB3NzaC1yc2E
         ],
         ..BASE
     },
+    BuiltinRule {
+        id: "secret.neon.api_key.v1",
+        category: "CLOUD_CREDENTIAL",
+        pattern: r##"(?-u)\bnapi_[a-z0-9]{64}\b"##,
+        validator: Validator::Code(varied),
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"napi_"]),
+        examples: &[
+            r##"NEON_API_KEY=⟦napi_9wertp0mgjn3yxu2e75vtvyjj35y60u0mnzde7xsnm2ow76la0lpdxkv66h6fzdn⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦napi_j0n15xfymc1laz0rzo4j3iky1jrqbdhf599846ggyypv2iy2qu7rpjltez3ow4fr⟧" https://console.neon.tech/api/v2/projects"##,
+        ],
+        negatives: &[
+            r##"NEON_API_KEY=napi_xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.prefect.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bpn[ub]_[A-Za-z0-9]{36}\b"##,
+        validator: Validator::Entropy,
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"pnu_", b"pnb_"]),
+        examples: &[
+            r##"PREFECT_API_KEY=⟦pnu_jRDogg44T0ryC8zQ2S9YkBMjoZzwlxI8FRFg⟧"##,
+            r##"prefect cloud login --key ⟦pnu_ugCgJrp5XJPb9PZijQq45LFkuHpaarmsnPb0⟧"##,
+        ],
+        negatives: &[
+            r##"PREFECT_API_KEY=pnu_xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.scalingo.api_token.v1",
+        category: "CLOUD_CREDENTIAL",
+        pattern: r##"(?-u)\btk-us-[A-Za-z0-9_-]{48}\b"##,
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"tk-us-"]),
+        examples: &[
+            r##"SCALINGO_API_TOKEN=⟦tk-us-EohyB5hFzBJ4yVoWumhCj2VCeAfJ8VOjHnidZNySlmzUE-Cf⟧"##,
+            r##"scalingo login --api-token ⟦tk-us-ob0V_5JnqxDyu0tvCQNlxORp2mNpG0u3_WNoRE4aEjo1oGZG⟧"##,
+        ],
+        negatives: &[
+            r##"SCALINGO_API_TOKEN=tk-us-xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.bitwarden.access_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\b0\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9]{30}:[A-Za-z0-9+/]{22}={0,2}"##,
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"0."]),
+        examples: &[
+            r##"BWS_ACCESS_TOKEN=⟦0.8e730af9-03ba-4090-a300-6a7b066afa5e.jQXhJU5qN2ZKQg0iFtJMjsg7MFKUlV:QZSyaiiy4E8e27Kf7K4/7E==⟧"##,
+            r##"bws secret list --access-token ⟦0.a8461cfd-80d0-45a8-a45b-0b8df5eb50e8.kVjZ3OqvuuHplaO2cndpaIrWNfVIcN:XzEyaThvjzQQcM4XSDEl7m==⟧"##,
+        ],
+        negatives: &[
+            r##"BWS_ACCESS_TOKEN=0.xxxx"##,
+            r##"pi is 3.14 and 0.5 is half"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.mattermost.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[a-z0-9]{26}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["mattermost", "mm_token", "mattermost_token", "mm_access_token"], before: 0, after: 160 },
+        examples: &[
+            r##"MATTERMOST_TOKEN=⟦qcdzas7c2bojit6w2tahe09zi4⟧"##,
+            r##"mattermost:
+  access_token: ⟦cfyro2fs03w8ll7ge4svfqt4j5⟧"##,
+        ],
+        negatives: &[
+            r##"MATTERMOST_TOKEN=<your-access-token>"##,
+            r##"mattermost channel"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.upstash.token.v1",
+        category: "CLOUD_CREDENTIAL",
+        pattern: r##"(?-u)[A-Za-z0-9_-]{40,100}={0,2}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["upstash", "upstash_redis_rest_token", "kv_rest_api_token", "upstash_token"], before: 0, after: 160 },
+        examples: &[
+            r##"UPSTASH_REDIS_REST_TOKEN=⟦AXuWHxr50nGEEhhEVo0IpQNXqWoo0baplz8opeMvMv4sZknchYNvVbC21yoiKu=⟧"##,
+            r##"upstash:
+  rest_token: ⟦AXAkLmMw0vHREsf8J3LsV80zBv4pdtdNGbWDoy0A4t4nOQDEDQtQFQ0c2EAg0A=⟧"##,
+        ],
+        negatives: &[
+            r##"UPSTASH_REDIS_REST_TOKEN=<your-rest-token>"##,
+            r##"upstash redis"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.infisical.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bst\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[0-9a-f]{32}\.[0-9a-f]{32}\b"##,
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"st."]),
+        examples: &[
+            r##"INFISICAL_TOKEN=⟦st.e117363e-8af0-48c1-a8bf-24d4ad4e629f.1df3d309540c9f87bfdb5d3153c4bdd7.da41b47efd981b2420deeab13ddad2c1⟧"##,
+            r##"infisical export --token ⟦st.60f9949d-eefe-4ce1-a4a5-8846b82b5d96.60149230b523145d66698a13495e845f.0cea3b359a75e6a97f5521c097be4d66⟧"##,
+        ],
+        negatives: &[
+            r##"INFISICAL_TOKEN=st.xxx"##,
+            r##"Main St. and 5th"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.telnyx.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bKEY[0-9A-F]{32}_[A-Za-z0-9]{22}\b"##,
+        confidence: 0.98,
+        gate: Gate::Prefix(&[b"KEY"]),
+        examples: &[
+            r##"TELNYX_API_KEY=⟦KEYC05E8E86485FF96257C50C169F66ED5F_mZbAwHdUmssRVpeM2FV9fL⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦KEY153D694D2768451218A11963179DC27D_tvM772KazIA28M4Om39btT⟧" https://api.telnyx.com/v2/balance"##,
+        ],
+        negatives: &[
+            r##"TELNYX_API_KEY=KEYxxx"##,
+            r##"KEYBOARD_LAYOUT=us"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.resend.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"##,
+        confidence: 0.97,
+        gate: Gate::Prefix(&[b"re_"]),
+        examples: &[
+            r##"RESEND_API_KEY=⟦re_Q2WanHfM_6ChhPUF9vD6BqlxiUIUOgdkU⟧"##,
+            r##"const resend = new Resend("⟦re_oPW7dPOe_3P9xmzb2RI2pmOUXVm8zuH2C⟧")"##,
+        ],
+        negatives: &[
+            r##"RESEND_API_KEY=re_123456789"##,
+            r##"re_match_pattern_function"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.klaviyo.private_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bpk_[0-9a-f]{34}\b"##,
+        validator: Validator::Code(varied),
+        confidence: 0.9,
+        gate: Gate::Prefix(&[b"pk_"]),
+        examples: &[
+            r##"KLAVIYO_PRIVATE_KEY=⟦pk_6b5bef3a4041a8953232899fcf76ca4487⟧"##,
+            r##"curl -H "Authorization: Klaviyo-API-Key ⟦pk_e8794ab1c2d5ee510c4a34ff77f5e32a45⟧" https://a.klaviyo.com/api/lists/"##,
+        ],
+        negatives: &[
+            r##"KLAVIYO_PRIVATE_KEY=pk_xxx"##,
+            r##"pk_id column"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.clickup.api_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bpk_\d{6,10}_[A-Z0-9]{32}\b"##,
+        confidence: 0.98,
+        gate: Gate::Prefix(&[b"pk_"]),
+        examples: &[
+            r##"CLICKUP_API_TOKEN=⟦pk_46443858_TRAAOZFAP610OR7YDWVZN0O0GVESFPMY⟧"##,
+            r##"curl -H "Authorization: ⟦pk_41325090_RB54FVAIN6I4FAC56WGPYR0XF5X8JWVW⟧" https://api.clickup.com/api/v2/user"##,
+        ],
+        negatives: &[
+            r##"CLICKUP_API_TOKEN=pk_123_ABC"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.woocommerce.key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bc[ks]_[0-9a-f]{40}\b"##,
+        validator: Validator::Code(varied),
+        confidence: 0.95,
+        gate: Gate::Prefix(&[b"ck_", b"cs_"]),
+        examples: &[
+            r##"WOOCOMMERCE_CONSUMER_KEY=⟦ck_cc4981601d499ed74d904b335ffd124976be3fc4⟧"##,
+            r##"WOOCOMMERCE_CONSUMER_SECRET=⟦cs_f30c1832886f4ba7be53948a96ea07c745c0ea0c⟧"##,
+        ],
+        negatives: &[
+            r##"WOOCOMMERCE_CONSUMER_KEY=ck_xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.figma.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bfig[du]_[A-Za-z0-9_-]{40,44}\b"##,
+        validator: Validator::Entropy,
+        confidence: 0.98,
+        gate: Gate::Prefix(&[b"figd_", b"figu_"]),
+        examples: &[
+            r##"FIGMA_TOKEN=⟦figd_J1F0iElPTjkCsWoW-t10KcYaMvitzZ4Qh2LiucLm⟧"##,
+            r##"curl -H "X-Figma-Token: ⟦figd_5l65dvIBFjdWGctGcEAYGRKqRxniUn_Thp4cCrsm⟧" https://api.figma.com/v1/me"##,
+        ],
+        negatives: &[
+            r##"FIGMA_TOKEN=figd_xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.trello.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)(?:ATTA[A-Fa-f0-9]{64,72}|[0-9a-f]{64}|[0-9a-f]{32})"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["trello", "trello_token", "trello_api_key", "trello_key"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"TRELLO_TOKEN=⟦8ee59f7c87158375295b547bb0b31ad3338c30517af135b92a9b38d7f8156fd7⟧"##,
+            r##"trello:
+  token: ⟦ATTAbe3b522cbbbcf58c4e8497815dd7face93e3bed14c48cab4fd9b0a66b2ad2123ef05⟧"##,
+        ],
+        negatives: &[
+            r##"TRELLO_TOKEN=<your-token>"##,
+            r##"trello board"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.salesforce.access_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\b00D[A-Za-z0-9]{12,15}![A-Za-z0-9._]{80,}"##,
+        confidence: 0.98,
+        gate: Gate::Prefix(&[b"00D"]),
+        examples: &[
+            r##"SF_ACCESS_TOKEN=⟦00Dm6Gx34DWs9IPFzG!AQpsp8CL66yvu9stxOoKGLjVzaL3XwRL6GuB9QZiCtNSOVgpK4cMutXhgpGTs6oZREYHvM1jcpbx3uyesOA8JUw25m33ospZ⟧"##,
+            r##"sf org display printed Access Token ⟦00DUpFBrmlg2c0WiAH!AQLbMgR3sJfWk7WfvaFxGTFMMdQJeuI5N9yOUA7sgeGN6WXuVauDYAYbEGYjN1LkDFbQBM1VhAm69WHZmmPuRPrRVbnSdtvV⟧"##,
+        ],
+        negatives: &[
+            r##"SF_ACCESS_TOKEN=00Dxx0000001gPL!AR8AQ"##,
+            r##"00D is an org id prefix"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.zoho.oauth_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\b1000\.[0-9a-f]{32}\.[0-9a-f]{32}\b"##,
+        confidence: 0.97,
+        gate: Gate::Prefix(&[b"1000."]),
+        examples: &[
+            r##"ZOHO_REFRESH_TOKEN=⟦1000.b4793a42e9f2c0b7b0c79a4ab36eb5f3.d377edc3374797e5b32494cae6db3799⟧"##,
+            r##"curl -H "Authorization: Zoho-oauthtoken ⟦1000.c96e5f669b4cd9bae7ac1d7dd97eb693.38b1f17a77089a61b0ae6bd7a2902866⟧" https://www.zohoapis.com/crm/v2/Leads"##,
+        ],
+        negatives: &[
+            r##"ZOHO_REFRESH_TOKEN=1000.xxx.yyy"##,
+            r##"cost 1000.50 USD"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.stytch.secret.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bsecret-(?:live|test)-[A-Za-z0-9_=-]{36}\b"##,
+        confidence: 0.98,
+        gate: Gate::Prefix(&[b"secret-live-", b"secret-test-"]),
+        examples: &[
+            r##"STYTCH_SECRET=⟦secret-live-0Rcfqdor_M95UWlmXwmx_WDhVOQUexDfJrzs⟧"##,
+            r##"stytch.Client(project_id=pid, secret="⟦secret-test-8FT55QAvMhrwTWYqkuGh2u6ULAnYW4LDU0Fl⟧")"##,
+        ],
+        negatives: &[
+            r##"STYTCH_SECRET=secret-test-xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.axiom.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bxa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"##,
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"xaat-", b"xapt-"]),
+        examples: &[
+            r##"AXIOM_TOKEN=⟦xaat-fb25fd69-b48a-4d23-af53-c854dc463bc7⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦xapt-225651d9-15ef-41af-a71e-839d14784f10⟧" https://api.axiom.co/v1/datasets"##,
+        ],
+        negatives: &[
+            r##"AXIOM_TOKEN=xaat-<uuid>"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.splunk.hec_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)(?i:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"##,
+        clean_left: true,
+        clean_right: true,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["splunk", "splunk_hec_token", "hec_token", "splunk_token"], before: 0, after: 128 },
+        examples: &[
+            r##"SPLUNK_HEC_TOKEN=⟦60970b5a-fb31-4d2e-a3c9-c4b44ba088eb⟧"##,
+            r##"curl https://hec.example.com:8088/services/collector -H "Authorization: Splunk ⟦148d5f33-9c74-4ad6-a556-83fe661939db⟧""##,
+        ],
+        negatives: &[
+            r##"SPLUNK_HEC_TOKEN=<hec-token>"##,
+            r##"request 2f1c8a3e-0b4d-4e5f-9a6b-7c8d9e0f1a2b failed"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.opsgenie.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"##,
+        clean_left: true,
+        clean_right: true,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["opsgenie", "opsgenie_api_key", "geniekey"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"OPSGENIE_API_KEY=⟦c3443930-8302-4c7d-aa66-fe155a69281f⟧"##,
+            r##"opsgenie:
+  api_key: ⟦3b425ca8-2d0b-49af-a552-f381c3d284d9⟧"##,
+        ],
+        negatives: &[
+            r##"OPSGENIE_API_KEY=<your-api-key>"##,
+            r##"opsgenie alert 2f1c8a3e"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.gitea.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[0-9a-f]{40}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["gitea", "gitea_token", "forgejo", "forgejo_token"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"GITEA_TOKEN=⟦5310a0316ec8641a8a1ffb77e7d70c29af4a7bd0⟧"##,
+            r##"gitea:
+  token: ⟦cd402e48c775fb266a16370cb66ddf7ece0be1bc⟧"##,
+        ],
+        negatives: &[
+            r##"GITEA_TOKEN=<your-token>"##,
+            r##"gitea release"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.cratesio.token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bcio[A-Za-z0-9]{32}\b"##,
+        validator: Validator::Entropy,
+        confidence: 0.93,
+        gate: Gate::Prefix(&[b"cio"]),
+        examples: &[
+            r##"CARGO_REGISTRY_TOKEN=⟦cioUbAeFRbqf2IOzxGcqx6uCeSl2gMgOlhn⟧"##,
+            r##"[registry]
+token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
+        ],
+        negatives: &[
+            r##"CARGO_REGISTRY_TOKEN=cioXXXX"##,
+            r##"cioppino recipe"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.jenkins.api_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)(?:11[0-9a-f]{32}|[0-9a-f]{32})"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["jenkins", "jenkins_api_token", "jenkins_token", "jenkins_user_token"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"JENKINS_API_TOKEN=⟦1154a8d9cca42143c8281bef46743f3ac3⟧"##,
+            r##"jenkins:
+  api_token: ⟦1179497c4dd85d3ab9372c807ee8553481⟧"##,
+        ],
+        negatives: &[
+            r##"JENKINS_API_TOKEN=<your-api-token>"##,
+            r##"jenkins job 42"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.shodan.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9]{32}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["shodan", "shodan_api_key"], before: 0, after: 160 },
+        examples: &[
+            r##"SHODAN_API_KEY=⟦WLyap1454bZ9cLFnVCK6avkkvyxUDqcZ⟧"##,
+            r##"shodan:
+  api_key: ⟦ie1O0FNDBcU6S8eqRpa3r9n0ay7Ha87u⟧"##,
+        ],
+        negatives: &[
+            r##"SHODAN_API_KEY=<your-api-key>"##,
+            r##"shodan search"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.spotify.client_secret.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[0-9a-f]{32}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["spotify", "spotify_client_secret", "spotipy_client_secret"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"SPOTIFY_CLIENT_SECRET=⟦7b477c43fad58e3bb8ff6ddec99cef97⟧"##,
+            r##"spotify:
+  client_secret: ⟦0ab252bcf6c5611f465d0785b317bfd1⟧"##,
+        ],
+        negatives: &[
+            r##"SPOTIFY_CLIENT_SECRET=<your-client-secret>"##,
+            r##"spotify playlist"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.ably.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}:[A-Za-z0-9_-]{43}"##,
+        clean_left: true,
+        clean_right: true,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["ably", "ably_api_key", "ably_key"], before: 0, after: 160 },
+        examples: &[
+            r##"ABLY_API_KEY=⟦Yh9cYF.nozGLN:gMdXfqwiCxIal7pXTPhG1p8esmC0nU5iSsCwe2bzmyF⟧"##,
+            r##"ably:
+  key: ⟦s4ol9V.hUfWHL:V5lAFa5Cm11iIEQHxlQquTTdJ4F9glU1P4u6vYmgzLk⟧"##,
+        ],
+        negatives: &[
+            r##"ABLY_API_KEY=<your-key>"##,
+            r##"ably channel"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.plivo.auth_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9]{40}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["plivo", "plivo_auth_token"], before: 0, after: 160 },
+        examples: &[
+            r##"PLIVO_AUTH_TOKEN=⟦byC3YQSB5rHKx32aaMiVUTwlfD36Z4Uu424vVpNc⟧"##,
+            r##"plivo:
+  auth_token: ⟦US5T8MxJrFb7Yy7TS8jiujzEdowvBrOtQpukTrBH⟧"##,
+        ],
+        negatives: &[
+            r##"PLIVO_AUTH_TOKEN=<your-auth-token>"##,
+            r##"plivo sms"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.vonage.api_secret.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9]{16}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["vonage", "nexmo", "vonage_api_secret", "nexmo_api_secret"], before: 0, after: 160 },
+        examples: &[
+            r##"VONAGE_API_SECRET=⟦FnVZ8kzcGH8PzUBg⟧"##,
+            r##"vonage:
+  api_secret: ⟦k0RwIuphHbr5l2dm⟧"##,
+        ],
+        negatives: &[
+            r##"VONAGE_API_SECRET=<your-api-secret>"##,
+            r##"vonage sms"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.mailersend.api_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bmlsn\.[0-9a-f]{64}\b"##,
+        confidence: 0.99,
+        gate: Gate::Prefix(&[b"mlsn."]),
+        examples: &[
+            r##"MAILERSEND_API_TOKEN=⟦mlsn.35ae36645d737ac00f608a733ef4f15d1ed6539db46f293234471595729b5c6e⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦mlsn.6825c20fa88980c5491fec66f026d7e2fe632f9daa162af26cfba33e869ca483⟧" https://api.mailersend.com/v1/email"##,
+        ],
+        negatives: &[
+            r##"MAILERSEND_API_TOKEN=mlsn.xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.sparkpost.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[0-9a-f]{40}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["sparkpost", "sparkpost_api_key"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"SPARKPOST_API_KEY=⟦7aa7c17703fd8725c0e0376d456acfa6437adefb⟧"##,
+            r##"sparkpost:
+  api_key: ⟦3a5717c215fafe07a3e65632c2302c639f8f7a9f⟧"##,
+        ],
+        negatives: &[
+            r##"SPARKPOST_API_KEY=<your-api-key>"##,
+            r##"sparkpost relay"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.elastic.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9+/]{50,120}={0,2}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["elastic", "elasticsearch", "elastic_api_key", "es_api_key", "elasticsearch_api_key"], before: 0, after: 160 },
+        examples: &[
+            r##"ELASTIC_API_KEY=⟦USVYMHQgKxW0BChtlsdgHESXVYz9xVXYwdUoWhKULyZSXomg1q6M/rI+hB==⟧"##,
+            r##"elasticsearch:
+  api_key: ⟦1w9hZ5ytzjpTVzCoMdyCQVQTDKCujObAbzZZMiMwYTmBWTC37vtzOipAUB==⟧"##,
+        ],
+        negatives: &[
+            r##"ELASTIC_API_KEY=<your-api-key>"##,
+            r##"elastic band"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.mongodb_atlas.private_key.v1",
+        category: "CLOUD_CREDENTIAL",
+        pattern: r##"(?-u)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"##,
+        clean_left: true,
+        clean_right: true,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["mongodb_atlas", "atlas_private_key", "mongodb_atlas_private_key", "atlas"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"MONGODB_ATLAS_PRIVATE_KEY=⟦977a7cd0-91c9-4f40-a0cc-e25c356fa17c⟧"##,
+            r##"atlas:
+  private_key: ⟦14158945-23a7-4de7-ace1-2a99b7668a0b⟧"##,
+        ],
+        negatives: &[
+            r##"MONGODB_ATLAS_PRIVATE_KEY=<your-private-key>"##,
+            r##"atlas of the world 2f1c8a3e"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.checkout.secret_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\bsk_(?:sbox_[a-z0-9]{26}|(?:test_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"##,
+        confidence: 0.95,
+        gate: Gate::Prefix(&[b"sk_"]),
+        examples: &[
+            r##"CHECKOUT_SECRET_KEY=⟦sk_sbox_4w3hjpaya2cn52eusxs90lroqs⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦sk_test_e2e62d7b-46bc-4c4d-a493-979aeb07f937⟧" https://api.sandbox.checkout.com/payments"##,
+        ],
+        negatives: &[
+            r##"CHECKOUT_SECRET_KEY=sk_sbox_xxx"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.paypal.client_secret.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9_-]{80}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["paypal", "paypal_client_secret", "paypal_secret"], before: 0, after: 160 },
+        examples: &[
+            r##"PAYPAL_CLIENT_SECRET=⟦rMF_q2SBcn_p5FFsBEEZxVKDLqBJt6VfMWlrMTYbnwx2LglmzdUvGMgTLzuBziDQrZ7agA5Pv7lwktRE⟧"##,
+            r##"paypal:
+  client_secret: ⟦i29lYoSd38-LQkTjbeSbddGdrx9RoXXt8wV1OOPGRR7CTcptmZUPQCl63gVNHer-h5ZkJ-1yt35cNOGY⟧"##,
+        ],
+        negatives: &[
+            r##"PAYPAL_CLIENT_SECRET=<your-client-secret>"##,
+            r##"paypal checkout"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.zoom.client_secret.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[A-Za-z0-9]{32}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Entropy,
+        confidence: 0.91,
+        gate: Gate::Near { words: &["zoom", "zoom_client_secret", "zoom_secret", "zoom_sdk_secret"], before: 0, after: 160 },
+        examples: &[
+            r##"ZOOM_CLIENT_SECRET=⟦tzY8LANd1umj33u8y7iXhP1jpn4YyRba⟧"##,
+            r##"zoom:
+  client_secret: ⟦ueR3kYe7XFVkkET8HSeTr1cTBE8YR0Yr⟧"##,
+        ],
+        negatives: &[
+            r##"ZOOM_CLIENT_SECRET=<your-client-secret>"##,
+            r##"zoom call"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.gocardless.access_token.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\b(?:live|sandbox)_[A-Za-z0-9_-]{40}\b"##,
+        validator: Validator::Entropy,
+        confidence: 0.9,
+        gate: Gate::Prefix(&[b"live_", b"sandbox_"]),
+        examples: &[
+            r##"GOCARDLESS_ACCESS_TOKEN=⟦live_glLPqWzJ8-DC1Y8lcjeI7g-ETaeDZE_BRk8PsZZv⟧"##,
+            r##"gocardless_pro.Client(access_token="⟦sandbox_mwuG8qMgNb34YUNr77w2nAwX1vol9gWxm1wGTF-D⟧", environment="sandbox")"##,
+        ],
+        negatives: &[
+            r##"GOCARDLESS_ACCESS_TOKEN=live_xxx"##,
+            r##"sandbox_environment_setup_complete_flag_x"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.mollie.api_key.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)\b(?:live|test)_[A-Za-z0-9]{30}\b"##,
+        validator: Validator::Entropy,
+        confidence: 0.9,
+        gate: Gate::Prefix(&[b"live_", b"test_"]),
+        examples: &[
+            r##"MOLLIE_API_KEY=⟦live_Dh5GbJUrwSa1YFc9SxFi4UPUDAvGXi⟧"##,
+            r##"mollie_client.set_api_key("⟦test_kkH1Cm86x0FLAADVqsSbycq0lsjfKI⟧")"##,
+        ],
+        negatives: &[
+            r##"MOLLIE_API_KEY=test_xxx"##,
+            r##"test_user_login_with_valid_password"##,
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.pusher.secret.v1",
+        category: "SERVICE_TOKEN",
+        pattern: r##"(?-u)[0-9a-f]{20}"##,
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(varied),
+        confidence: 0.91,
+        gate: Gate::Near { words: &["pusher", "pusher_secret", "pusher_app_secret"], before: 0, after: 160 },
+        assignment: true,
+        examples: &[
+            r##"PUSHER_APP_SECRET=⟦69fd432a714d5857d35c⟧"##,
+            r##"pusher:
+  secret: ⟦f6fe1ac17716168e2111⟧"##,
+        ],
+        negatives: &[
+            r##"PUSHER_APP_SECRET=<your-secret>"##,
+            r##"pusher channel"##,
+        ],
+        ..BASE
+    },
 ];
 
 #[cfg(test)]
