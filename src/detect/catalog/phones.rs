@@ -1,3 +1,1179 @@
-use crate::detect::rules::BuiltinRule;
+//! Phone numbers written the national way (no `+CC`): `06 12 34 56 78`,
+//! `090-1234-5678`, `0151 23456789`, `(11) 91234-5678`, and the `00` international
+//! prefix (`0041 44 123 45 67`). `+CC …` stays with `pii.phone.e164.v1` and North
+//! American numbers with `pii.phone.nanp.v1`.
+//!
+//! # Why hand-written plans, not a metadata library
+//!
+//! The `phonenumber` crate (0.3.10, libphonenumber metadata 9.0.33) builds for
+//! `wasm32-wasip1`, but it does not fit: a scratch `cdylib` that uses `regex` alone
+//! is 868,289 bytes in the release profile Veil uses (LTO, one codegen unit,
+//! `opt-level = 3`). The same crate calling `phonenumber::parse` and `is_valid` is
+//! 2,312,395 bytes, so the library adds 1,444,106 bytes (1.38 MiB). `veil.wasm` is
+//! 2.29 MB today, so it would be about 3.73 MB with the library alone, over the
+//! 3 MiB budget before any other rule is added. Its runtime cost is also high: it
+//! compiles hundreds of regexes on first use.
+//!
+//! What is here instead is a table of national numbering plans ([`PLANS`]). The
+//! data comes from each regulator's national E.164 plan (ARCEP, MIC, MIIT, ISA
+//! Israel, NTC, BTK, BNetzA, Ofcom, CNMC, AGCOM, ACM, Anatel, IFT, TRAI/DoT, ACMA,
+//! MSIT/KCC, IMDA, PTS, UKE, Minsvyaz, BIPT, BAKOM, RTR, ANACOM, ComReg, ICASA,
+//! Kominfo, NCC Taiwan). Each plan gives the trunk prefix, the blocks of leading
+//! digits of the national significant number (mobile and geographic), and the
+//! groupings people write, as templates. On top of the table there is one finder
+//! pattern and one validator. The table is compiled into a few kilobytes of
+//! static data.
+//!
+//! # How a number is found
+//!
+//! The pattern takes a whole *numeric token*: digit groups joined by one space,
+//! dot or dash (or `/` after a label), with a parenthesised area code or `(0)`.
+//! The token must not follow a digit group, a `+`, a letter or an id sign, and it
+//! must not run on into a word. The regex is greedy, so a phone number followed by
+//! ` 2024` becomes one long token that no plan accepts. The validator then fits
+//! the token to the templates: `t` is the trunk prefix, `#` a digit of the
+//! national significant number, a space is the token's one separator (space, or
+//! what the plan allows: a dot or a dash), and `-`, `/`, `(`, `)` are literal.
+//! The digits under the `#` must begin with one of the block's leading-digit
+//! patterns. The template fixes the length.
+//!
+//! Precision is handled in tiers:
+//! - `pii.phone.national.v1`: a template marked *alone* (a grouping distinctive for
+//!   its country, with a valid trunk and leading digits) stands on its own at 0.75.
+//! - `pii.phone.national.labeled.v1`: everything else the plans know, such as
+//!   ungrouped runs (`13812345678`, `09171234567`, `0612345678`), Singapore's
+//!   `8123 4567` and the German `0151/23456789`. These count only within a few
+//!   words after a phone label in a Latin-script language ("Tel", "Handy",
+//!   "móvil", "komórka", ...).
+//! - `pii.phone.national.labeled_script.v1`: the same after a label in another
+//!   script (电话, 手机, 電話, 携帯, 전화, 휴대폰, телефон, טלפון). These cannot be
+//!   keywords, so a window finder looks for them.
+//! - `pii.phone.intl_prefix.v1`: `00` + an assigned country code + a national
+//!   number that the country's plan accepts (when the table has that country).
+//! - `pii.phone.intl_trunk.v1`: `+CC (0)…` with a one-digit first group
+//!   (`+33 (0)6 12 34 56 78`), which the e164 pattern cannot take. Where e164 finds
+//!   the same span, e164 wins (it comes earlier in the catalog).
+//!
+//! All rules lose 0.3 after an order, invoice or tracking word ("Bestellnummer",
+//! "commande", "pedido", "订单", ...) or the name of another identifier (PESEL, CPF,
+//! IBAN, ...). That puts them under the default threshold.
+//!
+//! Countries (28): FR, JP, CN, IL, PH, TR, DE, GB, ES, IT, NL, BR, MX, IN, AU, KR, SG,
+//! SE, PL, RU, BE, CH, AT, PT, IE, ZA, ID, TW. Any assigned country code can follow
+//! `00`.
 
-pub const RULES: &[BuiltinRule] = &[];
+use crate::detect::rules::{BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::validate::Validator;
+
+/// The pattern of a numeric token, with a left guard. The token is group 1. The guard
+/// is one of: start of line; a byte that cannot be part of a number or an id (`:`,
+/// `=`, `,`, a quote, `(`, a non-ASCII byte, ...); or a letter, `.`, `-` or `/`
+/// followed by a space ("Tel. 06 …", "Fax - 030 …"). Any spaces may come after the
+/// guard. `$1` is the token's connector class.
+macro_rules! token_pattern {
+    ($connectors:literal) => {
+        concat!(
+            r"(?-u)(?:(?mR:^)|[^0-9A-Za-z_.+\-)/#$%@&~^`\\ \r\n]|[A-Za-z./\-] )[ ]{0,3}",
+            r"((?:\(\d{1,5}\) ?)?\d{1,20}(?:(?:",
+            $connectors,
+            r"|\) ?| ?\()\d{1,20}){0,7})\b"
+        )
+    };
+}
+
+/// Context that moves every rule here: phone words in the ten languages (and other
+/// scripts) raise the confidence, and order, invoice and tracking words lower it.
+/// Only the words count, so the rule with the labels also gets the boost.
+const CONTEXT: Context = Context {
+    window: 40,
+    words: &[
+        "phone", "telephone", "tel", "mobile", "mob", "cell", "cellphone", "call", "whatsapp", "fax", "sms",
+        "contact", "telefon", "telefonnummer", "handy", "handynummer", "mobil", "mobilnummer", "rufnummer",
+        "festnetz", "téléphone", "portable", "tél", "numéro", "teléfono", "móvil", "movil", "celular",
+        "número", "telefono", "cellulare", "numero", "telefoon", "telefoonnummer", "mobiel", "telefone",
+        "contato", "komórka", "komorka", "numer", "numara", "cep", "gsm", "电话", "手机", "電話", "携帯",
+        "전화", "휴대폰", "телефон", "тел",
+    ],
+    boost: 0.1,
+    against: &[
+        "order", "orders", "invoice", "ref", "reference", "tracking", "ticket", "sku", "isbn", "serial",
+        "build", "version", "iban", "account", "receipt", "transaction", "zip", "postcode", "plz", "pin",
+        "bestellnummer", "bestellung", "bestell", "rechnung", "rechnungsnummer", "rechnungs", "auftrag",
+        "auftragsnummer", "auftrags", "sendungsnummer", "kundennummer", "artikel", "konto", "commande",
+        "facture", "référence", "suivi", "pedido", "factura", "ordine", "fattura", "bestelling",
+        "factuur", "zamówienie", "zamówienia", "zamowienie", "zamowienia", "faktura", "faktury", "konta",
+        "sipariş", "siparis", "fatura", "kimlik", "pesel", "nip", "regon", "dni", "nie", "nif", "cpf",
+        "cnpj", "aadhaar", "bsn", "siret", "siren", "fiscale", "steuernummer", "kontonummer", "ssn",
+        "passport", "bic", "swift", "订单", "注文", "주문", "заказ",
+    ],
+    penalty: 0.3,
+};
+
+/// Phone labels in Latin-script languages, used as `Near` keywords.
+const LABELS: &[&str] = &[
+    "phone", "telephone", "tel", "mobile", "mob", "cell", "cellphone", "call", "whatsapp", "fax", "sms",
+    "contact", "telefon", "telefonnummer", "handy", "handynummer", "mobil", "mobilnummer", "rufnummer",
+    "festnetz", "téléphone", "portable", "tél", "numéro", "teléfono", "telefono", "móvil", "movil", "celular",
+    "número", "cellulare", "numero", "telefoon", "telefoonnummer", "mobiel", "telefone", "contato",
+    "komórka", "komorka", "numer", "numara", "cep", "gsm", "tlf",
+];
+
+/// Phone labels in other scripts. A window finder matches them as substrings, because
+/// CJK text has no spaces between words.
+const SCRIPT_LABELS: &[&str] = &[
+    "电话", "手机", "手機", "電話", "携帯", "連絡先", "联系方式", "전화", "휴대폰", "핸드폰", "연락처",
+    "телефон", "тел.", "טלפון", "נייד",
+];
+
+/// One block of a national plan: numbers whose national significant number begins
+/// with one of `lead`, written in one of the templates.
+struct Block {
+    /// Leading digits of the national significant number. Digits and `[…]` classes
+    /// (`7[1-4]`).
+    lead: &'static [&'static str],
+    /// Groupings distinctive enough to stand alone.
+    alone: &'static [&'static str],
+    /// Groupings and runs that count only after a phone label. A run without
+    /// separators is listed only for mobile blocks, and for fixed lines whose national
+    /// form begins with the trunk prefix.
+    near: &'static [&'static str],
+    /// A direct-dial extension may follow (`030 1234567-89`, DIN 5008): a dash and one
+    /// to four digits.
+    extension: bool,
+}
+
+/// The defaults of a [`Block`] (`..BLOCK`).
+const BLOCK: Block = Block { lead: &[], alone: &[], near: &[], extension: false };
+
+/// A national numbering plan.
+struct Plan {
+    /// ISO 3166-1 alpha-2 code, for the reader and the tests.
+    #[cfg_attr(not(test), allow(dead_code))]
+    country: &'static str,
+    /// The E.164 country code.
+    cc: &'static str,
+    /// The trunk prefix (`t` in a template), or 0 if the country has none.
+    trunk: u8,
+    /// The bytes a template's space may be: one of these, the same all through a number.
+    seps: &'static [u8],
+    blocks: &'static [Block],
+}
+
+/// The national plans. The lengths are those of the templates.
+const PLANS: &[Plan] = &[
+    Plan {
+        // ARCEP: 0 + 9 digits; 06/07 mobile, 01–05 geographic, 09 VoIP; written in pairs.
+        country: "FR",
+        cc: "33",
+        trunk: b'0',
+        seps: b" .-",
+        blocks: &[Block {
+            lead: &["[1-7]", "9"],
+            alone: &["t# ## ## ## ##"],
+            near: &["t#########"], ..BLOCK
+        }],
+    },
+    Plan {
+        // MIC: mobile and IP telephony 070/080/090/050 + 8 digits; geographic 0 + 9 digits,
+        // area code of 1–4 digits after the trunk.
+        country: "JP",
+        cc: "81",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["[5789]0"], alone: &["t## #### ####"], near: &["t##########"], ..BLOCK },
+            Block { lead: &["3", "6"], alone: &["t# #### ####", "(t#) #### ####"], near: &["t#########"], ..BLOCK },
+            Block {
+                lead: &["1", "2[1-9]", "4", "5[1-9]", "7[1-9]", "8[1-9]", "9[1-9]"],
+                alone: &["t## ### ####", "t### ## ####", "t#### # ####", "(t##) ### ####"],
+                near: &["t#########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // MIIT: mobile 1[3-9] + 9 digits, no trunk; fixed 0 + area code (10, 2x: two digits;
+        // others three) + 7–8 digits.
+        country: "CN",
+        cc: "86",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["1[3-9]"], alone: &["### #### ####"], near: &["###########"], ..BLOCK },
+            Block {
+                lead: &["10", "2"],
+                alone: &["t## ########", "(t##) ########"],
+                near: &["t##########"], ..BLOCK
+            },
+            Block {
+                lead: &["[3-9]"],
+                alone: &["t### #######", "t### ########", "(t###) #######", "(t###) ########"],
+                near: &["t##########", "t#########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // Israel (Ministry of Communications): mobile 05x and VoIP 07x + 7 digits; geographic
+        // 02/03/04/08/09 + 7 digits.
+        country: "IL",
+        cc: "972",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["5", "7"], alone: &["t##-#######", "t## ### ####"], near: &["t#########"], ..BLOCK },
+            Block { lead: &["[23489]"], alone: &["t#-#######", "t# ### ####"], near: &["t########"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // NTC: mobile 09xx + 7 digits; Metro Manila (02) + 8 digits; provinces 0 + 2 + 7.
+        country: "PH",
+        cc: "63",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["9"], alone: &["t### ### ####", "(t###) ### ####"], near: &["t##########"], ..BLOCK },
+            Block { lead: &["2"], alone: &["(t#) #### ####", "t# #### ####"], near: &["t#########"], ..BLOCK },
+            Block { lead: &["[3-8]"], alone: &["(t##) ### ####", "t## ### ####"], near: &["t#########"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // BTK: 0 + 10 digits; mobile 5xx, geographic 2xx–4xx; written 3-3-2-2 after the trunk.
+        country: "TR",
+        cc: "90",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[Block {
+            lead: &["[2-5]"],
+            alone: &[
+                "t### ### ## ##",
+                "t (###) ### ## ##",
+                "t(###) ### ## ##",
+                "(t###) ### ## ##",
+                "t### ### ####",
+            ],
+            near: &["t##########"], ..BLOCK
+        }],
+    },
+    Plan {
+        // BNetzA: mobile 015x–017x + 7–8 digits; geographic area codes of 2–5 digits after
+        // the trunk (30 Berlin, 40, 69, 89; 221, 711, …), national number up to 11 digits.
+        country: "DE",
+        cc: "49",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block {
+                lead: &["1[5-7]"],
+                alone: &["t### ########", "t### #######", "t### #### ####", "t### ### ####", "t#### #######"],
+                near: &["t##########", "t###########", "t###/########", "t###/#######", "t###-########"], ..BLOCK
+            },
+            Block {
+                lead: &["30", "40", "69", "89"],
+                alone: &["t## ########", "t## #######", "(t##) ########", "(t##) #######", "t## #### ####"],
+                near: &["t#########", "t##########", "t##/########", "t##/#######"],
+                extension: true,
+            },
+            Block {
+                lead: &["[2-9]"],
+                alone: &[
+                    "t### #######",
+                    "t### ########",
+                    "t### ######",
+                    "(t###) #######",
+                    "(t###) ######",
+                    "t#### ######",
+                    "t#### #######",
+                    "t#### #####",
+                    "(t####) ######",
+                ],
+                near: &[
+                    "t#########",
+                    "t##########",
+                    "t###/#######",
+                    "t###/######",
+                    "t####/######",
+                    "t####/#####",
+                ],
+                extension: true,
+            },
+        ],
+    },
+    Plan {
+        // Ofcom: 0 + 10 digits (some 9); mobile 071–075, 077–079; London 020, 02x; 011x/01x1
+        // written 3-3-4 after the trunk, other 01 areas 4-6.
+        country: "GB",
+        cc: "44",
+        trunk: b'0',
+        seps: b" ",
+        blocks: &[
+            Block {
+                lead: &["7[1-57-9]"],
+                alone: &["t#### ######", "t#### ### ###", "t### ### ####"],
+                near: &["t##########"], ..BLOCK
+            },
+            Block { lead: &["2"], alone: &["t## #### ####", "(t##) #### ####"], near: &["t##########"], ..BLOCK },
+            Block {
+                lead: &["1[1-9]1", "11[1-9]", "3"],
+                alone: &["t### ### ####", "(t###) ### ####"],
+                near: &["t##########"], ..BLOCK
+            },
+            Block {
+                lead: &["1"],
+                alone: &["t#### ######", "(t####) ######", "t#### #####"],
+                near: &["t##########", "t#########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // CNMC: 9 digits, no trunk; mobile 6xx and 71–74, geographic 8x/9x.
+        country: "ES",
+        cc: "34",
+        trunk: 0,
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["6", "7[1-4]"], alone: &["### ## ## ##", "### ### ###"], near: &["#########"], ..BLOCK },
+            Block { lead: &["[89][1-8]"], alone: &["## ### ## ##", "### ## ## ##"], near: &["### ### ###"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // AGCOM: no trunk; mobile 3xx + 6–7 digits; geographic numbers begin with 0 (06 Rome,
+        // 02 Milan, 011, 0471, …), 6–11 digits.
+        country: "IT",
+        cc: "39",
+        trunk: 0,
+        seps: b" .-",
+        blocks: &[
+            Block { lead: &["3[1-9]"], alone: &["### ### ####", "### #######"], near: &["##########"], ..BLOCK },
+            Block {
+                lead: &["0[1-9]"],
+                alone: &["## #### ####", "## ########", "### ### ####", "### #######", "#### ######", "#### ### ###"],
+                near: &["##########", "#########", "###########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // ACM: 0 + 9 digits; mobile 06, geographic area codes of two or three digits.
+        country: "NL",
+        cc: "31",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block {
+                lead: &["6[1-58]"],
+                alone: &["t# ########", "t# #### ####", "t# ## ## ## ##", "(t#) ########"],
+                near: &["t#########"], ..BLOCK
+            },
+            Block {
+                lead: &["[1-57]"],
+                alone: &["t## #######", "t### ######", "(t##) #######", "(t###) ######"],
+                near: &["t#########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // Anatel: two-digit area code (DDD, digits 1–9) + 9 + 8 digits for mobiles, + [2-5]
+        // and 7 digits for fixed lines; the trunk 0 (and carrier code) is rarely written.
+        country: "BR",
+        cc: "55",
+        trunk: b'0',
+        seps: b" ",
+        blocks: &[
+            Block {
+                lead: &[
+                    "1[1-9]9", "2[12478]9", "3[1-578]9", "4[1-9]9", "5[1345]9", "6[1-9]9", "7[1345789]9", "8[1-9]9",
+                    "9[1-9]9",
+                ],
+                alone: &[
+                    "(##) #####-####",
+                    "(##)#####-####",
+                    "## #####-####",
+                    "(##) # ####-####",
+                    "(t##) #####-####",
+                ],
+                near: &["###########", "(##) #########", "(##) ##### ####", "t###########"], ..BLOCK
+            },
+            Block {
+                lead: &[
+                    "1[1-9][2-5]", "2[12478][2-5]", "3[1-578][2-5]", "4[1-9][2-5]", "5[1345][2-5]", "6[1-9][2-5]",
+                    "7[1345789][2-5]", "8[1-9][2-5]", "9[1-9][2-5]",
+                ],
+                alone: &["(##) ####-####", "(##)####-####", "## ####-####", "(t##) ####-####"],
+                near: &["(##) ########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // IFT: 10 digits since 2019, no trunk; two-digit areas 55/56 (Mexico City), 33, 81.
+        // Three-digit areas are written like North American numbers, which NANP finds.
+        country: "MX",
+        cc: "52",
+        trunk: 0,
+        seps: b" .-",
+        blocks: &[Block {
+            lead: &["5[56]", "33", "81"],
+            alone: &["## #### ####", "(##) #### ####"],
+            near: &["##########"], ..BLOCK
+        }],
+    },
+    Plan {
+        // TRAI / DoT: mobile [6-9] + 9 digits, written 5-5; fixed 0 + STD code + number,
+        // 10 digits after the trunk.
+        country: "IN",
+        cc: "91",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block {
+                lead: &["[6-9]"],
+                alone: &["##### #####", "t##### #####"],
+                near: &["##########", "t##########"], ..BLOCK
+            },
+            Block {
+                lead: &["11", "2[02]", "33", "4[04]", "80"],
+                alone: &["t## #### ####", "t##-#### ####", "t##-########"],
+                near: &["t##########"], ..BLOCK
+            },
+            Block { lead: &["[1-8]"], alone: &["t###-#######", "t####-######"], near: &["t##########"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // ACMA: 0 + 9 digits; mobile 04, geographic (02) (03) (07) (08).
+        country: "AU",
+        cc: "61",
+        trunk: b'0',
+        seps: b" ",
+        blocks: &[
+            Block { lead: &["4"], alone: &["t### ### ###"], near: &["t#########"], ..BLOCK },
+            Block { lead: &["[2378]"], alone: &["(t#) #### ####", "t# #### ####"], near: &["t#########"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // MSIT / KCC: mobile 010 + 8 digits (older 011, 016–019); Seoul 02; other areas 0xx.
+        country: "KR",
+        cc: "82",
+        trunk: b'0',
+        seps: b" -.",
+        blocks: &[
+            Block { lead: &["1[016-9]", "70"], alone: &["t## #### ####", "t## ### ####"], near: &["t##########"], ..BLOCK },
+            Block { lead: &["2"], alone: &["t# ### ####", "t# #### ####"], near: &["t#########", "t########"], ..BLOCK },
+            Block {
+                lead: &["3[1-3]", "4[1-4]", "5[1-5]", "6[1-4]"],
+                alone: &["t## ### ####", "t## #### ####"],
+                near: &["t#########", "t##########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // IMDA: 8 digits, no trunk; 8/9 mobile, 6 fixed, 3 VoIP. `#### ####` is far too
+        // common to stand alone.
+        country: "SG",
+        cc: "65",
+        trunk: 0,
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["[89]"], near: &["#### ####", "########"], ..BLOCK },
+            Block { lead: &["[36]"], near: &["#### ####"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // PTS: 0 + 7–9 digits; mobile 070/072/073/076/079; the area code is set off by a dash.
+        country: "SE",
+        cc: "46",
+        trunk: b'0',
+        seps: b" ",
+        blocks: &[
+            Block {
+                lead: &["7[02369]"],
+                alone: &["t##-### ## ##", "t## ### ## ##"],
+                near: &["t#########", "t##-#######"], ..BLOCK
+            },
+            Block { lead: &["8"], alone: &["t#-### ### ##", "t#-### ## ##"], near: &["t########"], ..BLOCK },
+            Block {
+                lead: &["[1-69]"],
+                alone: &["t##-### ## ##", "t##-## ## ##", "t###-## ## ##", "t###-### ##"],
+                near: &["t#########", "t########"], ..BLOCK
+            },
+        ],
+    },
+    Plan {
+        // UKE: 9 digits, no trunk; mobile ranges, geographic two-digit areas written 2-3-2-2.
+        country: "PL",
+        cc: "48",
+        trunk: 0,
+        seps: b" -",
+        blocks: &[
+            Block {
+                lead: &["45", "5[0137]", "6[069]", "7[2389]", "88"],
+                alone: &["### ### ###"],
+                near: &["#########"], ..BLOCK
+            },
+            Block { lead: &["[1-9][1-9]"], alone: &["## ### ## ##"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // Russia: trunk 8 + 10 digits; mobile 9xx, geographic 3xx/4xx/8xx; 3-3-2-2.
+        country: "RU",
+        cc: "7",
+        trunk: b'8',
+        seps: b" -",
+        blocks: &[Block {
+            lead: &["9", "[348]"],
+            alone: &[
+                "t (###) ###-##-##",
+                "t(###)###-##-##",
+                "t(###) ###-##-##",
+                "t (###) ### ## ##",
+                "t ### ###-##-##",
+                "t ### ### ## ##",
+                "(###) ###-##-##",
+            ],
+            near: &["t##########"], ..BLOCK
+        }],
+    },
+    Plan {
+        // BIPT: 0 + 8–9 digits; mobile 04xx written 4-2-2-2, Brussels 02 2-3-2-2.
+        country: "BE",
+        cc: "32",
+        trunk: b'0',
+        seps: b" ./",
+        blocks: &[
+            Block { lead: &["4[5-9]"], alone: &["t### ## ## ##"], near: &["t#########"], ..BLOCK },
+            Block { lead: &["[2349]"], alone: &["t# ### ## ##"], near: &["t########"], ..BLOCK },
+            Block { lead: &["[1-8]"], alone: &["t## ## ## ##"], near: &["t########"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // BAKOM: 0 + 9 digits, 3-3-2-2 after the trunk; mobile 075–079.
+        country: "CH",
+        cc: "41",
+        trunk: b'0',
+        seps: b" ",
+        blocks: &[Block { lead: &["[2-9]"], alone: &["t## ### ## ##"], near: &["t#########"], ..BLOCK }],
+    },
+    Plan {
+        // RTR: mobile 0650–0699 + 4–10 digits (commonly 7); Vienna 01.
+        country: "AT",
+        cc: "43",
+        trunk: b'0',
+        seps: b" ",
+        blocks: &[
+            Block { lead: &["6[5-9]"], alone: &["t### #######", "t### ### ####"], near: &["t##########"], ..BLOCK },
+            Block { lead: &["1"], alone: &["t# ### ## ##", "t# #######"], near: &["t########"], extension: true },
+        ],
+    },
+    Plan {
+        // ANACOM: 9 digits, no trunk; mobile 91/92/93/96, geographic 2x.
+        country: "PT",
+        cc: "351",
+        trunk: 0,
+        seps: b" ",
+        blocks: &[
+            Block { lead: &["9[1236]"], alone: &["### ### ###"], near: &["#########"], ..BLOCK },
+            Block { lead: &["2"], alone: &["## ### ####"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // ComReg: mobile 08x + 7 digits; Dublin (01).
+        country: "IE",
+        cc: "353",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[
+            Block { lead: &["8[35-9]"], alone: &["t## ### ####"], near: &["t#########"], ..BLOCK },
+            Block { lead: &["1"], alone: &["t# ### ####", "(t#) ### ####"], near: &["t########"], ..BLOCK },
+        ],
+    },
+    Plan {
+        // ICASA: 0 + 9 digits, 3-3-4; mobile 06x–08x, geographic 01x–05x.
+        country: "ZA",
+        cc: "27",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[Block { lead: &["[1-8]"], alone: &["t## ### ####"], near: &["t#########"], ..BLOCK }],
+    },
+    Plan {
+        // Kominfo: mobile 08xx + 7–9 digits, written 4-4-4 or 4-4-3.
+        country: "ID",
+        cc: "62",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[Block {
+            lead: &["8[1-35-9]"],
+            alone: &["t### #### ####", "t### #### ###", "t###-####-####"],
+            near: &["t##########", "t###########"], ..BLOCK
+        }],
+    },
+    Plan {
+        // NCC Taiwan: mobile 09xx + 6 digits, written 4-3-3.
+        country: "TW",
+        cc: "886",
+        trunk: b'0',
+        seps: b" -",
+        blocks: &[Block { lead: &["9"], alone: &["t### ### ###", "t###-######"], near: &["t#########"], ..BLOCK }],
+    },
+];
+
+/// Assigned geographic E.164 country codes (ITU-T E.164 list, annex to OB 1125). They
+/// are prefix-free: at most one of them begins a number.
+const COUNTRY_CODES: &[&str] = &[
+    "1", "7", "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44", "45", "46", "47", "48",
+    "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63", "64", "65", "66", "81", "82",
+    "84", "86", "90", "91", "92", "93", "94", "95", "98", "211", "212", "213", "216", "218", "220", "221", "222",
+    "223", "224", "225", "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237",
+    "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249", "250", "251", "252",
+    "253", "254", "255", "256", "257", "258", "260", "261", "262", "263", "264", "265", "266", "267", "268",
+    "269", "290", "291", "297", "298", "299", "350", "351", "352", "353", "354", "355", "356", "357", "358",
+    "359", "370", "371", "372", "373", "374", "375", "376", "377", "378", "380", "381", "382", "383", "385",
+    "386", "387", "389", "420", "421", "423", "500", "501", "502", "503", "504", "505", "506", "507", "508",
+    "509", "590", "591", "592", "593", "594", "595", "596", "597", "598", "599", "670", "672", "673", "674",
+    "675", "676", "677", "678", "679", "680", "681", "682", "683", "685", "686", "687", "688", "689", "690",
+    "691", "692", "850", "852", "853", "855", "856", "880", "886", "960", "961", "962", "963", "964", "965",
+    "966", "967", "968", "970", "971", "972", "973", "974", "975", "976", "977", "992", "993", "994", "995",
+    "996", "998",
+];
+
+/// Does `class` (the inside of `[…]`: digits and `a-b` ranges) contain `x`?
+fn in_class(class: &[u8], x: u8) -> bool {
+    let mut i = 0;
+    while let Some(&a) = class.get(i) {
+        if class.get(i + 1) == Some(&b'-') {
+            if let Some(&b) = class.get(i + 2) {
+                if (a..=b).contains(&x) {
+                    return true;
+                }
+                i += 3;
+                continue;
+            }
+        }
+        if a == x {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Do `digits` begin with the leading-digit pattern `lead` (digits and `[…]` classes)?
+fn leads(lead: &[u8], digits: &[u8]) -> bool {
+    let (mut p, mut d) = (0, 0);
+    while let Some(&c) = lead.get(p) {
+        let Some(&x) = digits.get(d) else { return false };
+        if c == b'[' {
+            let Some(len) = lead.get(p..).and_then(|r| r.iter().position(|&b| b == b']')) else {
+                return false;
+            };
+            if !in_class(lead.get(p + 1..p + len).unwrap_or_default(), x) {
+                return false;
+            }
+            p += len + 1;
+        } else {
+            if c != x {
+                return false;
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    true
+}
+
+/// Does `token` have exactly the shape of `template` under `plan`, with a national
+/// significant number that begins with one of `lead`?
+fn fits(template: &[u8], token: &[u8], plan: &Plan, lead: &[&str]) -> bool {
+    if template.len() != token.len() {
+        return false;
+    }
+    let mut nsn = [0u8; 16];
+    let mut n = 0;
+    let mut sep = None;
+    for (&t, &b) in template.iter().zip(token) {
+        let ok = match t {
+            b'#' => {
+                if let Some(slot) = nsn.get_mut(n) {
+                    *slot = b;
+                }
+                n += 1;
+                b.is_ascii_digit()
+            }
+            b't' => plan.trunk != 0 && b == plan.trunk,
+            b' ' => plan.seps.contains(&b) && *sep.get_or_insert(b) == b,
+            other => b == other,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    let nsn = nsn.get(..n).unwrap_or_default();
+    lead.iter().any(|l| leads(l.as_bytes(), nsn))
+}
+
+/// Does any plan accept `token` in one of the groupings `pick` returns for a block?
+fn any_plan(token: &[u8], pick: impl Fn(&Block) -> [&'static [&'static str]; 2]) -> bool {
+    // The number before a trailing extension (`-0`, `-89`, `-1234`), if there is one.
+    let extended = token.iter().rposition(|&b| b == b'-').and_then(|dash| {
+        let ext = token.get(dash + 1..)?;
+        ((1..=4).contains(&ext.len()) && ext.iter().all(u8::is_ascii_digit)).then(|| token.get(..dash))?
+    });
+    PLANS.iter().any(|plan| {
+        plan.blocks.iter().any(|block| {
+            pick(block).iter().flat_map(|t| t.iter()).any(|t| {
+                fits(t.as_bytes(), token, plan, block.lead)
+                    || (block.extension && extended.is_some_and(|base| fits(t.as_bytes(), base, plan, block.lead)))
+            })
+        })
+    })
+}
+
+/// A grouping that stands alone: `pii.phone.national.v1`.
+fn national(token: &[u8]) -> bool {
+    any_plan(token, |b| [b.alone, &[]])
+}
+
+/// Any grouping or run the plans know, or a `00` number written any way:
+/// the rules that need a phone label.
+fn labeled(token: &[u8]) -> bool {
+    any_plan(token, |b| [b.alone, b.near]) || international(token, false)
+}
+
+/// `pii.phone.intl_prefix.v1`: `00`, then an assigned country code that ends a digit
+/// group, then the national number.
+fn intl_grouped(token: &[u8]) -> bool {
+    international(token, true)
+}
+
+/// A number after the `00` international prefix. With `grouped`, the token must have a
+/// separator and the country code must end a digit group (`0041 44 …`, `00 33 6 …`).
+/// When the table has the country's plan, the national number (after a `(0)` or a
+/// written trunk) must begin with a block's leading digits and have one of its lengths.
+/// Otherwise it must be 6 to 12 digits, and 15 at most with the country code.
+fn international(token: &[u8], grouped: bool) -> bool {
+    let Some(rest) = token.strip_prefix(b"00") else { return false };
+    let mut digits = [0u8; 20];
+    let mut n = 0;
+    // Digit counts at which a group ends, as bits.
+    let mut ends = 0u32;
+    let mut separated = false;
+    let mut trunk_written = false;
+    let mut i = 0;
+    while let Some(&b) = rest.get(i) {
+        if rest.get(i..i + 3) == Some(b"(0)") {
+            trunk_written = true;
+            ends |= 1 << n.min(31);
+            separated = true;
+            i += 3;
+            continue;
+        }
+        if b.is_ascii_digit() {
+            if n >= digits.len() {
+                return false;
+            }
+            if let Some(slot) = digits.get_mut(n) {
+                *slot = b;
+            }
+            n += 1;
+        } else {
+            ends |= 1 << n.min(31);
+            separated = true;
+        }
+        i += 1;
+    }
+    let digits = digits.get(..n).unwrap_or_default();
+    let Some(cc) = COUNTRY_CODES.iter().find(|cc| digits.starts_with(cc.as_bytes())) else {
+        return false;
+    };
+    let cc_len = cc.len();
+    if grouped && (!separated || ends & (1 << cc_len) == 0) {
+        return false;
+    }
+    significant(cc, digits.get(cc_len..).unwrap_or_default(), trunk_written)
+}
+
+/// Is `nsn` a national significant number of country code `cc`? When the table has the
+/// country's plan, it must begin with a block's leading digits and have one of its
+/// lengths; otherwise it must be 6 to 12 digits, and 15 at most with the country code.
+/// A trunk written after the country code (`0049 030 …`) is a common slip and is
+/// skipped, unless a `(0)` was written too.
+fn significant(cc: &str, nsn: &[u8], trunk_written: bool) -> bool {
+    if !(6..=12).contains(&nsn.len()) || cc.len() + nsn.len() > 15 {
+        return false;
+    }
+    let Some(plan) = PLANS.iter().find(|p| p.cc == cc) else {
+        return true;
+    };
+    let nsn = match nsn.split_first() {
+        Some((&t, tail)) if plan.trunk != 0 && t == plan.trunk && !trunk_written => tail,
+        _ => nsn,
+    };
+    plan.blocks.iter().any(|block| {
+        let long = |t: &&str| t.bytes().filter(|&b| b == b'#').count() == nsn.len();
+        let length = block.alone.iter().chain(block.near).any(long);
+        length && block.lead.iter().any(|l| leads(l.as_bytes(), nsn))
+    })
+}
+
+/// `pii.phone.intl_trunk.v1`: `+CC (0)…`, the national trunk prefix kept in
+/// parentheses after the country code. The national number's first group may be a
+/// single digit (`+33 (0)6 12 34 56 78`), which `pii.phone.e164.v1` does not take.
+fn intl_trunk(m: &[u8]) -> bool {
+    let Some(rest) = m.strip_prefix(b"+") else { return false };
+    let Some(open) = rest.iter().position(|&b| b == b'(') else { return false };
+    let cc = rest.get(..open).unwrap_or_default();
+    let cc = cc.strip_suffix(b" ").unwrap_or(cc);
+    let Some(cc) = COUNTRY_CODES.iter().find(|c| c.as_bytes() == cc) else { return false };
+    let mut nsn = [0u8; 20];
+    let mut n = 0;
+    for &b in rest.get(open + 3..).unwrap_or_default().iter().filter(|b| b.is_ascii_digit()) {
+        let Some(slot) = nsn.get_mut(n) else { return false };
+        *slot = b;
+        n += 1;
+    }
+    significant(cc, nsn.get(..n).unwrap_or_default(), true)
+}
+
+/// Windows after a phone label in a non-Latin script, from the label to 64 bytes after
+/// it. Each window is stretched to the end of a number that runs on past it, plus the
+/// byte after it, so that the pattern's `\b` sees the real next byte.
+fn script_label_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    // Every label is non-ASCII: most texts have no such byte at all (an OR over each
+    // chunk, which vectorises, says so fast).
+    if !text.chunks(32).any(|c| c.iter().fold(0u8, |a, &b| a | b) >= 0x80) {
+        return windows;
+    }
+    let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/".contains(b);
+    let mut found: Vec<usize> = Vec::new();
+    for label in SCRIPT_LABELS {
+        found.extend(memchr::memmem::find_iter(text, label.as_bytes()));
+    }
+    found.sort_unstable();
+    for start in found {
+        let mut end = (start + 64).min(text.len());
+        end += text.get(end..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
+        let end = (end + 1).min(text.len());
+        match windows.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => windows.push((start, end)),
+        }
+    }
+    windows
+}
+
+pub const RULES: &[BuiltinRule] = &[
+    BuiltinRule {
+        id: "pii.phone.national.v1",
+        category: "PHONE",
+        pattern: token_pattern!(r"[ .\-]"),
+        group: 1,
+        validator: Validator::Code(national),
+        confidence: 0.75,
+        gate: Gate::NumericRun { min_digits: 9, min_dashes: 0, min_dots: 0, plus: false },
+        severity: Severity::Medium,
+        context: Some(&CONTEXT),
+        examples: &[
+            "Appelez-moi au ⟦06 12 34 56 78⟧ ou au ⟦01.45.67.89.10⟧.",
+            "携帯: ⟦090-1234-5678⟧、会社 ⟦03-1234-5678⟧",
+            "手机 ⟦138 1234 5678⟧，座机 ⟦010-12345678⟧，深圳 ⟦(0755) 12345678⟧",
+            "טלפון ⟦09-7625400⟧ או ⟦050-1234567⟧",
+            "Globe: ⟦0917 123 4567⟧, office ⟦(02) 8123 4567⟧",
+            "Cep: ⟦0532 123 45 67⟧ / ev: ⟦0 (532) 123 45 67⟧ / iş ⟦(0212) 123 45 67⟧",
+            "Handy ⟦0151 23456789⟧, Büro ⟦030 12345678⟧, Köln ⟦0221 1234567⟧, Zentrale ⟦089 1234567-0⟧",
+            "Mobile ⟦07700 900123⟧ or ⟦07700 900 456⟧; office ⟦020 7946 0958⟧; Leeds ⟦0113 496 0123⟧",
+            "Móvil ⟦612 34 56 78⟧, fijo ⟦91 123 45 67⟧",
+            "Cellulare ⟦333 123 4567⟧, ufficio ⟦06 1234 5678⟧",
+            "Bel ⟦06-12345678⟧ of ⟦020-1234567⟧",
+            "WhatsApp ⟦(11) 91234-5678⟧, fixo ⟦(21) 3123-4567⟧, ⟦11 91234-5678⟧",
+            "Celular: ⟦55 1234 5678⟧",
+            "Mobile ⟦98765 43210⟧, Delhi office ⟦011-2345 6789⟧",
+            "Mobile ⟦0491 570 156⟧, Sydney ⟦(02) 5550 1234⟧",
+            "휴대폰 ⟦010-1234-5678⟧, 서울 ⟦02-123-4567⟧",
+            "Mobil ⟦070-123 45 67⟧, Stockholm ⟦08-123 456 78⟧",
+            "Komórka ⟦512 345 678⟧, Warszawa ⟦22 123 45 67⟧",
+            "Телефон ⟦8 (912) 345-67-89⟧ или ⟦8 912 345-67-89⟧",
+            "{\"phone\":\"⟦06 12 34 56 78⟧\"}",
+            "Tel. ⟦0151 23456789⟧ (mobil)",
+            "GSM ⟦0471 12 34 56⟧, Natel ⟦079 123 45 67⟧",
+        ],
+        negatives: &[
+            "Bestellnummer 0151 23456789 vom 3. Mai",
+            "commande 06 12 34 56 78 expédiée",
+            "invoice 030 12345678 paid",
+            "released 2024-05-06 and 06.05.2024 at 12:30:45",
+            "version 10.2.3.4 on 192.168.1.20",
+            "ISBN 978-3-16-148410-0",
+            "total 1 234 567,89 EUR",
+            "card 4111 1111 1111 1111",
+            "call (415) 555-0132 or 415-555-0133",
+            "13812345678 and 0612345678 without a label",
+            "06 12 34 56 78 90 is one long run",
+            "+33 6 12 34 56 78 and +44 (0)20 7946 0958 are international",
+            "x06 12 34 56 78 and 1234 8123 4567",
+            "Paris 75001, Berlin 10115",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.phone.national.labeled.v1",
+        category: "PHONE",
+        pattern: token_pattern!(r"[ ./\-]"),
+        group: 1,
+        validator: Validator::Code(labeled),
+        confidence: 0.7,
+        gate: Gate::Near { words: LABELS, before: 0, after: 64 },
+        severity: Severity::Medium,
+        context: Some(&CONTEXT),
+        examples: &[
+            "Tel: ⟦13812345678⟧",
+            "WhatsApp me on ⟦09171234567⟧ after six",
+            "Téléphone : ⟦0612345678⟧",
+            "Handy: ⟦0151/23456789⟧",
+            "call ⟦8123 4567⟧ (Singapore)",
+            "mobile ⟦07700900123⟧",
+            "Teléfono móvil ⟦612345678⟧",
+            "Numero di cellulare ⟦3331234567⟧",
+            "phone ⟦0041441234567⟧",
+            "Contact: Anna, tel ⟦0412345678⟧",
+        ],
+        negatives: &[
+            "Bestellnummer 13812345678",
+            "phone 12345678901 is not a number",
+            "Tel: 1381234567 (ten digits)",
+            "call order 13812345678 again",
+            "Telefon 0000000000",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.phone.national.labeled_script.v1",
+        category: "PHONE",
+        pattern: token_pattern!(r"[ ./\-]"),
+        group: 1,
+        validator: Validator::Code(labeled),
+        confidence: 0.7,
+        gate: Gate::Windows(script_label_windows),
+        severity: Severity::Medium,
+        context: Some(&CONTEXT),
+        examples: &[
+            "我的手机号是⟦13812345678⟧。",
+            "電話番号：⟦09012345678⟧",
+            "휴대폰 ⟦01012345678⟧으로 연락주세요",
+            "телефон: ⟦89123456789⟧",
+        ],
+        negatives: &["订单号13812345678", "手机 12345678901", "电话 2024-05-06"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.phone.intl_prefix.v1",
+        category: "PHONE",
+        pattern: concat!(
+            r"(?-u)(?:(?mR:^)|[^0-9A-Za-z_.+\-)/#$%@&~^`\\ \r\n]|[A-Za-z./\-] )[ ]{0,3}",
+            r"(00 ?\d{1,20}(?:(?:[ .\-]|\) ?| ?\()\d{1,20}){0,7})\b"
+        ),
+        group: 1,
+        validator: Validator::Code(intl_grouped),
+        confidence: 0.75,
+        gate: Gate::NumericRun { min_digits: 10, min_dashes: 0, min_dots: 0, plus: false },
+        severity: Severity::Medium,
+        context: Some(&CONTEXT),
+        examples: &[
+            "Zürich office: ⟦0041 44 123 45 67⟧",
+            "Ruf an: ⟦0049 30 12345678⟧",
+            "London ⟦0044 (0)20 7946 0958⟧",
+            "portable ⟦00 33 6 12 34 56 78⟧",
+            "call ⟦00 1 212 555 0123⟧ from abroad",
+        ],
+        negatives: &[
+            "order 0049 30 12345678",
+            "code 0099 12 345678",
+            "0033612345678 ungrouped",
+            "0049 99 1",
+            "serial 00 44 20 7946 0958 12",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.phone.intl_trunk.v1",
+        category: "PHONE",
+        pattern: r"(?-u)\+\d{1,3} ?\(0\) ?\d{1,20}(?:[ .\-]\d{1,20}){0,7}\b",
+        clean_left: true,
+        validator: Validator::Code(intl_trunk),
+        confidence: 0.75,
+        gate: Gate::NumericRun { min_digits: 8, min_dashes: 0, min_dots: 0, plus: true },
+        severity: Severity::Medium,
+        context: Some(&CONTEXT),
+        examples: &[
+            "Tél. ⟦+33 (0)6 12 34 56 78⟧",
+            "Mobiel ⟦+31 (0)6 12345678⟧",
+            "Wien ⟦+43 (0)1 234 56 78⟧",
+            "London ⟦+44 (0)20 7946 0958⟧",
+            "Handy ⟦+49 (0)151 23456789⟧",
+        ],
+        negatives: &[
+            "+33 (0)6 12 34 56 78 99 12",
+            "+99 (0)6 12 34 56 78",
+            "ref +33 (0)6 12 34 56 78",
+            "+33 (0)8 12 34 56 78",
+        ],
+        ..BASE
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::Engine;
+    use crate::policy::DetectorsConfig;
+
+    /// `(rule id, value)` of every finding in `text`.
+    fn found(text: &str) -> Vec<(String, String)> {
+        let e = Engine::new(&DetectorsConfig::default()).unwrap();
+        e.scan(text.as_bytes())
+            .into_iter()
+            .map(|f| (e.rule(f.rule).unwrap().id.clone(), text[f.start..f.end].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn leading_digit_patterns() {
+        assert!(leads(b"7[1-4]", b"712345678"));
+        assert!(!leads(b"7[1-4]", b"752345678"));
+        assert!(leads(b"[5789]0", b"9012345678"));
+        assert!(leads(b"2[12478]9", b"21912345678"));
+        assert!(!leads(b"2[12478]9", b"23912345678"));
+        assert!(!leads(b"123", b"12"));
+    }
+
+    #[test]
+    fn templates_fit_exactly() {
+        assert!(national(b"06 12 34 56 78"));
+        assert!(national(b"06.12.34.56.78"));
+        assert!(!national(b"06 12.34 56 78"), "one separator throughout");
+        assert!(!national(b"00 12 34 56 78"), "FR: no leading 0 after the trunk");
+        assert!(!national(b"08 12 34 56 78"), "FR: 08 is not personal");
+        assert!(national(b"0 (532) 123 45 67"));
+        assert!(national(b"(11) 91234-5678"));
+        assert!(!national(b"(11) 81234-5678"), "BR: a mobile begins with 9");
+        assert!(!national(b"13812345678"), "ungrouped needs a label");
+        assert!(labeled(b"13812345678"));
+        assert!(!labeled(b"12812345678"));
+        assert!(!national(b"123-45-6789"));
+        assert!(!national(b"(415) 555-0132"));
+        assert!(national(b"030 1234567-89"), "DE: a direct-dial extension");
+        assert!(!national(b"0151 23456789-12"), "DE: no extension on a mobile");
+        assert!(!national(b"030 1234567-12345"));
+        assert!(!labeled(b"1234567890"), "a bare run needs a mobile or trunk prefix");
+        assert!(!labeled(b"951234567"), "ES: a bare fixed-line run is not enough");
+        assert!(labeled(b"612345678"));
+    }
+
+    /// Numbers that are not phone numbers, as they come in prompts and logs: none of
+    /// the rules here flags them.
+    #[test]
+    fn look_alikes_are_left_alone() {
+        for text in [
+            "epoch 1715000000 and 1715000000123 ms",
+            "call stack at 0x7ffd 1234567890",
+            "Kontonummer 0532 1234 56, BLZ 370 400 44",
+            "NIP 123-456-78-90 i PESEL 85010112345",
+            "CPF 123.456.789-09, CNPJ 12.345.678/0001-95, CEP 01310-100",
+            "IBAN DE89 3704 0044 0532 0130 00",
+            "Aadhaar 2345 6789 0123",
+            "RRN 900101-1234567",
+            "personnummer 850101-1234",
+            "coordinates 48.8566 2.3522, 40.7128 -74.0060",
+            "log 2024-05-06 12:30:45.123 took 06 05 2024",
+            "IPs 192.168.100.200 and 10.20.30.40",
+            "population 67 391 582, area 551 695",
+            "numer zamówienia 512345678",
+            "número de pedido 612 34 56 78",
+            "SKU 0151 23456789",
+            "ZIP 90210-1234 and 12345-6789",
+            "1 2 3 4 5 6 7 8 9 10 11 12",
+            "Angebot 2024 0612 3456 789",
+        ] {
+            let f: Vec<_> = found(text).into_iter().filter(|(id, _)| RULES.iter().any(|r| r.id == id)).collect();
+            assert_eq!(f, vec![], "{text}");
+        }
+    }
+
+    #[test]
+    fn international_prefix() {
+        assert!(intl_grouped(b"0041 44 123 45 67"));
+        assert!(intl_grouped(b"0044 (0)20 7946 0958"));
+        assert!(intl_grouped(b"0049 030 12345678"));
+        assert!(!intl_grouped(b"0049301234567"), "ungrouped: only after a label");
+        assert!(labeled(b"0049301234567"));
+        assert!(!intl_grouped(b"0099 12 345678"), "99 is no country code");
+        assert!(!intl_grouped(b"0033 8 12 34 56 78"), "FR has no 8 block here");
+        assert!(!intl_grouped(b"004 930 12345678"), "the country code ends a group");
+        assert!(intl_trunk(b"+33 (0)6 12 34 56 78"));
+        assert!(intl_trunk(b"+33(0)612345678"));
+        assert!(!intl_trunk(b"+33 (0)6 12 34 56"));
+        assert!(!intl_trunk(b"+333 (0)6 12 34 56 78"));
+    }
+
+    #[test]
+    fn every_template_is_well_formed() {
+        let mut fewest = usize::MAX;
+        for plan in PLANS {
+            assert!(COUNTRY_CODES.contains(&plan.cc), "{}", plan.country);
+            for block in plan.blocks {
+                assert!(!block.lead.is_empty(), "{}", plan.country);
+                for t in block.alone.iter().chain(block.near) {
+                    let ok = t.bytes().all(|b| b"#t -/()".contains(&b));
+                    assert!(ok && (plan.trunk != 0 || !t.contains('t')), "{}: {t}", plan.country);
+                    let digits = t.bytes().filter(|b| *b == b'#' || *b == b't').count();
+                    assert!((8..=12).contains(&digits), "{}: {t}", plan.country);
+                }
+                for t in block.alone {
+                    fewest = fewest.min(t.bytes().filter(|b| *b == b'#' || *b == b't').count());
+                    // A template that stands alone has a group separator.
+                    assert!(t.bytes().any(|b| !b.is_ascii_alphanumeric() && b != b'#'), "{}: {t}", plan.country);
+                }
+            }
+        }
+        // The national rule's gate asks for this many digits in a run.
+        assert!(fewest >= 9, "{fewest}");
+    }
+
+    #[test]
+    fn a_number_is_the_whole_token() {
+        let national = |t: &str| found(t).into_iter().filter(|(id, _)| id.starts_with("pii.phone.national")).collect::<Vec<_>>();
+        assert_eq!(national("06 12 34 56 78 2024"), vec![]);
+        assert_eq!(national("06 12 34 56 78, 06 98 76 54 32").len(), 2);
+        assert_eq!(national("joignable au 06 12 34 56 78 de 9h à 18h").len(), 1);
+        assert_eq!(national("06 12 34 56 78\n07 98 76 54 32").len(), 2);
+        assert_eq!(national("(06 12 34 56 78)").len(), 1);
+        assert_eq!(national("Tel. 030 12345678 / Fax 030 12345679").len(), 2);
+        assert_eq!(national("ref-06 12 34 56 78"), vec![]);
+        assert_eq!(national("06 12 34 56 78-12"), vec![]);
+    }
+
+    #[test]
+    fn nanp_numbers_keep_their_span() {
+        for text in ["call 347 555 1234 now", "call (415) 555-0132", "tel 212-555-0123"] {
+            let f = found(text);
+            assert_eq!(f.len(), 1, "{text}: {f:?}");
+            assert!(f.iter().all(|(id, _)| id == "pii.phone.nanp.v1"), "{text}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn e164_numbers_are_left_to_e164() {
+        for text in ["+33 6 12 34 56 78", "+44 (0)20 7946 0958", "+49 151 23456789", "+86 138 1234 5678"] {
+            let f = found(text);
+            assert!(!f.is_empty() && f.iter().all(|(id, _)| id == "pii.phone.e164.v1"), "{text}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn script_windows_are_merged_and_stretched() {
+        let text = "电话 1 电话 2 ".as_bytes();
+        let w = script_label_windows(text);
+        assert_eq!(w.len(), 1);
+        assert!(script_label_windows(b"plain ascii 13812345678").is_empty());
+        let long = format!("电话{}13812345678 tail", " ".repeat(60));
+        let w = script_label_windows(long.as_bytes());
+        let tail = long.find("tail").unwrap();
+        assert_eq!(w, vec![(0, tail + 1)]);
+    }
+}
+
