@@ -160,6 +160,11 @@ fn assignment(hay: &[u8], op: usize) -> Option<(NameClass, usize, usize)> {
     let code = spaced_code || in_collection || walrus || arrow;
     let (start, end, quoted) = value_after(hay, value_from, kind, code)?;
     let value = hay.get(start..end)?;
+    // `Authorization: key=AAAA…`: the value is itself an assignment, read at its own `=`.
+    let word = value.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    if !quoted && word > 0 && value.get(word) == Some(&b'=') && value.get(word + 1).is_some_and(|b| *b != b'=') {
+        return None;
+    }
     // A bare `key` (`cache key=…`, `"key": …`) names too many things: a hex digest
     // after it is an id.
     if weak_key(name) && value.iter().all(u8::is_ascii_hexdigit) {
