@@ -8,7 +8,7 @@ class ReportMailer
 
   def deliver(to: "⟦EMAIL|grace@example.net⟧")
     Net::SMTP.start("smtp.globex.com", 587, "vandelay", "reports", SMTP_PASSWORD, :login) do |smtp|
-      smtp.send_message(body, "reports@hooli.com", to)
+      smtp.send_message(body, "⟦EMAIL|reports@hooli.com⟧", to)
     end
   end
 end

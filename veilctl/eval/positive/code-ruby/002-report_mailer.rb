@@ -8,7 +8,7 @@ class ReportMailer
 
   def deliver(to: "⟦EMAIL|ethan.lindqvist@outlook.example⟧")
     Net::SMTP.start("smtp.vandelay.com", 587, "soylent", "reports", SMTP_PASSWORD, :login) do |smtp|
-      smtp.send_message(body, "reports@fabrikam.com", to)
+      smtp.send_message(body, "⟦EMAIL|reports@fabrikam.com⟧", to)
     end
   end
 end

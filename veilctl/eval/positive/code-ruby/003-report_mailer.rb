@@ -8,7 +8,7 @@ class ReportMailer
 
   def deliver(to: "⟦EMAIL|rmbeki@soylent.test⟧")
     Net::SMTP.start("smtp.wonka.com", 587, "wayne", "reports", SMTP_PASSWORD, :login) do |smtp|
-      smtp.send_message(body, "reports@woodgrove.com", to)
+      smtp.send_message(body, "⟦EMAIL|reports@woodgrove.com⟧", to)
     end
   end
 end

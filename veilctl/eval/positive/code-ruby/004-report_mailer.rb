@@ -8,7 +8,7 @@ class ReportMailer
 
   def deliver(to: "⟦EMAIL|trevor.nakamura@example.com⟧")
     Net::SMTP.start("smtp.adatum.com", 587, "wayne", "reports", SMTP_PASSWORD, :login) do |smtp|
-      smtp.send_message(body, "reports@stark.com", to)
+      smtp.send_message(body, "⟦EMAIL|reports@stark.com⟧", to)
     end
   end
 end

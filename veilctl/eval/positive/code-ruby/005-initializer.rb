@@ -8,7 +8,7 @@ class ReportMailer
 
   def deliver(to: "⟦EMAIL|samuel-whitfield@example.net⟧")
     Net::SMTP.start("smtp.contoso.com", 587, "stark", "reports", SMTP_PASSWORD, :login) do |smtp|
-      smtp.send_message(body, "reports@litware.com", to)
+      smtp.send_message(body, "⟦EMAIL|reports@litware.com⟧", to)
     end
   end
 end

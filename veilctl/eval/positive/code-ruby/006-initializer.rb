@@ -8,7 +8,7 @@ class ReportMailer
 
   def deliver(to: "⟦EMAIL|hannah@contoso.test⟧")
     Net::SMTP.start("smtp.oscorp.com", 587, "initech", "reports", SMTP_PASSWORD, :login) do |smtp|
-      smtp.send_message(body, "reports@wayne.com", to)
+      smtp.send_message(body, "⟦EMAIL|reports@wayne.com⟧", to)
     end
   end
 end
