@@ -459,6 +459,7 @@ impl Engine {
             let gate = if builtin.id == "net.internal_host.v1" {
                 let mut ids: Vec<usize> = rules::INTERNAL_SUFFIXES
                     .iter()
+                    .chain(rules::INTERNAL_LABELS)
                     .map(|s| keyword_id(&mut keywords, s))
                     .collect();
                 for domain in &config.internal_domains {

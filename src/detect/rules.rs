@@ -239,6 +239,28 @@ pub fn user_flag(text: &[u8]) -> bool {
     memchr::memmem::find(text, b"-u").is_some() || memchr::memmem::find(text, b"--user").is_some() || memchr::memmem::find(text, b"--proxy-user").is_some()
 }
 
+/// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
+/// `出生日期`, `出生年月日`, `生日`, `생년월일`, `생일`): the next 40 bytes.
+pub fn cjk_birth_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    const LABELS: &[&str] = &["生年月日", "出生日期", "出生年月", "生日", "생년월일", "생일"];
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    for label in LABELS {
+        for at in memchr::memmem::find_iter(text, label.as_bytes()) {
+            let (s, e) = (at + label.len(), (at + label.len() + 40).min(text.len()));
+            windows.push((s, e));
+        }
+    }
+    windows.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (s, e) in windows {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
+}
+
 /// A built-in rule before compilation.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinRule {
@@ -429,8 +451,26 @@ pub const INTERNAL_SUFFIXES: &[&str] = &[
     "corp",
     "lan",
     "intranet",
+    "intra",
     "home.arpa",
 ];
+
+/// Labels that mark a zone of a public domain as internal (`db.corp.example.com`,
+/// `api.int.example.net`, `mq.intra.example.de`): in the middle of a host name that
+/// ends in a common top-level domain.
+pub const INTERNAL_LABELS: &[&str] = &["corp", "int", "intra", "internal", "intranet", "lan", "priv"];
+
+/// Top-level domains an internal zone is found under (a label such as `int` before an
+/// unknown last label is as likely code: `obj.int.value`).
+const COMMON_TLDS: &str = "com|net|org|io|co|dev|cloud|app|tech|biz|info|eu|de|uk|fr|nl|be|es|it|pt|ch|at|se|no|dk|fi|pl|cz|tr|br|mx|in|jp|kr|cn|au|nz|ca|us|sg|za|ie|example|test";
+
+/// A host name in an internal zone: `(label.)+INTERNAL_LABEL(.label)*.TLD`.
+fn internal_zone_host() -> String {
+    format!(
+        r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{})(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.(?:{COMMON_TLDS})",
+        INTERNAL_LABELS.join("|")
+    )
+}
 
 pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
@@ -609,7 +649,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.gitlab_token.v1",
         category: "GITLAB_TOKEN",
-        pattern: r#"(?-u)\bglpat-[A-Za-z0-9_-]{20,}"#,
+        // Classic (`glpat-` + 20) and routable tokens (`glpat-…` with `.`-separated parts).
+        pattern: r#"(?-u)\bglpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]{2,16}){0,3}"#,
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -969,8 +1010,13 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         finder: None,
-        examples: &[],
-        negatives: &[],
+        examples: &[
+            "see ⟦http://wiki.corp/runbook⟧ first",
+            "BASE_URL = \"⟦https://grafana.intra:8443/app/discover#/⟧\"",
+            "fetch(\"⟦https://mq.corp.example.com:8080/browse/OPS-1⟧\")",
+            "UPSTREAM_URL: \"⟦http://confluence.int.example.net/api/v1/health⟧\"",
+        ],
+        negatives: &["https://www.example.com/docs", "https://int.example.com.evil/x"],
     },
     BuiltinRule {
         id: "pii.itin.v1",
@@ -1074,7 +1120,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "DATE_OF_BIRTH",
         // After a birth word in ten languages; numeric dates, and month names in those
         // languages (`14 March 1985`, `14. März 1985`, `14 de marzo de 1985`, `né le 3 août 1990`).
-        pattern: r"(?i-u)(?:born|dob|d\.o\.b|birth|birthday|birthdate|geboren|geb|geburtsdatum|geburtstag|naissance|n\xC3\xA9e?|nacimiento|nacid[oa]|nascita|nato|nata|nascimento|nasceu|geboortedatum|urodzon[ya]|urodzenia|f\xC3\xB6dd|f\xC3\xB6delsedatum|do\xC4\x9Fum|do\xC4\x9Fdu)[^\n\d]{0,28}?\b(\d{4}-\d{2}-\d{2}|\d{4}/\d{1,2}/\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|[a-z][a-z\x80-\xFF]{2,11}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2}(?:st|nd|rd|th|\.)?(?: of| de)? [a-z\x80-\xFF]{3,12}\.?,?(?: de)? \d{4})\b",
+        pattern: r"(?i-u)(?:born|dob|d\.o\.b|birth|birthday|birthdate|geboren|geb|geburtsdatum|geburtstag|naissance|n\xC3\xA9e?|nacimiento|nacid[oa]|nascita|nato|nata|nascimento|nasceu|nasci|geboortedatum|urodzon[ya]|urodzenia|f\xC3\xB6dd|f\xC3\xB6delsedatum|do\xC4\x9Fum|do\xC4\x9Fdu)[^\n\d]{0,28}?\b(\d{4}-\d{2}-\d{2}|\d{4}/\d{1,2}/\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|[a-z][a-z\x80-\xFF]{2,11}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2}(?:st|nd|rd|th|\.)?(?: of| de)? [a-z\x80-\xFF]{3,12}\.?,?(?: de)? \d{4})\b",
         group: 1,
         validator: Validator::Date,
         confidence: 0.85,
@@ -1082,7 +1128,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             words: &[
                 "born", "dob", "d.o.b", "birth", "birthday", "birthdate", "geboren", "geb", "geburtsdatum", "geburtstag",
                 "naissance", "né", "née", "nacimiento", "nacido", "nacida", "nascita", "nato", "nata", "nascimento",
-                "nasceu", "geboortedatum", "urodzony", "urodzona", "urodzenia", "född", "födelsedatum", "doğum",
+                "nasceu", "nasci", "geboortedatum", "urodzony", "urodzona", "urodzenia", "född", "födelsedatum", "doğum",
                 "doğdu",
             ],
             before: 0,
@@ -1104,6 +1150,20 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ],
         negatives: &["born in 1985", "Geburtsdatum: 31.02.1985", "birth of the project, release 2.3.4.5"],
         severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        // `生年月日：1980年10月24日`, `出生日期: 1985-03-14`, `생년월일 1985.03.14`.
+        id: "pii.date_of_birth.cjk.v1",
+        category: "DATE_OF_BIRTH",
+        pattern: r"(?-u)(\d{4}(?:\xE5\xB9\xB4|\xEB\x85\x84 ?)\d{1,2}(?:\xE6\x9C\x88|\xEC\x9B\x94 ?)\d{1,2}(?:\xE6\x97\xA5|\xEC\x9D\xBC)?|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})",
+        group: 1,
+        validator: Validator::Date,
+        confidence: 0.85,
+        gate: Gate::Windows(cjk_birth_windows),
+        severity: Severity::Medium,
+        examples: &["生年月日：⟦1980年10月24日⟧", "出生日期: ⟦1985-03-14⟧", "생년월일 ⟦1985년 3월 14일⟧"],
+        negatives: &["生年月日：1980年13月40日", "日付 2024年5月6日"],
         ..BASE
     },
     BuiltinRule {
@@ -1396,6 +1456,13 @@ pub const BUILTIN: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Contains(b"."),
         severity: Severity::Low,
+        examples: &[
+            "ssh ⟦db01.prod.corp⟧ now",
+            "Server=⟦pg-primary.intra⟧;Database=crm",
+            "mysql -h ⟦build.int.example.net⟧ -u root",
+            "connection to server at \"⟦ldap.corp.example.com⟧\" failed",
+        ],
+        negatives: &["numpy.int.value", "see www.example.com", "int.example.com.evil"],
         ..BASE
     },
     BuiltinRule {
@@ -1427,7 +1494,10 @@ pub fn internal_host_pattern(extra_suffixes: &[String]) -> String {
             .map(|s| escape(s.trim_start_matches('.'))),
     );
     format!(
-        r"(?i-u)\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{})\b",
+        // The zone form first: the regex takes the first alternative that matches, and
+        // `ldap.corp` must not stop short of `ldap.corp.example.com`.
+        r"(?i-u)\b(?:{}|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:{}))\b",
+        internal_zone_host(),
         suffixes.join("|")
     )
 }
@@ -1448,7 +1518,8 @@ pub fn internal_url_pattern(extra_suffixes: &[String]) -> String {
             .map(|s| escape(s.trim_start_matches('.'))),
     );
     format!(
-        r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#](?:[^\s"'<>`()\[\]{{}}]*[^\s"'<>`()\[\]{{}}.,;:!?])?)?"#,
+        r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|{}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#](?:[^\s"'<>`()\[\]{{}}]*[^\s"'<>`()\[\]{{}}.,;:!?])?)?"#,
+        internal_zone_host(),
         suffixes.join("|")
     )
 }
