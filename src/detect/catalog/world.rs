@@ -1912,18 +1912,18 @@ pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.routing.br_agencia.v1",
         category: "ROUTING_NUMBER",
-        pattern: r"(?i-u)\b(?:ag(?-i:ê|Ê)ncia|agencia|ag\.)[^\n\d]{0,12}?\b(\d{4}(?:-[\dxX])?)\b",
+        pattern: r"(?i-u)\b(?:ag(?-i:ê|Ê)ncia|agencia)\b[^\n\d]{0,12}?\b(\d{4}(?:-[\dxX])?)\b",
         group: 1,
         clean_right: true,
         validator: Validator::Code(br_agencia),
         confidence: 0.85,
-        gate: Gate::Near { words: &["agência", "agencia", "ag"], before: 0, after: 48 },
+        gate: Gate::Near { words: &["agência", "agencia"], before: 0, after: 48 },
         examples: &[
             "transferência para a conta 625314-5, agência ⟦4753⟧.",
             "Banco 341, Agência: ⟦1234-5⟧, conta corrente 12345-6",
-            "ag. ⟦0001⟧ c/c 98765-4",
+            "Agencia ⟦0001⟧, conta 98765-4",
         ],
-        negatives: &["agência 0000", "agência de viagens 24h", "agência 12"],
+        negatives: &["agência 0000", "agência de viagens 24h", "agência 12", "Müller AG. 1234 Mitarbeiter"],
         ..BASE
     },
     BuiltinRule {
