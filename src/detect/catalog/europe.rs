@@ -977,6 +977,139 @@ fn eu_vat(m: &[u8]) -> bool {
 }
 
 // ---------------------------------------------------------------------------------
+// Registers of companies, other personal numbers (found after their names)
+// ---------------------------------------------------------------------------------
+
+/// Número de afiliación a la Seguridad Social (NAF): province (two digits), an
+/// eight-digit serial and two control digits, the remainder mod 97 of the ten digits
+/// before them. For a serial below 10 000 000 the TGSS reads the number as province ×
+/// 10⁷ + serial; the plain ten-digit reading is accepted too, as the numbers printed on
+/// older cards follow it.
+fn es_nss(m: &[u8]) -> bool {
+    let Some(d) = digits::<12>(m) else { return false };
+    let province = number(d.get(..2).unwrap_or_default());
+    let serial = number(d.get(2..10).unwrap_or_default());
+    let control = number(d.get(10..).unwrap_or_default());
+    let plain = number(d.get(..10).unwrap_or_default());
+    let short = province * 10_000_000 + serial;
+    (1..=53).contains(&province) && !all_same(d.get(2..10).unwrap_or_default()) && (plain % 97 == control || (serial < 10_000_000 && short % 97 == control))
+}
+
+/// CIF / NIF of a Spanish legal entity: the entity-type letter, seven digits and the
+/// control digit or letter ([`es_vat`]).
+fn es_cif(m: &[u8]) -> bool {
+    let Some(c) = chars::<9>(m) else { return false };
+    c.first().is_some_and(|f| b"ABCDEFGHJNPQRSUVW".contains(f)) && es_vat(&c)
+}
+
+/// NIF of a person: a DNI, an NIE, or a K/L/M number, with the DNI letter.
+fn es_nif(m: &[u8]) -> bool {
+    let Some(c) = chars::<9>(m) else { return false };
+    match c.first() {
+        Some(b'0'..=b'9') => es_dni(m),
+        Some(b'X' | b'Y' | b'Z') => es_nie(m),
+        Some(b'K' | b'L' | b'M') => es_vat(&c),
+        _ => false,
+    }
+}
+
+/// Numéro fiscal de référence (SPI): thirteen digits, the first 0–3; the last three
+/// are the first ten mod 511.
+fn fr_spi(m: &[u8]) -> bool {
+    let Some(d) = digits::<13>(m) else { return false };
+    let head = number(d.get(..10).unwrap_or_default());
+    d.first().is_some_and(|&f| f <= 3) && head % 511 == number(d.get(10..).unwrap_or_default()) && !all_same(&d)
+}
+
+/// Tessera sanitaria (TS-CNS): twenty digits in the ISO/IEC 7812 layout, 80 (health)
+/// and 380 (Italy) first, a Luhn check digit last.
+fn it_tessera(m: &[u8]) -> bool {
+    digits::<20>(m).is_some_and(|d| d.starts_with(&[8, 0, 3, 8, 0]) && luhn(&d))
+}
+
+/// A registration number found after its name: letters and digits, not all one digit
+/// and not all zeros.
+fn registered_number(m: &[u8]) -> bool {
+    let mut buf = [0u8; 24];
+    let Some(n) = compact(m, &mut buf) else { return false };
+    let c = buf.get(..n).unwrap_or_default();
+    let mut d = [0u8; 24];
+    let mut k = 0;
+    for &b in c.iter().filter(|b| b.is_ascii_digit()) {
+        if let Some(slot) = d.get_mut(k) {
+            *slot = b;
+            k += 1;
+        }
+    }
+    let d = d.get(..k).unwrap_or_default();
+    d.len() >= 3 && !all_same(d) && d.iter().any(|&b| b != b'0')
+}
+
+/// Polish identity card (dowód osobisty): series of three letters, then six digits the
+/// first of which is the check digit; weights 7 3 1 9 7 3 1 7 3 with letters as 10–35
+/// give a total divisible by 10.
+fn pl_dowod(m: &[u8]) -> bool {
+    let Some(c) = chars::<9>(m) else { return false };
+    let mut sum = 0u32;
+    for (i, (&b, w)) in c.iter().zip([7u32, 3, 1, 9, 7, 3, 1, 7, 3]).enumerate() {
+        let v = match b {
+            b'A'..=b'Z' if i < 3 => u32::from(b - b'A') + 10,
+            b'0'..=b'9' if i >= 3 => u32::from(b - b'0'),
+            _ => return false,
+        };
+        sum += v * w;
+    }
+    sum % 10 == 0
+}
+
+/// REGON: nine digits (weights 8 9 2 3 4 5 6 7) or fourteen (2 4 8 5 0 9 7 3 6 1 2 4 8),
+/// the sum mod 11 (10 → 0) is the last digit.
+fn pl_regon(m: &[u8]) -> bool {
+    let check = |d: &[u8], w: &[u32]| {
+        let c = weighted(d, w) % 11 % 10;
+        d.last().is_some_and(|&l| u32::from(l) == c) && !all_same(d)
+    };
+    if let Some(d) = digits::<9>(m) {
+        return check(&d, &[8, 9, 2, 3, 4, 5, 6, 7]);
+    }
+    digits::<14>(m).is_some_and(|d| check(&d, &[2, 4, 8, 5, 0, 9, 7, 3, 6, 1, 2, 4, 8]))
+}
+
+/// Vergi Kimlik Numarası (VKN, Gelir İdaresi): ten digits; for each of the first nine,
+/// t = (d + 9 − i) mod 10 and v = t · 2^(9 − i) mod 9 (9 when t ≠ 0 and v = 0); the last
+/// digit is (10 − Σv mod 10) mod 10.
+fn tr_vkn(m: &[u8]) -> bool {
+    let Some(d) = digits::<10>(m) else { return false };
+    let mut sum = 0u32;
+    for (i, &x) in d.iter().take(9).enumerate() {
+        let t = (u32::from(x) + 9 - i as u32) % 10;
+        let v = (t * (1u32 << (9 - i))) % 9;
+        sum += if t != 0 && v == 0 { 9 } else { v };
+    }
+    d.last().is_some_and(|&c| u32::from(c) == (10 - sum % 10) % 10) && !all_same(&d)
+}
+
+/// A MERSIS number (sixteen digits, a 0 first) or a trade-register (ticaret sicil)
+/// number of five to seven digits.
+fn tr_company(m: &[u8]) -> bool {
+    let n = m.iter().filter(|b| b.is_ascii_digit()).count();
+    ((5..=7).contains(&n) || (n == 16 && m.first() == Some(&b'0'))) && registered_number(m)
+}
+
+/// A Companies House number: eight digits, or two letters of a register other than
+/// England and Wales' (SC Scotland, NI Northern Ireland, OC LLPs, …) and six digits.
+fn uk_company(m: &[u8]) -> bool {
+    const PREFIXES: &[&[u8; 2]] = &[
+        b"SC", b"NI", b"OC", b"SO", b"NC", b"LP", b"SL", b"NL", b"FC", b"SF", b"NF", b"IP", b"SP", b"RC", b"SR",
+        b"NP", b"NO", b"NR", b"CE", b"CS", b"GS", b"AC", b"SA", b"ZC", b"SE", b"GE",
+    ];
+    let Some(c) = chars::<8>(m) else { return false };
+    let head = c.get(..2).unwrap_or_default();
+    let head_ok = head.iter().all(u8::is_ascii_digit) || PREFIXES.iter().any(|p| p.as_slice() == head);
+    head_ok && c.get(2..).is_some_and(|t| t.iter().all(u8::is_ascii_digit)) && registered_number(m)
+}
+
+// ---------------------------------------------------------------------------------
 // Context
 // ---------------------------------------------------------------------------------
 
@@ -1054,6 +1187,9 @@ const CH_CONTEXT: Context = Context {
     against: &[],
     penalty: 0.0,
 };
+
+/// For numbers found after their names: a reference word before them wins.
+const LABELLED_CONTEXT: Context = Context { window: 48, words: &[], boost: 0.0, against: NOT_AN_ID, penalty: 0.45 };
 
 const VAT_CONTEXT: Context = Context {
     window: 48,
@@ -1340,7 +1476,7 @@ pub const RULES: &[BuiltinRule] = &[
         context: Some(&ES_CONTEXT),
         examples: &[
             "DNI: ⟦12345678Z⟧",
-            "Mi NIF es ⟦95597297-M⟧.",
+            "Mi DNI es ⟦95597297-M⟧.",
             "Spanish ID card (DNI) ⟦92622439 J⟧",
             "⟦33283679B⟧",
         ],
@@ -1736,6 +1872,312 @@ pub const RULES: &[BuiltinRule] = &[
             "Turkish identity number ⟦10000000146⟧",
         ],
         negatives: &["TCKN 36316627779", "Kimlik no 01234567890"],
+        ..BASE
+    },
+    // ----------------------------------------------------------------- Found after their names
+    BuiltinRule {
+        id: "pii.national_id.es_nss.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b\d{2}[ /-]?\d{8}[ /-]?\d{2}\b",
+        clean_right: true,
+        validator: Validator::Code(es_nss),
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &["seguridad", "nss", "naf", "afiliación", "afiliacion", "social security"],
+            before: 0,
+            after: 64,
+        },
+        context: Some(&LABELLED_CONTEXT),
+        examples: &[
+            "Nº de la Seguridad Social: ⟦281234567840⟧",
+            "Número de afiliación (NAF) ⟦28/12345678/40⟧",
+            "Spanish social security number ⟦08 40123456 54⟧",
+            "NSS: ⟦463123456725⟧",
+        ],
+        negatives: &["Nº de la Seguridad Social: 281234567841", "Seguridad Social: pedido 281234567840", "NSS 990000000000"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.es_nif.v1",
+        category: "TAX_ID",
+        pattern: r"(?i-u)\bnif\b[^\n\d]{0,32}?\b((?-i:\d{8}[ -]?[A-HJ-NP-TV-Z]|[XYZ][ -]?\d{7}[ -]?[A-HJ-NP-TV-Z]|[KLM]\d{7}[A-HJ-NP-TV-Z]))\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(es_nif),
+        // Above the DNI / NIE rules (0.95 with "nif" nearby): named NIF, it is the tax number.
+        confidence: 0.97,
+        gate: Gate::Near { words: &["nif"], before: 0, after: 64 },
+        examples: &[
+            "Me llamo Lucía y mi NIF ⟦73815294Z⟧.",
+            "NIF: ⟦20481736-Y⟧",
+            "NIF del trabajador extranjero ⟦Y2837465S⟧",
+        ],
+        negatives: &["NIF 73815294A", "NIF-IVA ESB62819479", "mi DNI 73815294Z"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.es_cif.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?-u)\b[ABCDEFGHJNPQRSUVW]-?\d{7}-?[0-9A-J]\b",
+        clean_right: true,
+        validator: Validator::Code(es_cif),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["cif", "nif"], before: 0, after: 48 },
+        severity: Severity::Medium,
+        context: Some(&LABELLED_CONTEXT),
+        examples: &[
+            "Construcciones Levante S.L., CIF ⟦B62819479⟧, NIF-IVA ESB62819479.",
+            "CIF: ⟦A12345674⟧",
+            "NIF de la sociedad ⟦Q2826000H⟧",
+            "cif=⟦B-1234567-4⟧",
+        ],
+        negatives: &["CIF B62819478", "CIF pendiente, pedido A1234567", "CIF X1234567L"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.fr_vitale.v1",
+        category: "HEALTH_ID",
+        pattern: r"(?i-u)\bvitale\b[^\n\d]{0,24}?\b((?-i:[1-478] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}))\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(fr_nir),
+        // Above the NIR rule (0.95 with "vitale" nearby): the number of a carte Vitale.
+        confidence: 0.97,
+        gate: Gate::Near { words: &["vitale"], before: 0, after: 64 },
+        examples: &[
+            "Pour la mutuelle, ma carte Vitale : ⟦1 84 03 75 123 456 90⟧.",
+            "carte vitale n° ⟦291016938802172⟧",
+            "Vitale: ⟦1 80 12 2A 004 031 20⟧",
+        ],
+        negatives: &["carte Vitale : 1 84 03 75 123 456 91", "Vitale 2024 commande 184037512345690 x"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.fr_spi.v1",
+        category: "TAX_ID",
+        pattern: r"(?-u)\b[0-3]\d ?\d{2} ?\d{3} ?\d{3} ?\d{3}\b",
+        clean_right: true,
+        validator: Validator::Code(fr_spi),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["fiscal", "fiscale", "spi"], before: 0, after: 64 },
+        context: Some(&LABELLED_CONTEXT),
+        examples: &[
+            "Numéro fiscal : ⟦3023217600053⟧",
+            "numéro d'identification fiscale (SPI) ⟦30 23 217 600 053⟧",
+            "French tax number (numéro fiscal de référence): ⟦0748312659171⟧",
+        ],
+        negatives: &["Numéro fiscal : 3023217600054", "numéro fiscal 5023217600053", "fiscal 2024: commande 1234567890066 x"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.national_id.it_cie.v1",
+        category: "NATIONAL_ID",
+        // Carta d'identità elettronica (CIE 3.0: two letters, five digits, two letters)
+        // and the paper card (two letters, seven digits).
+        pattern: r"(?-u)\b(?:[A-Z]{2}\d{5}[A-Z]{2}|[A-Z]{2} ?\d{7})\b",
+        clean_right: true,
+        validator: Validator::Code(registered_number),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["identità", "identita", "cie"], before: 0, after: 64 },
+        context: Some(&LABELLED_CONTEXT),
+        examples: &[
+            "Carta d'identità n. ⟦CA48213KX⟧",
+            "numero della carta di identità: ⟦AY 4821390⟧",
+            "Italian identity card (CIE) ⟦CB12938ZT⟧",
+        ],
+        negatives: &["Carta d'identità n. CA00000AA", "carta d'identità scaduta nel 2023", "identità IT60X0542811101000000123456"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.it_rea.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?i-u)\b(?:rea\b|r\.e\.a\.?)[^\n\d]{0,24}?\b((?-i:[A-Z]{2})[ -]?\d{4,7})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(registered_number),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["rea", "r.e.a"], before: 0, after: 64 },
+        severity: Severity::Medium,
+        examples: &[
+            "P.IVA IT01467300016, REA ⟦MI-1849068⟧.",
+            "Numero R.E.A. ⟦TO 1102938⟧",
+            "iscritta al REA di Roma con il n. ⟦RM-1473820⟧",
+        ],
+        negatives: &["REA MI-0000000", "la rea confessa", "REA n. 2024"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.it_tessera_sanitaria.v1",
+        category: "HEALTH_ID",
+        pattern: r"(?-u)\b80380\d{15}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(it_tessera),
+        confidence: 0.9,
+        gate: Gate::NumericRun { min_digits: 20, min_dashes: 0, min_dots: 0, plus: false },
+        examples: &[
+            "Tessera sanitaria del titolare: ⟦80380004839201756349⟧.",
+            "numero di identificazione della tessera (TEAM) ⟦80380001072648395124⟧",
+        ],
+        negatives: &["Tessera sanitaria 80380004839201756348", "id 80390004839201756349"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.nl_kvk.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?-u)\b\d{8}\b",
+        clean_right: true,
+        validator: Validator::Code(registered_number),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["kvk", "kvknummer", "kamer van koophandel", "handelsregister"],
+            before: 0,
+            after: 48,
+        },
+        severity: Severity::Medium,
+        context: Some(&LABELLED_CONTEXT),
+        examples: &[
+            "Bakkerij De Molen B.V., KvK-nummer ⟦60482913⟧, btw-id NL317974051B01.",
+            "ingeschreven bij de Kamer van Koophandel onder nummer ⟦34129087⟧",
+            "KvK: ⟦09182736⟧",
+        ],
+        negatives: &["KvK-nummer 00000000", "KvK 2024 jaarverslag", "KvK 1234567"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.national_id.pl_dowod.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b[A-Z]{3} ?\d{6}\b",
+        clean_right: true,
+        validator: Validator::Code(pl_dowod),
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &["dowód", "dowodu", "dowod", "dowodem", "osobisty", "osobistego", "identity card", "id card"],
+            before: 0,
+            after: 64,
+        },
+        examples: &[
+            "Mój numer dowodu osobistego to ⟦ABA430055⟧.",
+            "Dowód osobisty: ⟦XYZ 712345⟧",
+            "Polish identity card ⟦CAE848213⟧",
+        ],
+        negatives: &["dowód osobisty ABA430056", "dowód zakupu FV 123456", "numer dowodu ABA 43005"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.pl_regon.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?-u)\b\d{9}(?:\d{5})?\b",
+        clean_right: true,
+        validator: Validator::Code(pl_regon),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["regon"], before: 0, after: 48 },
+        severity: Severity::Medium,
+        context: Some(&LABELLED_CONTEXT),
+        examples: &[
+            "Usługi Budowlane Nowak Sp. z o.o., REGON ⟦123456785⟧, NIP UE PL5261043525.",
+            "REGON: ⟦730819427⟧",
+            "REGON jednostki lokalnej ⟦12345678512347⟧",
+        ],
+        negatives: &["REGON 123456786", "REGON 000000000", "REGON: zamówienie 12345678"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.de_handelsregister.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?-u)\bHR[AB] ?\d{1,6}(?: B)?\b",
+        clean_right: true,
+        validator: Validator::Code(registered_number),
+        confidence: 0.85,
+        gate: Gate::Prefix(&[b"HRA", b"HRB"]),
+        severity: Severity::Medium,
+        examples: &[
+            "Müller & Söhne GmbH, Amtsgericht Charlottenburg ⟦HRB 268799⟧",
+            "Registergericht: Amtsgericht München, ⟦HRB 123456⟧",
+            "eingetragen im Handelsregister unter ⟦HRA 40281⟧",
+            "Amtsgericht Charlottenburg ⟦HRB 98765 B⟧",
+        ],
+        negatives: &["HRB 000000", "HRB 12", "HRBX 268799", "HR 268799"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.uk_companies_house.v1",
+        category: "COMPANY_ID",
+        pattern: concat!(
+            r"(?i-u)\b(?:companies house|company (?:registration )?(?:number|no)|registered (?:number|no)",
+            r"|registered in (?:england|scotland|wales|northern ireland)|crn)\b[^\n\d]{0,32}?\b((?-i:[A-Z]{2}\d{6}|\d{8}))\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(uk_company),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "companies house", "company number", "company no", "company registration", "registered number",
+                "registered no", "registered in", "crn",
+            ],
+            before: 0,
+            after: 112,
+        },
+        severity: Severity::Medium,
+        examples: &[
+            "Our company details for the invoice: Companies House no. ⟦09482713⟧, VAT reg GB980780684.",
+            "Registered in England and Wales, company number ⟦SC482913⟧.",
+            "Company registration number: ⟦OC301947⟧",
+        ],
+        negatives: &["Companies House no. 00000000", "company number 1234567", "company no. XX123456"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.tr_vkn.v1",
+        category: "TAX_ID",
+        pattern: r"(?i-u)\b(?:vergi kimlik|vkn)\b[^\n\d]{0,32}?\b(\d{10})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(tr_vkn),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["vergi", "vkn"], before: 0, after: 64 },
+        examples: &[
+            "Pasaport numaram U12345678, vergi kimlik numaram ⟦4820193752⟧.",
+            "Vergi Kimlik No: ⟦7301846254⟧",
+            "VKN ⟦0157392843⟧",
+        ],
+        negatives: &["vergi kimlik numaram 4820193753", "VKN 0000000000", "vergi kimlik 12345"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.vat.tr_vkn.v1",
+        category: "VAT_NUMBER",
+        pattern: r"(?i-u)\bvergi (?:no\b|numaras)[^\n\d]{0,32}?\b(\d{10})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(tr_vkn),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["vergi"], before: 0, after: 64 },
+        severity: Severity::Medium,
+        examples: &[
+            "Fatura bilgileri: Yıldız Tekstil A.Ş., Vergi No ⟦7301846254⟧.",
+            "Vergi numarası: ⟦0157392843⟧ (Kadıköy V.D.)",
+        ],
+        negatives: &["Vergi No 7301846255", "vergi no. 2024 beyanı"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.company_id.tr_mersis.v1",
+        category: "COMPANY_ID",
+        pattern: r"(?i-u)\b(?:mersis|ticaret sicil|sicil)\b[^\n\d]{0,24}?\b(\d{16}|\d{5,7})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(tr_company),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["mersis", "sicil"], before: 0, after: 64 },
+        severity: Severity::Medium,
+        examples: &[
+            "Vergi No 7301846254, Mersis kayıt ⟦563241⟧.",
+            "MERSIS No: ⟦0482019375600015⟧",
+            "Ticaret sicil no ⟦104382⟧",
+        ],
+        negatives: &["Mersis no 1482019375600015", "sicil no 000000", "Mersis kaydı 2024 yılında 12"],
         ..BASE
     },
     // ----------------------------------------------------------------- EU VAT numbers

@@ -543,6 +543,60 @@ fn bank_account(value: &[u8]) -> bool {
     !date && plain_number(value, &[6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
 }
 
+/// A UK sort code or an Australian BSB: six digits, not one digit repeated.
+fn six_digit_branch(value: &[u8]) -> bool {
+    digit_values::<6>(value).is_some_and(|d| !all_same(&d))
+}
+
+/// Indian IFSC (RBI): four letters of the bank, a `0` reserved for future use, and six
+/// letters or digits of the branch.
+fn in_ifsc(value: &[u8]) -> bool {
+    value.len() == 11
+        && value.get(..4).is_some_and(|b| b.iter().all(u8::is_ascii_uppercase))
+        && value.get(4) == Some(&b'0')
+        && value.get(5..).is_some_and(|b| b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
+}
+
+/// A Brazilian branch (agência) number: four digits and an optional check digit (or X),
+/// not `0000`.
+fn br_agencia(value: &[u8]) -> bool {
+    value.get(..4).is_some_and(|b| b.iter().all(u8::is_ascii_digit) && b != b"0000")
+}
+
+/// RG of São Paulo (SSP-SP): eight digits and a check character, the sum of the digits
+/// weighted 9 8 7 6 5 4 3 2 mod 11 (10 written `X`).
+fn br_rg(value: &[u8]) -> bool {
+    let Some((&last, body)) = value.split_last() else { return false };
+    let Some(d) = digit_values::<8>(body.strip_suffix(b"-").unwrap_or(body)) else { return false };
+    let r = weighted(&d, &[9, 8, 7, 6, 5, 4, 3, 2]) % 11;
+    let want = if r == 10 { b'X' } else { b'0' + r as u8 };
+    !all_same(&d) && last.to_ascii_uppercase() == want
+}
+
+/// Cartão Nacional de Saúde (CNS): fifteen digits, the first 1 or 2 (numbers derived
+/// from the PIS) or 7, 8, 9 (provisional); the digits weighted 15 … 1 sum to a multiple
+/// of 11.
+fn br_cns(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<15>(value) else { return false };
+    let weights: [u32; 15] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
+    matches!(d.first(), Some(1 | 2 | 7 | 8 | 9)) && weighted(&d, &weights) % 11 == 0 && !all_same(&d)
+}
+
+/// A passport number of letters and digits after the word for passport: eight or nine
+/// characters with a letter and a digit (German numbers use `CFGHJKLMNPRTVWXYZ` and
+/// digits; Dutch ones letters and digits ending in a digit).
+fn passport_alnum(value: &[u8]) -> bool {
+    (8..=9).contains(&value.len())
+        && value.iter().any(u8::is_ascii_digit)
+        && value.iter().any(u8::is_ascii_uppercase)
+        && value.iter().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+}
+
+/// An Ethereum address in lower case without a word that names it: not a placeholder.
+fn eth_lower(value: &[u8]) -> bool {
+    value.get(2..).is_some_and(|hex| hex.len() == 40 && varied_hex(hex))
+}
+
 /// US NPI: ten digits, Luhn over `80840` and the number (ISO 7812 card-issuer prefix).
 fn us_npi(value: &[u8]) -> bool {
     let Some(d) = digit_values::<10>(value) else { return false };
@@ -873,6 +927,18 @@ const ACCOUNT_CONTEXT: Context = Context {
     words: &["bank", "iban", "bic", "swift", "routing", "sort", "blz", "banco", "banque", "bancaria", "wire"],
     boost: 0.1,
     against: &["aws", "iam", "arn", "gcp", "azure", "cloud", "user", "login", "customer", "billing", "order", "ticket", "game"],
+    penalty: 0.4,
+};
+
+/// Forty hex digits after `0x` named as something other than an address.
+const HEX_CONTEXT: Context = Context {
+    window: 48,
+    words: &[],
+    boost: 0.0,
+    against: &[
+        "hash", "txhash", "txid", "tx", "transaction", "commit", "sha", "sha1", "digest", "block", "topic", "storage",
+        "slot", "salt", "nonce", "signature", "selector", "ripemd160", "hash160", "checksum", "fingerprint",
+    ],
     penalty: 0.4,
 };
 
@@ -1421,7 +1487,7 @@ pub const RULES: &[BuiltinRule] = &[
         pattern: concat!(
             r"(?i-u)\b(?:account(?: number| no\.?| #|#)|acct(?: no\.?| #|#)?|bank account(?: number| no\.?)?",
             r"|kontonummer|konto-?nr\.?|num(?-i:é|É|e)ro de compte|n(?-i:ú|u)mero de cuenta|numero di conto",
-            r"|n(?-i:ú|u)mero da conta|conta(?: corrente| poupan(?-i:ç|c)a)?|rekeningnummer)",
+            r"|n(?-i:ú|u)mero da conta|conta(?: corrente| poupan(?-i:ç|c)a)?|rekening(?:nummer)?|konto|hesap(?: no\.?| numaras)?)",
             r"[^\n\d]{0,16}?\b(\d{4}(?: \d{4}){1,3}(?: \d{1,4})?|\d{4,17}(?:-\d{1,10}){0,2})\b"
         ),
         group: 1,
@@ -1446,6 +1512,9 @@ pub const RULES: &[BuiltinRule] = &[
                 "numero da conta",
                 "conta",
                 "rekeningnummer",
+                "rekening",
+                "konto",
+                "hesap",
             ],
             before: 0,
             after: 112,
@@ -1457,6 +1526,9 @@ pub const RULES: &[BuiltinRule] = &[
             "Número de cuenta ⟦0049 1500 0512 3456⟧",
             "Banco 341, agência 1234, conta corrente ⟦12345-6⟧",
             "acct# ⟦9876543210⟧",
+            "Hesap numarası: ⟦12345678⟧ (Ziraat)",
+            "rekening ⟦482019375⟧ t.n.v. J. de Vries",
+            "Konto ⟦1502837465⟧ bei der Sparkasse",
         ],
         negatives: &[
             "account number of users: 12",
@@ -1701,8 +1773,9 @@ pub const RULES: &[BuiltinRule] = &[
             r"|carnet de conducir|licencia de conduc(?:ir|ci(?-i:ó)n|cion)|patente(?: di guida)?|prawo jazdy|prawa jazdy",
             r"|rijbewijs(?:nummer)?|carteira de motorista|carteira nacional de habilita|cnh",
             r"|k(?-i:ö|Ö)rkort(?:snummer)?|korkort|ehliyet|s(?-i:ü)r(?-i:ü)c(?-i:ü) belgesi",
-            r"|licen[cs]e(?: no\.?| number| nr\.?|#| #|:)|dl(?:#| no\.?| nr\.?))",
-            r"[^\n\d]{0,24}?\b((?-i:\d{3,6}/\d{2}/\d{3,5}|\d{6,8}-\d{4}|[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}|[A-Z]{0,3}\d[A-Z0-9]{5,14}))\b"
+            r"|driv(?:ing|ers?|er's) licen[cs]e|licen[cs]e(?: no\.?| number| nr\.?|#| #|:)|dl(?:#| no\.?| nr\.?))",
+            r"[^\n\d]{0,24}?\b((?-i:\d{3,6}/\d{2}/\d{3,5}|\d{6,8}-\d{4}|[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z0-9]{2}",
+            r"|[A-Z]\d{3}-\d{3}-\d{2}-\d{3}-\d|[A-Z]{2}\d{2}[ -]?\d{11}|[A-Z]{0,3}\d[A-Z0-9]{5,14}))\b"
         ),
         group: 1,
         clean_right: true,
@@ -1734,6 +1807,10 @@ pub const RULES: &[BuiltinRule] = &[
                 "sürücü belgesi",
                 "licence",
                 "license",
+                "driving",
+                "driver",
+                "drivers",
+                "driver's",
                 "dl",
             ],
             before: 0,
@@ -1752,6 +1829,9 @@ pub const RULES: &[BuiltinRule] = &[
             "Ehliyet no ⟦123456⟧",
             "Licence no. ⟦MORGA753116SM9IJ⟧",
             "DL# ⟦D1234567⟧",
+            "driver's license ⟦P109-853-03-245-4⟧ (FL)",
+            "Mera driving licence ⟦GJ33 20037006867⟧ hai",
+            "the driver will be Marcus Thornton (licence no. ⟦THORN703099M999H⟧)",
         ],
         negatives: &[
             "license key: 7XH9K2LQ3M",
@@ -1779,6 +1859,221 @@ pub const RULES: &[BuiltinRule] = &[
             "驾驶证档案编号 ⟦510100123456⟧",
         ],
         negatives: &["運転免許の更新", "驾照 2024年", "운전면허 시험 1회"],
+        ..BASE
+    },
+    // --- Routing numbers of other countries, and accounts written after them ---
+    BuiltinRule {
+        id: "pii.routing.uk_sort_code.v1",
+        category: "ROUTING_NUMBER",
+        pattern: r"(?i-u)\bsort ?code\b[^\n\d]{0,16}?\b(\d{2}-\d{2}-\d{2}|\d{2} \d{2} \d{2}|\d{6})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(six_digit_branch),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["sort", "sortcode"], before: 0, after: 64 },
+        examples: &[
+            "Sort code ⟦32-48-42⟧, account 28122402 for the refund.",
+            "sortcode: ⟦401276⟧",
+            "Bank details - sort code ⟦20 45 77⟧, account number 73901846",
+        ],
+        negatives: &["sort code 00-00-00", "sort code pending, ext 12-34", "sort by code 12-34-56"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.routing.au_bsb.v1",
+        category: "ROUTING_NUMBER",
+        pattern: r"(?i-u)\bbsb\b[^\n\d]{0,16}?\b(\d{3}-?\d{3})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(six_digit_branch),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["bsb"], before: 0, after: 64 },
+        examples: &["BSB ⟦062-914⟧, account 10482937", "BSB number: ⟦733158⟧"],
+        negatives: &["BSB 000-000", "BSB lookup 12-345"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.routing.in_ifsc.v1",
+        category: "ROUTING_NUMBER",
+        pattern: r"(?i-u)\bifsc\b[^\n\d]{0,16}?\b((?-i:[A-Z]{4}0[A-Z0-9]{6}))\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(in_ifsc),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["ifsc"], before: 0, after: 64 },
+        examples: &[
+            "Bank account 778608749453, IFSC ⟦SBIN07LTG1B⟧.",
+            "IFSC code: ⟦HDFC0001234⟧",
+            "ifsc=⟦ICIC0QBZM25⟧",
+        ],
+        negatives: &["IFSC SBIN17LTG1B", "IFSC code lookup ABCD", "ifsc hdfc0001234"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.routing.br_agencia.v1",
+        category: "ROUTING_NUMBER",
+        pattern: r"(?i-u)\b(?:ag(?-i:ê|Ê)ncia|agencia)\b[^\n\d]{0,12}?\b(\d{4}(?:-[\dxX])?)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(br_agencia),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["agência", "agencia"], before: 0, after: 48 },
+        examples: &[
+            "transferência para a conta 625314-5, agência ⟦4753⟧.",
+            "Banco 341, Agência: ⟦1234-5⟧, conta corrente 12345-6",
+            "Agencia ⟦0001⟧, conta 98765-4",
+        ],
+        negatives: &["agência 0000", "agência de viagens 24h", "agência 12", "Müller AG. 1234 Mitarbeiter"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.bank_account.after_routing.v1",
+        category: "BANK_ACCOUNT",
+        pattern: concat!(
+            r"(?i-u)\b(?:routing|aba|rtn|sort ?code|ifsc|bsb|transit|ag(?-i:ê|Ê)ncia|agencia|blz|swift|bic)\b[^\n]{0,48}?",
+            r"\b(?:account|acct|a/c|konto|compte|cuenta)\b(?: number| no\.?| #|#)?[^\n\d]{0,8}?",
+            r"\b(\d{4}(?: \d{4}){1,3}|\d{6,17}(?:-\d{1,2})?)\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(bank_account),
+        // Above the labelled account rule: a routing number before it makes it a bank's.
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "routing", "aba", "rtn", "sort", "sortcode", "ifsc", "bsb", "transit", "agência", "agencia", "blz",
+                "swift", "bic",
+            ],
+            before: 0,
+            after: 128,
+        },
+        context: Some(&ACCOUNT_CONTEXT),
+        examples: &[
+            "Refund to routing 021000021, account ⟦916808298⟧.",
+            "Bank: routing 121000358, account ⟦9999175048⟧",
+            "Sort code 32-48-42, account ⟦28122402⟧ for the refund.",
+            "BSB 062-914, acct ⟦10482937⟧",
+        ],
+        negatives: &[
+            "routing 021000021, account pending",
+            "routing table updated, account 2024-05-01",
+            "routing 021000021, account 00000000",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.bank_account.before_routing.v1",
+        category: "BANK_ACCOUNT",
+        pattern: concat!(
+            r"(?i-u)\b(?:account|acct|a/c)\b(?: number| no\.?| #|#)?[^\n\d]{0,8}?\b(\d{6,17})\b",
+            r"[^\n]{0,32}?\b(?:routing|aba|sort ?code|ifsc|bsb|transit)\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(bank_account),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["account", "acct", "a/c"], before: 0, after: 112 },
+        context: Some(&ACCOUNT_CONTEXT),
+        examples: &[
+            "Pay into account ⟦28122402⟧, sort code 32-48-42.",
+            "acct ⟦4829103756⟧ / routing 071000013",
+        ],
+        negatives: &["account 00000000, sort code 32-48-42", "account 12345 routing"],
+        ..BASE
+    },
+    // --- Brazil: identity card and health card ---
+    BuiltinRule {
+        id: "pii.national_id.br_rg.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:rg|registro geral|carteira de identidade|identidade)\b[^\n\d]{0,24}?\b(\d{2}\.?\d{3}\.?\d{3}-?[\dXx])\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(br_rg),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["rg", "registro geral", "identidade"], before: 0, after: 96 },
+        examples: &[
+            "CPF: 392.869.563-04\nRG: ⟦29.465.327-2⟧",
+            "Meu RG é ⟦40318275X⟧.",
+            "carteira de identidade nº ⟦55.102.938-9⟧",
+        ],
+        negatives: &["RG: 29.465.327-3", "rg 11.111.111-1", "RG pendente, pedido 123456789"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.br_cns.v1",
+        category: "HEALTH_ID",
+        pattern: concat!(
+            r"(?i-u)\b(?:cns|sus|cart(?-i:ã|Ã)o nacional de sa(?-i:ú|Ú)de|cartao nacional de saude)\b[^\n\d]{0,24}?",
+            r"\b([1-27-9]\d{2} ?\d{4} ?\d{4} ?\d{4})\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(br_cns),
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &["cns", "sus", "cartão nacional de saúde", "cartao nacional de saude"],
+            before: 0,
+            after: 96,
+        },
+        examples: &[
+            "Oi, meu cartão do SUS é ⟦752 6018 1590 8302⟧ e o passaporte HN771307.",
+            "CNS: ⟦816613186091391⟧",
+            "Cartão Nacional de Saúde ⟦209 9603 0824 6282⟧",
+        ],
+        negatives: &["CNS 752 6018 1590 8303", "SUS 000 0000 0000 0000", "cartão do SUS 123"],
+        ..BASE
+    },
+    // --- Ethereum addresses in lower case, and passports of letters and digits ---
+    BuiltinRule {
+        id: "crypto.eth_address.lower.v1",
+        category: "CRYPTO_WALLET",
+        pattern: r"(?-u)\b0x[0-9a-f]{40}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(eth_lower),
+        // 20 bytes after `0x` is an account or contract address; hashes are 32 bytes.
+        confidence: 0.8,
+        gate: Gate::Windows(id_token_windows),
+        severity: Severity::Medium,
+        context: Some(&HEX_CONTEXT),
+        examples: &[
+            "Send the refund to ⟦0x16fdaeeb975729fae923d5a4fd12aabfe228f219⟧ please.",
+            "payout_address: ⟦0xe9cb0eb53f16947ccf25ec84d8dbc74254770f58⟧",
+            "\"withdrawAddress\": \"⟦0x904dba41ecccc3fc1626e53a13043b026c48bbf3⟧\",",
+        ],
+        negatives: &[
+            "tx hash 0x3feff9243a8f506b40928b5b7a767c76fb008f86",
+            "0x0000000000000000000000000000000000000001",
+            "storage slot 0x3feff9243a8f506b40928b5b7a767c76fb008f86",
+            "0x3feff9243a8f506b40928b5b7a767c76fb008f86aa",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.passport.intl_alnum.v1",
+        category: "PASSPORT",
+        pattern: concat!(
+            r"(?i-u)\b(?:reisepass(?:nummer)?|passnummer|passeport|pasaporte|passaporto|paszport(?:u)?|paspoort(?:nummer)?",
+            r"|passaporte|pasaport|passport(?: number| no\.?)?)\b[^\n\d]{0,28}?\b((?-i:[A-Z][A-Z0-9]{7,8}))\b"
+        ),
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(passport_alnum),
+        confidence: 0.88,
+        gate: Gate::Near {
+            words: &[
+                "reisepass", "reisepassnummer", "passnummer", "passeport", "pasaporte", "passaporto", "paszport",
+                "paszportu", "paspoort", "paspoortnummer", "passaporte", "pasaport", "passport",
+            ],
+            before: 0,
+            after: 96,
+        },
+        examples: &[
+            "Reisepassnummer ⟦CFPP80VYZ⟧, geboren am 08.05.1993",
+            "Mijn paspoortnummer is ⟦PYZWYTQS1⟧ en mijn rijbewijsnummer 8166631576.",
+            "paspoort ⟦XUDNC4T51⟧",
+        ],
+        negatives: &["Reisepassnummer ABGELAUFEN", "passport number REQUIRED", "Reisepass gültig bis 2031"],
         ..BASE
     },
 ];
