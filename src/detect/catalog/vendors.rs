@@ -665,7 +665,7 @@ pub const RULES: &[BuiltinRule] = &[
         pattern: r##"(?-u)[A-Za-z0-9+/]{86}=="##,
         clean_left: true,
         confidence: 0.92,
-        gate: Gate::Near { words: &["azure", "accountkey", "account_key", "storage_key", "azure_storage_key", "storagekey", "azurestorage", "account-key"], before: 0, after: 192 },
+        gate: Gate::Near { words: &["azure", "accountkey", "account_key", "azure_storage_key", "azurestorage", "account-key"], before: 0, after: 192 },
         examples: &[
             r##"AZURE_STORAGE_KEY=⟦8fFdXRo4VIgq0tcsCN2joJ97zTHhPsIR5y1q2eY2gQ+UtrMUynyPsoZl3TpSN21Ncz4mDk6zT2Wj0xLxxQCMP4==⟧"##,
             r##"az storage blob list --account-name acmedata --account-key ⟦ND5wkkieeA7BWenMC7jQ+k0lA+qRAWsOVd9xO0Q8ab/7IItPHxT331c4FH2Z62WnH2+A4dUmLjtSAcJ0qRi6Wj==⟧"##,
@@ -682,7 +682,7 @@ pub const RULES: &[BuiltinRule] = &[
         pattern: r##"(?-u)(?:https://[a-z0-9]{3,24}\.(?:blob|file|queue|table|dfs)\.core\.windows\.net/[^\s?"\'<>]*\?)?(?:[a-z]{2,4}=[^\s&"\'<>]*&)*sv=\d{4}-\d{2}-\d{2}&[^\s"\'<>]*?sig=[A-Za-z0-9%+/]{40,}(?:%3[Dd]|=){0,2}(?:&[^\s&"\'<>]+)*"##,
         clean_left: true,
         confidence: 0.97,
-        gate: Gate::Contains(b"sig="),
+        gate: Gate::Near { words: &["sig"], before: 640, after: 160 },
         examples: &[
             r##"SAS=⟦sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&st=2025-01-01T00:00:00Z&spr=https&sig=M3nKy8LLb7G2RNWVM6MVohDvP4rn8//o21zPHeIgW0O%3D⟧"##,
             r##"download from ⟦https://acmedata.blob.core.windows.net/backups/db.bak?sp=r&st=2025-03-01T10:00:00Z&se=2025-03-02T10:00:00Z&spr=https&sv=2022-11-02&sr=b&sig=uvLF0avReSThsEYG+ng1l5pcA+uufhyGt4T8sNRmwKv%3D⟧ now"##,
@@ -714,9 +714,9 @@ pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.azure.service_bus_connection.v1",
         category: "CONNECTION_STRING",
-        pattern: r##"(?-u)Endpoint=sb://[A-Za-z0-9.-]+/;SharedAccessKeyName=[^;\s"\']+;SharedAccessKey=[A-Za-z0-9+/]{42,44}={0,2}(?:;EntityPath=[^;\s"\']+)?"##,
+        pattern: r##"(?-u)\bEndpoint=sb://[A-Za-z0-9.-]+/;SharedAccessKeyName=[^;\s"\']+;SharedAccessKey=[A-Za-z0-9+/]{42,44}={0,2}(?:;EntityPath=[^;\s"\']+)?"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"SharedAccessKey="),
+        gate: Gate::Prefix(&[b"Endpoint=sb://"]),
         examples: &[
             r##"SERVICEBUS_CONNECTION="⟦Endpoint=sb://acme-bus.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=aPXcMiqP46+k6c4A8k7uHv2c67Ye3aA427RTE4CU8zF=⟧""##,
             r##"the event hub conn string is ⟦Endpoint=sb://acme-hub.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=v9Lsw9bwm9Qy8DYgkOdmLg+s/3o9GEqmLjPDWmBmf/8=;EntityPath=telemetry⟧ please rotate"##,
@@ -751,7 +751,7 @@ pub const RULES: &[BuiltinRule] = &[
         category: "CLOUD_CREDENTIAL",
         pattern: r##"(?-u)"type"\s*:\s*"service_account"\s*,(?:\s*"[a-z_]+"\s*:\s*"[^"]*"\s*,){0,6}?\s*"private_key"\s*:\s*"-----BEGIN (?:RSA )?PRIVATE KEY-----[A-Za-z0-9+/=\s\\]{64,}?-----END (?:RSA )?PRIVATE KEY-----(?:\\n|\s)*""##,
         confidence: 0.99,
-        gate: Gate::Contains(b"service_account"),
+        gate: Gate::Near { words: &["service_account"], before: 32, after: 8192 },
         examples: &[
             r##"{⟦"type": "service_account", "project_id": "acme-prod-4471", "private_key_id": "221a7dd25b26748ec60d1254fa76f7f6f53f66a4", "private_key": "-----BEGIN PRIVATE KEY-----\nS0ZQV1NjYWNZTXhkYmNlNzNTOXV2MEZudG5hbDFyaFpvMEt6OUV3WkNpS2E4eUlt\nWjdBa0ZwRXBWSVBaSUtoZ3dUclhmVktMSjdRdDJ4QzNtaU4yc1VScFZXQzI4eThR\n-----END PRIVATE KEY-----\n"⟧, "client_email": "ci@acme-prod-4471.iam.gserviceaccount.com"}"##,
             r##"key.json:
@@ -1297,7 +1297,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_left: true,
         clean_right: true,
         confidence: 0.99,
-        gate: Gate::Contains(b".atlasv1."),
+        gate: Gate::Near { words: &["atlasv1"], before: 16, after: 96 },
         examples: &[
             r##"TFE_TOKEN=⟦2897MSajhlEhCA.atlasv1.xgGVw7-_m_aVUTP2b0fUVKsaSru-D2JBvDnEZgv3o8JFxxZKB3CuNX9Mqgxjk-urdt5⟧"##,
             r##"credentials "app.terraform.io" {
@@ -1397,12 +1397,12 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "secret.discord.bot_token.v1",
         category: "SERVICE_TOKEN",
-        pattern: r##"(?-u)\b(?:MT|Mj|Mz|ND|NT|Nj|Nz|OD|OT)[A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"##,
+        pattern: r##"(?-u)\b[MNO][TjzD][AEIMQUYcgk][A-Za-z0-9_-]{21,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b"##,
         validator: Validator::Entropy,
         confidence: 0.93,
-        gate: Gate::Prefix(&[b"MT", b"Mj", b"Mz", b"ND", b"NT", b"Nj", b"Nz", b"OD", b"OT"]),
+        gate: Gate::Prefix(&[b"MTA", b"MTE", b"MTI", b"MTM", b"MTQ", b"MTU", b"MTY", b"MTc", b"MTg", b"MTk", b"MjA", b"MjE", b"MjI", b"MjM", b"MjQ", b"MjU", b"MjY", b"Mjc", b"Mjg", b"Mjk", b"MzA", b"MzE", b"MzI", b"MzM", b"MzQ", b"MzU", b"MzY", b"Mzc", b"Mzg", b"Mzk", b"NDA", b"NDE", b"NDI", b"NDM", b"NDQ", b"NDU", b"NDY", b"NDc", b"NDg", b"NDk", b"NTA", b"NTE", b"NTI", b"NTM", b"NTQ", b"NTU", b"NTY", b"NTc", b"NTg", b"NTk", b"NjA", b"NjE", b"NjI", b"NjM", b"NjQ", b"NjU", b"NjY", b"Njc", b"Njg", b"Njk", b"NzA", b"NzE", b"NzI", b"NzM", b"NzQ", b"NzU", b"NzY", b"Nzc", b"Nzg", b"Nzk", b"ODA", b"ODE", b"ODI", b"ODM", b"ODQ", b"ODU", b"ODY", b"ODc", b"ODg", b"ODk", b"OTA", b"OTE", b"OTI", b"OTM", b"OTQ", b"OTU", b"OTY", b"OTc", b"OTg", b"OTk"]),
         examples: &[
-            r##"DISCORD_TOKEN=⟦MTg6fsOdjmadsKHGHrhSPG9aoS.GEaTB7.VudzZ6s9yxiag-Tyoo5QZv7ozy5wYocE-q3W27⟧"##,
+            r##"DISCORD_TOKEN=⟦MTEc6fsOdjmadsKHGHrhSPG9ag.GEaTB7.VudzZ6s9yxiag-Tyoo5QZv7ozy5wYocE-q3W27⟧"##,
             r##"client.run("⟦ODkWP5maeHafrrvQ8bzVQwucme.GhLw9P.ehceAAfzwqjqFJl3Tw5B_LCTk0X⟧")"##,
         ],
         negatives: &[
@@ -1414,12 +1414,12 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "webhook.discord.webhook_url.v1",
         category: "WEBHOOK_URL",
-        pattern: r##"(?-u)\b(?:https?://)?(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v\d{1,2}/)?webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68}\b"##,
+        pattern: r##"(?-u)\b(?:https?://(?:ptb\.|canary\.)?)?discord(?:app)?\.com/api/(?:v\d{1,2}/)?webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68}\b"##,
         confidence: 0.99,
-        gate: Gate::Prefix(&[b"https://discord", b"https://ptb.discord", b"https://canary.discord", b"http://discord", b"http://ptb.discord", b"http://canary.discord", b"discord.com/api/", b"discordapp.com/api/", b"ptb.discord.com/", b"canary.discord.com/"]),
+        gate: Gate::Prefix(&[b"https://discord", b"https://ptb.discord", b"https://canary.discord", b"http://discord", b"http://ptb.discord", b"http://canary.discord", b"discord.com/api/", b"discordapp.com/api/"]),
         examples: &[
-            r##"DISCORD_WEBHOOK_URL=⟦https://discord.com/api/webhooks/6836265957261613663/vwkeG_ZfjH-nA_B_SyPrCDhf37oQ1VE8ql0Dwr4Z_l7sK5oP6BwyUiMo5at-sN44FMPk⟧"##,
-            r##"post alerts to ⟦discordapp.com/api/webhooks/538463342759753639/LT5hKrQ-X3V5TIWnCgu767U52RCIvdCVi2NG_G9_0xgGIHwpAVvgOfSQM7rqc4rWshTB⟧ please"##,
+            r##"DISCORD_WEBHOOK_URL=⟦https://discord.com/api/webhooks/1472665983626595726/tz3ZfWAPwkeG_ZfjH-nA_B_SyPrCDhf37oQ1VE8ql0Dwr4Z_l7sK5oP6BwyUiMo5at-U⟧"##,
+            r##"post alerts to ⟦discordapp.com/api/webhooks/287345955283846337/b5Sz1D6RcT5hKrQ-X3V5TIWnCgu767U52RCIvdCVi2NG_G9_0xgGIHwpAVvgOfSQM7rC⟧ please"##,
         ],
         negatives: &[
             r##"https://discord.com/api/webhooks/{id}/{token}"##,
@@ -1435,8 +1435,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.95,
         gate: Gate::Prefix(&[b"ntn_", b"secret_"]),
         examples: &[
-            r##"NOTION_TOKEN=⟦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⟧"##,
-            r##"const notion = new Client({ auth: "⟦secret_fd2AFyAIrobgt2w3EAoplJ1XpR0o1LCzdxsTZiTm6Pw⟧" })"##,
+            r##"NOTION_TOKEN=⟦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⟧"##,
+            r##"const notion = new Client({ auth: "⟦secret_plRN4K4pEVoUEY88N1ryd2AFyAIrobgt2w3EAoplJ1R⟧" })"##,
         ],
         negatives: &[
             r##"NOTION_TOKEN=secret_xxx"##,
@@ -1451,8 +1451,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"sgp_"]),
         examples: &[
-            r##"SRC_ACCESS_TOKEN=⟦sgp_40bd63aadc0780f4_ef8f2e73e8fa13af7b8e70f6a9d212844c8612d2⟧"##,
-            r##"src login https://sourcegraph.example.com --token ⟦sgp_local_af6a84922bd5007878bd6d6ee0e016e81a06533a⟧"##,
+            r##"SRC_ACCESS_TOKEN=⟦sgp_8f6130bd63aadc00_1b444f8f2e73e8fa13af7b8e70f6a9d212844c82⟧"##,
+            r##"src login https://sourcegraph.example.com --token ⟦sgp_local_58e24f6a84922bd5007878bd6d6ee0e016e81a03⟧"##,
         ],
         negatives: &[
             r##"SRC_ACCESS_TOKEN=sgp_xxx"##,
@@ -1468,8 +1468,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.95,
         gate: Gate::Prefix(&[b"EAA"]),
         examples: &[
-            r##"FACEBOOK_ACCESS_TOKEN=⟦EAABbdKt6TeBjryk2wFtsd66Cvj3VNjypEuCBDTIVCTbVsUSjj2Xru89r5VE7PNhniGl17ER9hYTuqnqJ2PRAwmqVBP0yQTueZenqKDpSz02Wyjyx7XWLuemjRF6Ub9zOPdCejwIFchAQSJ55Qgt76QzuH⟧"##,
-            r##"curl "https://graph.facebook.com/v19.0/me?access_token=⟦EAAGml7tHGH5USjN0HGxbzWC7IiJk31vd4Vcg6AmsA9pryMH6JAeY7CdgsVmxII8B70TYdNw0gZs2YYIUI26VjkNgJBQpP6eCR3xXNDlqMVNzh0N9G3C3EEqtJ1JkAgYArNZQwZKO5VQDhMmcLMg8EDm6pxfPae8NPqEliVzuoTq6jYniplL8716MrgT4CFYMHmTsQ5hkRxP⟧""##,
+            r##"FACEBOOK_ACCESS_TOKEN=⟦EAAB5YGGGzsOGDhqdKt6TeBjryk2wFtsd66Cvj3VNjypEuCBDTIVCTbVsUSjj2Xru89r5VE7PNhniGl17ER9hYTuqnqJ2PRAwmqVBP0yQTueZenqKDpSz02Wyjyx7XWLuemjRF6Ub9zOPdCejwIFchAQS5⟧"##,
+            r##"curl "https://graph.facebook.com/v19.0/me?access_token=⟦EAAGHgt76QzugbHsl7tHGH5USjN0HGxbzWC7IiJk31vd4Vcg6AmsA9pryMH6JAeY7CdgsVmxII8B70TYdNw0gZs2YYIUI26VjkNgJBQpP6eCR3xXNDlqMVNzh0N9G3C3EEqtJ1JkAgYArNZQwZKO5VQDhMmcLMg8EDm6pxfPae8NPqEliVzuoTq6jYniplL8716MrgT4CFYm⟧""##,
         ],
         negatives: &[
             r##"FACEBOOK_ACCESS_TOKEN=EAAxxxx"##,
@@ -1485,12 +1485,12 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         clean_right: true,
         validator: Validator::Code(varied),
         confidence: 0.91,
-        gate: Gate::Near { words: &["facebook", "fb_app_secret", "facebook_app_secret", "fb_secret", "meta_app_secret"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["facebook", "fb_app_secret", "facebook_app_secret", "fb_secret"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"FACEBOOK_APP_SECRET=⟦8c3669fb90b3bb1ef44aebc0c2f58a6f⟧"##,
+            r##"FACEBOOK_APP_SECRET=⟦2bffc72fc3669fb90b3bb1ef44aebc0f⟧"##,
             r##"facebook:
-  app_secret: ⟦3c30424acc48624a940c7c6511917071⟧"##,
+  app_secret: ⟦18a698f1c30424acc48624a940c7c659⟧"##,
         ],
         negatives: &[
             r##"FACEBOOK_APP_SECRET=<app-secret>"##,
@@ -1506,8 +1506,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.95,
         gate: Gate::Prefix(&[b"IGQ"]),
         examples: &[
-            r##"INSTAGRAM_ACCESS_TOKEN=⟦IGQVJwVAhAIclFYaUaF4u8iwOAROPiNVfQpLTyCrEjsMm3ZtH49XygMntNh_q1QuPvPWhu2YxOL7tyJyCbsNnVNij28IeHFQPJkadY1B88DnixhPy8_XpB1x3xqQxlQfhrUkRiN8J79PUFagfnkcfTp6wfyJ1PJ02gtxDJqKkc2iiSRK9eGLYR_eG⟧"##,
-            r##"GET https://graph.instagram.com/me?fields=id&access_token=⟦IGQVJ40Y3atxOT1-Yx78xnhrOfbRkpF3aZdFRLdCCZxnUQsMti4novwXhrRN9T7Y0ewst70wHxzNWrqVwD0cp5TRH3IXCeTSADozIrwtpOzZ8VTZ0AExqepIcXV21jq0Aiv39VqiF47T2UEc28bfEMgpKy9PqmikFUbG2nA3CV3erHD5Pfui1cB2l⟧"##,
+            r##"INSTAGRAM_ACCESS_TOKEN=⟦IGQVJqt-McF24VAhAIclFYaUaF4u8iwOAROPiNVfQpLTyCrEjsMm3ZtH49XygMntNh_q1QuPvPWhu2YxOL7tyJyCbsNnVNij28IeHFQPJkadY1B88DnixhPy8_XpB1x3xqQxlQfhrUkRiN8J79PUFagfnkcfTp6wfyJ1PJ02gtxDJqKkc2iiSRK9s⟧"##,
+            r##"GET https://graph.instagram.com/me?fields=id&access_token=⟦IGQVJ5R_ekSI0Y3atxOT1-Yx78xnhrOfbRkpF3aZdFRLdCCZxnUQsMti4novwXhrRN9T7Y0ewst70wHxzNWrqVwD0cp5TRH3IXCeTSADozIrwtpOzZ8VTZ0AExqepIcXV21jq0Aiv39VqiF47T2UEc28bfEMgpKy9PqmikFUbG2nA3CV3erHD5Pfe⟧"##,
         ],
         negatives: &[
             r##"INSTAGRAM_ACCESS_TOKEN=IGQVJ..."##,
@@ -1523,9 +1523,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.97,
         gate: Gate::Prefix(&[b"sq0atp-", b"sq0csp-", b"EAAA"]),
         examples: &[
-            r##"SQUARE_ACCESS_TOKEN=⟦EAAA2ZnB6P4EX28GWRtg9EGblWuHpWlQXSZmhTG5jQVzZH5GbE90MC87eiUOkAbw⟧"##,
+            r##"SQUARE_ACCESS_TOKEN=⟦EAAAe7XURlvhZnB6P4EX28GWRtg9EGblWuHpWlQXSZmhTG5jQVzZH5GbE90MC87Z⟧"##,
             r##"square:
-  oauth_secret: ⟦sq0csp-j-Yw8PF3UHmwk8-8AXIFNvsPrMwZ6U9PIVcOAgkXWwy⟧"##,
+  oauth_secret: ⟦sq0csp-0OkAbuSO-Yw8PF3UHmwk8-8AXIFNvsPrMwZ6U9PIVcJ⟧"##,
         ],
         negatives: &[
             r##"SQUARE_ACCESS_TOKEN=EAAAxxxx"##,
@@ -1540,8 +1540,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"ATATT3"]),
         examples: &[
-            r##"JIRA_API_TOKEN=⟦ATATT3xFfGF0POX_cDvD4s4gpukXyha1K5DUYA_ebt3gJ4I5-kkKvU0QGoj1f6qNpPSpT2LZzy3UpHpm1mxz9HQBx3amnaTyzCis29LXy3lPi6RmmvdnwoWMC1mclmVdbcKmlJMCeFMrpswAskfLmvbN15xER1Z06Sdp7gl60_K7InKE7AIDU2=A4FFCD03⟧"##,
-            r##"curl -u me@example.com:⟦ATATT3xFfGF0Arqbbj5TD7jq6fVNHMRopbn5xWWKZi-hLtyUZsMQv7Ds5hK7AGXBk0JI6_AsFWbSOi8HJ9xlqQS74-e7dpyaYkTqhZJtRWQNUZixC7XeM0_jPaIHnEwME8J70Cg9ALQ8ZFBFgoDwNk5IN5FpFqzmzy1J3UEHCHMzayiIYsEiir=B17F3B36⟧ https://acme.atlassian.net/rest/api/3/myself"##,
+            r##"JIRA_API_TOKEN=⟦ATATT3xFfGF0sanj0g7q2OX_cDvD4s4gpukXyha1K5DUYA_ebt3gJ4I5-kkKvU0QGoj1f6qNpPSpT2LZzy3UpHpm1mxz9HQBx3amnaTyzCis29LXy3lPi6RmmvdnwoWMC1mclmVdbcKmlJMCeFMrpswAskfLmvbN15xER1Z06Sdp7gl60_K7IK=4E687BAF⟧"##,
+            r##"curl -u me@example.com:⟦ATATT3xFfGF0IX1c5Qpcrqbbj5TD7jq6fVNHMRopbn5xWWKZi-hLtyUZsMQv7Ds5hK7AGXBk0JI6_AsFWbSOi8HJ9xlqQS74-e7dpyaYkTqhZJtRWQNUZixC7XeM0_jPaIHnEwME8J70Cg9ALQ8ZFBFgoDwNk5IN5FpFqzmzy1J3UEHCHMzayY=8C4722DE⟧ https://acme.atlassian.net/rest/api/3/myself"##,
         ],
         negatives: &[
             r##"JIRA_API_TOKEN=ATATT3xxx"##,
@@ -1559,9 +1559,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["jira", "confluence", "atlassian", "jira_api_token", "confluence_api_token"], before: 0, after: 160 },
         examples: &[
-            r##"JIRA_API_TOKEN=⟦Bk9zAaVlvVNXRqJIanNauxgf⟧"##,
+            r##"JIRA_API_TOKEN=⟦ViksPJ3sm2tjeZgK9fkk9zAl⟧"##,
             r##"jira:
-  api_token: ⟦yTfo48h2OkqSXIDdUCVNhovH⟧"##,
+  api_token: ⟦hVNXRqJIanNauxgWBfcTfo42⟧"##,
         ],
         negatives: &[
             r##"JIRA_API_TOKEN=<your-api-token>"##,
@@ -1577,8 +1577,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.97,
         gate: Gate::Prefix(&[b"ATBB"]),
         examples: &[
-            r##"BITBUCKET_APP_PASSWORD=⟦ATBB1i8U0YLjZeETV4bRMMOO7UMBJ8xDB805⟧"##,
-            r##"curl -u acme:⟦ATBBJiiJ3wmyKt7u29nGn9g8hCH4rOVa605A⟧ https://api.bitbucket.org/2.0/user"##,
+            r##"BITBUCKET_APP_PASSWORD=⟦ATBB7eETV4bRMMOO7UMBJ8xl1DRlIqaDB546⟧"##,
+            r##"curl -u acme:⟦ATBBbKt7u29nGn9g8hCH4rOVrJaHnSKkC6AA⟧ https://api.bitbucket.org/2.0/user"##,
         ],
         negatives: &[
             r##"BITBUCKET_APP_PASSWORD=ATBBxxxx"##,
@@ -1597,8 +1597,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["datadog", "dd_api_key", "dd_app_key", "dd_application_key", "dd-api-key", "dd-application-key", "datadog_api_key"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"DD_API_KEY=⟦46763654225ffcc5475e6679c354280d⟧"##,
-            r##"curl -H "DD-API-KEY: ⟦17134d01d4b1af757c1b5c83ca30cfc7b9bc061d⟧" https://api.datadoghq.com/api/v1/validate"##,
+            r##"DD_API_KEY=⟦163654225ffcc5475e6679c354280147⟧"##,
+            r##"curl -H "DD-API-KEY: ⟦134d01d4b1af757c1b5c83ca30cfc7b9bc061216⟧" https://api.datadoghq.com/api/v1/validate"##,
         ],
         negatives: &[
             r##"DD_API_KEY=<DATADOG_API_KEY>"##,
@@ -1613,8 +1613,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.98,
         gate: Gate::Prefix(&[b"glc_", b"glsa_", b"eyJrIjoi"]),
         examples: &[
-            r##"GRAFANA_CLOUD_TOKEN=⟦glc_eyJvIjoiMTIzNDU2IiwibiI6InN0YWNrLTEyMy1obS1yZWFkIiwiayI6IUVtW29Gl62goAZbWqUUABvR6K3fAM0fOyzVgl3fk⟧"##,
-            r##"GRAFANA_SERVICE_ACCOUNT_TOKEN=⟦glsa_kEJQiomfbRFePwKR57qmXVd5DSlZznBL_a6ce1a5d⟧"##,
+            r##"GRAFANA_CLOUD_TOKEN=⟦glc_eyJvIjoiMTIzNDU2IiwibiI6InN0YWNrLTEyMy1obS1yZWFkIiwiayI6IE29Gl62goAZbWqUUABvR6K3fAM0fOyzVgl3f6UkJ⟧"##,
+            r##"GRAFANA_SERVICE_ACCOUNT_TOKEN=⟦glsa_CiomfbRFePwKR57qmXVd5DSlZznBNkLG_dce1a5c6⟧"##,
         ],
         negatives: &[
             r##"GRAFANA_CLOUD_TOKEN=glc_xxx"##,
@@ -1629,8 +1629,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"sntrys_eyJ", b"sntryu_"]),
         examples: &[
-            r##"SENTRY_AUTH_TOKEN=⟦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⟧"##,
-            r##"sentry-cli --auth-token ⟦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⟧ releases new 1.2.3"##,
+            r##"SENTRY_AUTH_TOKEN=⟦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⟧"##,
+            r##"sentry-cli --auth-token ⟦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⟧ releases new 1.2.3"##,
         ],
         negatives: &[
             r##"SENTRY_AUTH_TOKEN=sntryu_xxx"##,
@@ -1643,10 +1643,10 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\b(?:https?://)?[0-9a-f]{32}@o\d{1,10}\.ingest(?:\.[a-z]{2})?\.sentry\.io/\d{1,12}\b"##,
         confidence: 0.97,
-        gate: Gate::Contains(b".sentry.io/"),
+        gate: Gate::Near { words: &["sentry"], before: 96, after: 48 },
         examples: &[
-            r##"SENTRY_DSN=⟦https://27a6d6fe2e4720390171819f5afad21d@o063716.ingest.sentry.io/8310634⟧"##,
-            r##"Sentry.init({ dsn: "⟦https://8ef72c729d60526bdef11dcbb5447e1e@o0222955.ingest.us.sentry.io/342835⟧" })"##,
+            r##"SENTRY_DSN=⟦https://de4720390171819f5afad2172dbc7f3d@o810634.ingest.sentry.io/3773168⟧"##,
+            r##"Sentry.init({ dsn: "⟦https://a9d60526bdef11dcbb5447e188e45550@o3842835.ingest.us.sentry.io/813084⟧" })"##,
         ],
         negatives: &[
             r##"SENTRY_DSN=https://examplePublicKey@o0.ingest.sentry.io/0"##,
@@ -1665,9 +1665,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["algolia", "algolia_api_key", "algolia_admin_key", "algolia_write_key", "x-algolia-api-key"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"ALGOLIA_ADMIN_KEY=⟦580e1511e7a0f16d95bb647f1b92087e⟧"##,
+            r##"ALGOLIA_ADMIN_KEY=⟦31e7a0f16d95bb647f1b9208745e5780⟧"##,
             r##"algolia:
-  admin_api_key: ⟦278b30297f731a090bbbc1520762dd3c⟧"##,
+  admin_api_key: ⟦197f731a090bbbc1520762dd3c2c7ce5⟧"##,
         ],
         negatives: &[
             r##"ALGOLIA_ADMIN_KEY=<your-admin-api-key>"##,
@@ -1683,8 +1683,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.98,
         gate: Gate::Prefix(&[b"p8e-"]),
         examples: &[
-            r##"ADOBE_CLIENT_SECRET=⟦p8e-dvOCeWx5XWfjplCKMgCXlQnC46_OhvSc⟧"##,
-            r##"{"client_secret": "⟦p8e-CI1KNkkmCVsq2Wl03JGWoVkrAOgZ1r_f⟧", "technical_account_id": "x@techacct.adobe.com"}"##,
+            r##"ADOBE_CLIENT_SECRET=⟦p8e-X5XWfjplCKMgCXlQnC46_OhvSxheBI1K⟧"##,
+            r##"{"client_secret": "⟦p8e-PkkmCVsq2Wl03JGWoVkrAOgZ1r_m4kQ5⟧", "technical_account_id": "x@techacct.adobe.com"}"##,
         ],
         negatives: &[
             r##"ADOBE_CLIENT_SECRET=p8e-xxx"##,
@@ -1699,8 +1699,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.98,
         gate: Gate::Prefix(&[b"pat"]),
         examples: &[
-            r##"AIRTABLE_API_KEY=⟦patcpyz8V2HTtVA7W.be55e72b2f3858068545521aa50e9c685c968f19857bf1db9b7235730f35048c⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦patG3hIxw9UaMRsM9.482820d7d855c181886ec5e8e2a127b8e08c70bc2d06083b5ff734c7359713fc⟧" https://api.airtable.com/v0/meta/bases"##,
+            r##"AIRTABLE_API_KEY=⟦pat92HTtVA70cWBC2.be72b2f3858068545521aa50e9c685c968f19857bf1db9b7235730f350481bcb⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦patqUaMRsM9G96dqf.3d7d855c181886ec5e8e2a127b8e08c70bc2d06083b5ff734c7359713fa4cdfd⟧" https://api.airtable.com/v0/meta/bases"##,
         ],
         negatives: &[
             r##"patterns.example are not tokens"##,
@@ -1716,8 +1716,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.95,
         gate: Gate::Prefix(&[b"sl."]),
         examples: &[
-            r##"DROPBOX_ACCESS_TOKEN=⟦sl.BOftNICQ1b41Xs0HMDy_nzTr94H-RGVIL-OKlXL95D43Xedpc_E-ZWrG4vK5w4yDC0sBW-pRY2ljCSu0_H6EnsOboKdD3Kjl5YpUa7F8mZJ45hLIZR9AGFU_1VX_VisdB3aFjxuT-NLDq⟧"##,
-            r##"dbx = dropbox.Dropbox("⟦sl.u.AFau2Cru5xmvKFkZCQrzNsz8ft5MTTHQZ9BMUcwcbUIk0gzfe8lqtSDSFq2HJlsHzPb3SsiijsW7F8JJZwKsMrr6m0zSugtvBIhjpYMXPahcRAC5lLfxdu-UVpjgpYSO3jQ4HARIj4UcO7B5uo23pNMyBWbEMKp7TBMC9L6lzBKRi6ku_LCm8BmyrHQ5bh6sDUNiue36rG⟧")"##,
+            r##"DROPBOX_ACCESS_TOKEN=⟦sl.B0b41Xs0HMDy_nzTr94H-RGVIL-OKlXL95D43Xedpc_E-ZWrG4vK5w4yDC0sBW-pRY2ljCSu0_H6EnsOboKdD3Kjl5YpUa7F8mZJ45hLIZR9AGFU_1VX_VisdB3aFjxuT-NLDpGZu2CrJ⟧"##,
+            r##"dbx = dropbox.Dropbox("⟦sl.u.AFFxmvKFkZCQrzNsz8ft5MTTHQZ9BMUcwcbUIk0gzfe8lqtSDSFq2HJlsHzPb3SsiijsW7F8JJZwKsMrr6m0zSugtvBIhjpYMXPahcRAC5lLfxdu-UVpjgpYSO3jQ4HARIj4UcO7B5uo23pNMyBWbEMKp7TBMC9L6lzBKRi6ku_LCm8BmyrHQ5bh6sDUNiue36rxbv-oxa⟧")"##,
         ],
         negatives: &[
             r##"DROPBOX_ACCESS_TOKEN=sl.xxxx"##,
@@ -1733,10 +1733,10 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         clean_right: true,
         validator: Validator::Entropy,
         confidence: 0.93,
-        gate: Gate::Contains(b"AAAAAAAAAA"),
+        gate: Gate::Near { words: &["dropbox", "dropbox_token", "dropbox_access_token"], before: 0, after: 160 },
         examples: &[
-            r##"DROPBOX_TOKEN=⟦i5MGaHuV5wQAAAAAAAAAAuuE0orFVi9SfoXQDRVUrHOvcj_aM8Y3E0OJweNGbznn⟧"##,
-            r##"dropbox long-lived token: ⟦APKtmZSlUkBAAAAAAAAAAdpk8XNgcVS5XNfq7tV-OfAO_6mc51TsnO7cU-SxR4vq⟧"##,
+            r##"DROPBOX_TOKEN=⟦pYwk8KRpAhVAAAAAAAAAADi9SfoXQDRVUrHOvcj_aM8Y3E0OJweNGbznMOAXMyxA⟧"##,
+            r##"dropbox long-lived token: ⟦8KX7VVpThTfAAAAAAAAAAMXNgcVS5XNfq7tV-OfAO_6mc51TsnO7cU-SxR4vKgGS⟧"##,
         ],
         negatives: &[
             r##"DROPBOX_TOKEN=AAAAAAAAAA"##,
@@ -1754,9 +1754,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["linkedin", "linkedin_client_secret", "linkedin_secret"], before: 0, after: 160 },
         examples: &[
-            r##"LINKEDIN_CLIENT_SECRET=⟦uySWPKmWkTx5ccI8⟧"##,
+            r##"LINKEDIN_CLIENT_SECRET=⟦8SWPKmWkTx5ccIOt⟧"##,
             r##"linkedin:
-  client_secret: ⟦xPyJkSXuvAi944U7⟧"##,
+  client_secret: ⟦7yJkSXuvAi944Us2⟧"##,
         ],
         negatives: &[
             r##"LINKEDIN_CLIENT_SECRET=<your-client-secret>"##,
@@ -1774,9 +1774,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["okta", "okta_api_token", "okta_token", "ssws"], before: 0, after: 160 },
         examples: &[
-            r##"OKTA_API_TOKEN=⟦00sxFH5tsTCJWSd39rkMsHyzjRShKy8fcZj4umyQWd⟧"##,
+            r##"OKTA_API_TOKEN=⟦00dFH5tsTCJWSd39rkMsHyzjRShKy8fcZj4umyQWva⟧"##,
             r##"okta:
-  api_token: ⟦00U1X0pSrwUm8djjXM1ZFDjplNvldvbKXWshRoyhtV⟧"##,
+  api_token: ⟦00VX0pSrwUm8djjXM1ZFDjplNvldvbKXWshRoyhtD0⟧"##,
         ],
         negatives: &[
             r##"OKTA_API_TOKEN=<your-api-token>"##,
@@ -1794,7 +1794,7 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["auth0", "auth0_client_secret", "auth0_secret"], before: 0, after: 160 },
         examples: &[
-            r##"AUTH0_CLIENT_SECRET=⟦ort9etRwFFEd1aftLMd05RKsHvPawvxsy-pcyhcGpjhdr5qYvqPOKB5TFO5frwjw⟧"##,
+            r##"AUTH0_CLIENT_SECRET=⟦wt9etRwFFEd1aftLMd05RKsHvPawvxsy-pcyhcGpjhdr5qYvqPOKB5TFO5frwji2⟧"##,
             r##"auth0:
   client_secret: ⟦IOuXHTD-JhP6xSvRDkNUUdonGquN6xgaTE_PrCOfSOqVScVtapc4ml7Yb_L6A25t⟧"##,
         ],
@@ -1952,9 +1952,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "secret.plaid.access_token.v1",
         category: "SERVICE_TOKEN",
-        pattern: r##"(?-u)\b(?:access|public)-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"##,
+        pattern: r##"(?-u)\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"##,
         confidence: 0.98,
-        gate: Gate::Prefix(&[b"access-sandbox-", b"access-development-", b"access-production-", b"public-sandbox-", b"public-development-", b"public-production-"]),
+        gate: Gate::Prefix(&[b"access-sandbox-", b"access-development-", b"access-production-"]),
         examples: &[
             r##"PLAID_ACCESS_TOKEN=⟦access-production-38a789e2-8ba0-4796-adab-e2acc99448b6⟧"##,
             r##"{"access_token": "⟦access-sandbox-ccd8d29f-ed16-4573-a0c1-a8ffcbb83aa9⟧", "item_id": "eVBnVMp7zdTJLkRNr33Rs6zr7KNJqBFL9DrE6"}"##,
@@ -2069,10 +2069,10 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "secret.yandex.key.v1",
         category: "CLOUD_CREDENTIAL",
-        pattern: r##"(?-u)\b(?:AQVN[A-Za-z0-9_-]{35,38}|y[0-3]_[A-Za-z0-9_-]{55}|YC[A-Za-z0-9_-]{38})\b"##,
+        pattern: r##"(?-u)\b(?:AQVN[A-Za-z0-9_-]{35,38}|y[0-3]_[A-Za-z0-9_-]{55})\b"##,
         validator: Validator::Entropy,
         confidence: 0.95,
-        gate: Gate::Prefix(&[b"AQVN", b"y0_", b"y1_", b"y2_", b"y3_", b"YC"]),
+        gate: Gate::Prefix(&[b"AQVN", b"y0_", b"y1_", b"y2_", b"y3_"]),
         examples: &[
             r##"YC_API_KEY=⟦AQVNV-rHgLvBXPZFmqI8f7aFKjIdQH6FXwNzNSqB⟧"##,
             r##"yandex oauth token: ⟦y0_AQclVTwlTZyNLgLR3hoYRoGRPsrnJkX7cljfde5a3QJcoJ_d5NUpwia⟧"##,
@@ -2123,7 +2123,7 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\b[12]/\d{10,16}(?:/\d{10,16})?:[0-9a-f]{32}\b"##,
         confidence: 0.97,
-        gate: Gate::Prefix(&[b"1/", b"2/"]),
+        gate: Gate::Prefix(&[b"1/0", b"1/1", b"1/2", b"1/3", b"1/4", b"1/5", b"1/6", b"1/7", b"1/8", b"1/9", b"2/0", b"2/1", b"2/2", b"2/3", b"2/4", b"2/5", b"2/6", b"2/7", b"2/8", b"2/9"]),
         examples: &[
             r##"ASANA_ACCESS_TOKEN=⟦2/6171377965173806/2094827341075986:60a38484dc7c0599ea659b208a968e91⟧"##,
             r##"curl -H "Authorization: Bearer ⟦1/6912103792319842:e01ee0861b9ee93fb9d4a86fb5461b41⟧" https://app.asana.com/api/1.0/users/me"##,
@@ -2491,7 +2491,7 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\b[0-9a-f]{36}NRAL\b"##,
         confidence: 0.98,
-        gate: Gate::Contains(b"NRAL"),
+        gate: Gate::Near { words: &["newrelic", "new_relic", "license_key", "new_relic_license_key", "nr_license_key"], before: 0, after: 160 },
         examples: &[
             r##"NEW_RELIC_LICENSE_KEY=⟦3d0711a643da9faf05cd5d0ab8a57a2cfa14NRAL⟧"##,
             r##"newrelic.yml:
@@ -2607,7 +2607,7 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         category: "WEBHOOK_URL",
         pattern: r##"(?-u)\b(?:https://)?[a-z0-9-]{1,40}\.webhook\.office\.com/webhookb2/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/IncomingWebhook/[0-9a-f]{32}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:/[A-Za-z0-9_-]{20,80})?"##,
         confidence: 0.99,
-        gate: Gate::Contains(b".webhook.office.com/"),
+        gate: Gate::Near { words: &["webhook"], before: 80, after: 480 },
         examples: &[
             r##"TEAMS_WEBHOOK_URL=⟦https://acme.webhook.office.com/webhookb2/b9ca94ad-1266-46d2-aae6-f8e246676e65@9e6eb748-898e-42ae-aa80-10bf512b85df/IncomingWebhook/1bf43803d0de4e79474d863f28e72a7f/610723b4-8df4-4631-a5f7-9ba0af77a5c8⟧"##,
             r##"post the alert to ⟦https://acme.webhook.office.com/webhookb2/2fe73ce1-6e92-41a1-a367-4b2b94038adb@4d90aa86-8bdb-4b88-ab2c-d2eeba5eca2b/IncomingWebhook/faeeaa94e5dc42fdbf4ecbd47f06baca/f5cba689-fcbb-45d9-a130-252c1f522d43/V2cqMiQl9yACezcB0GX88c0N5t8EY5WzM_WNKvOy1L⟧ please"##,
@@ -2623,7 +2623,7 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         category: "WEBHOOK_URL",
         pattern: r##"(?-u)\b(?:https://)?(?:prod-\d{1,3}\.)?[a-z0-9]{2,30}\.logic\.azure\.com(?::443)?/workflows/[0-9a-f]{32}/triggers/[A-Za-z0-9_-]{1,40}/paths/invoke\?[^\s"\'<>]*?sig=[A-Za-z0-9_-]{40,50}"##,
         confidence: 0.99,
-        gate: Gate::Contains(b".logic.azure.com"),
+        gate: Gate::Near { words: &["logic"], before: 80, after: 720 },
         examples: &[
             r##"TEAMS_WORKFLOW_URL=⟦https://prod-27.westeurope.logic.azure.com:443/workflows/b5561da02e2d04c9b99658c49430bc51/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=uJ5wQzaHqPo-osivdG_cmBGr5OXn4yfY6761d802uP9⟧"##,
             r##"Power Automate webhook: ⟦https://prod-05.eastus.logic.azure.com/workflows/068116aa2f96344231046cf8ff5ab5ac/triggers/manual/paths/invoke?api-version=2016-06-01&sp=/triggers/manual/run&sv=1.0&sig=CIQDPBnXb88AI4gq8oZw0PUsydocvbvB8NkUs8gtoPh⟧"##,
@@ -2637,9 +2637,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "webhook.googlechat.webhook_url.v1",
         category: "WEBHOOK_URL",
-        pattern: r##"(?-u)\b(?:https://)?chat\.googleapis\.com/v1/spaces/[A-Za-z0-9_-]{8,20}/messages\?key=[A-Za-z0-9_-]{39}&token=[A-Za-z0-9_%=-]{40,60}"##,
+        pattern: r##"(?-u)\bhttps://chat\.googleapis\.com/v1/spaces/[A-Za-z0-9_-]{8,20}/messages\?key=[A-Za-z0-9_-]{39}&token=[A-Za-z0-9_%=-]{40,60}"##,
         confidence: 0.99,
-        gate: Gate::Prefix(&[b"https://chat.googleapis.com/", b"chat.googleapis.com/"]),
+        gate: Gate::Prefix(&[b"https://chat.googleapis.com/"]),
         examples: &[
             r##"GOOGLE_CHAT_WEBHOOK=⟦https://chat.googleapis.com/v1/spaces/AAAA7_nMBQ7/messages?key=AIzaSyEDn4lYXi9Odlp4iC2wGi_s3E3fZVP-48o&token=sX0pQO1lewARtit5afunHmU4oVvRwUGtz1YTJxksPOO⟧"##,
             r##"curl -X POST "⟦https://chat.googleapis.com/v1/spaces/AAAAeMpiWCh/messages?key=AIzaSyOC_8ifsWCwr3Swg7ZoIxOunNAbPeE5Jos&token=JzpRVi5yf5GI9wq7uUUHeYn2BjZD_Qi6tJh6CdstGM5⟧" -d @msg.json"##,
@@ -2682,9 +2682,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "webhook.feishu.webhook_url.v1",
         category: "WEBHOOK_URL",
-        pattern: r##"(?-u)\b(?:https://)?open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"##,
+        pattern: r##"(?-u)\bhttps://open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"##,
         confidence: 0.99,
-        gate: Gate::Prefix(&[b"https://open.feishu.cn/", b"https://open.larksuite.com/", b"open.feishu.cn/", b"open.larksuite.com/"]),
+        gate: Gate::Prefix(&[b"https://open.feishu.cn/", b"https://open.larksuite.com/"]),
         examples: &[
             r##"FEISHU_WEBHOOK=⟦https://open.feishu.cn/open-apis/bot/v2/hook/4a63487e-7ea1-4424-ab57-efcf5ecb692a⟧"##,
             r##"lark bot: ⟦https://open.larksuite.com/open-apis/bot/v2/hook/0682dd0b-0004-416d-a164-1c2fb25f0d89⟧"##,
@@ -2813,17 +2813,17 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
     BuiltinRule {
         id: "secret.lob.api_key.v1",
         category: "SERVICE_TOKEN",
-        pattern: r##"(?-u)\b(?:live|test)_(?:pub_)?[0-9a-f]{35}\b"##,
+        pattern: r##"(?-u)\blive_[0-9a-f]{35}\b"##,
         validator: Validator::Code(varied),
         confidence: 0.93,
-        gate: Gate::Prefix(&[b"live_", b"test_"]),
+        gate: Gate::Prefix(&[b"live_"]),
         examples: &[
             r##"LOB_API_KEY=⟦live_62a9af5953adb1ecb85108d1b51544bf5ce⟧"##,
-            r##"curl https://api.lob.com/v1/addresses -u ⟦test_5e6eedb42d6685a03cadd6fc8ddb2168954⟧:"##,
+            r##"curl https://api.lob.com/v1/addresses -u ⟦live_5e6eedb42d6685a03cadd6fc8ddb2168954⟧:"##,
         ],
         negatives: &[
             r##"LOB_API_KEY=live_xxx"##,
-            r##"run test_0123456789 now"##,
+            r##"test_0123456789abcdef0123456789abcdef012 is a test key"##,
         ],
         ..BASE
     },
@@ -2946,14 +2946,14 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         clean_right: true,
         validator: Validator::Entropy,
         confidence: 0.91,
-        gate: Gate::Near { words: &["segment_write_key", "segment_key", "writekey", "write_key", "segment_token"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["segment_write_key", "segment_key", "segment_token", "segment_api_key"], before: 0, after: 160 },
         examples: &[
             r##"SEGMENT_WRITE_KEY=⟦NVDj0aGnCPZCj01FQrW3tGB2DlvtkxO7⟧"##,
-            r##"segment:
-  write_key: ⟦Ix5zcsCAX8fblxHl9txt1Gj44T7pAGIN⟧"##,
+            r##"analytics:
+  segment_write_key: ⟦Ix5zcsCAX8fblxHl9txt1Gj44T7pAGIN⟧"##,
         ],
         negatives: &[
-            r##"SEGMENT_WRITE_KEY=<your-write-key>"##,
+            r##"SEGMENT_WRITE_KEY=<your-segment-write-key>"##,
             r##"segment_key docs"##,
         ],
         ..BASE
@@ -3001,26 +3001,6 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         ..BASE
     },
     BuiltinRule {
-        id: "secret.heap.app_id.v1",
-        category: "SERVICE_TOKEN",
-        pattern: r##"(?-u)[A-Za-z0-9]{32}"##,
-        clean_left: true,
-        clean_right: true,
-        validator: Validator::Entropy,
-        confidence: 0.91,
-        gate: Gate::Near { words: &["heap_api_key", "heap_app_id", "heapanalytics"], before: 0, after: 160 },
-        examples: &[
-            r##"HEAP_API_KEY=⟦nRlAvJWpU7q1u0Jbl6hcTJVmJCeJsfp2⟧"##,
-            r##"heapanalytics:
-  api_key: ⟦kHGAiNm94GEU91tVWRRAe7m6oPsbYz6Y⟧"##,
-        ],
-        negatives: &[
-            r##"HEAP_API_KEY=<your-api-key>"##,
-            r##"heap_api_key docs"##,
-        ],
-        ..BASE
-    },
-    BuiltinRule {
         id: "secret.loggly.token.v1",
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"##,
@@ -3030,9 +3010,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["loggly", "loggly_token", "loggly_customer_token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"LOGGLY_TOKEN=⟦fa14c502-be8e-4acc-a68e-6efca00e58b6⟧"##,
+            r##"LOGGLY_TOKEN=⟦d5da78a0-5316-4292-a65d-46f9d26790c9⟧"##,
             r##"loggly:
-  customer_token: ⟦a81e08ef-f8b5-47c5-ac02-42638f13869e⟧"##,
+  customer_token: ⟦578e4b58-22fe-49d5-a754-72ec14edc810⟧"##,
         ],
         negatives: &[
             r##"LOGGLY_TOKEN=<your-customer-token>"##,
@@ -3048,12 +3028,12 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         clean_right: true,
         validator: Validator::Code(varied),
         confidence: 0.91,
-        gate: Gate::Near { words: &["rollbar", "rollbar_access_token", "rollbar_token", "post_server_item"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["rollbar", "rollbar_access_token", "rollbar_token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"ROLLBAR_ACCESS_TOKEN=⟦4c516ed135e0d2d7e6f61b622bb7b1e9⟧"##,
+            r##"ROLLBAR_ACCESS_TOKEN=⟦28692ae454c564c160bfcd1f4b774951⟧"##,
             r##"rollbar:
-  access_token: ⟦86a72474ebc8c8627ddcff03b427a82c⟧"##,
+  access_token: ⟦1221d9c1aa934e847a7b747809449a69⟧"##,
         ],
         negatives: &[
             r##"ROLLBAR_ACCESS_TOKEN=<your-access-token>"##,
@@ -3072,9 +3052,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["bugsnag", "bugsnag_api_key", "bugsnag_auth_token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"BUGSNAG_API_KEY=⟦d60180c84f347e7633e80d3231690593⟧"##,
+            r##"BUGSNAG_API_KEY=⟦ca8288c88bd61097eacc491dc86d23f8⟧"##,
             r##"bugsnag:
-  api_key: ⟦7af97a353865c9a182fdb74206a7e6ac⟧"##,
+  api_key: ⟦6885d299c96ebc81c5ebfed58c72b083⟧"##,
         ],
         negatives: &[
             r##"BUGSNAG_API_KEY=<your-api-key>"##,
@@ -3089,8 +3069,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"hcaik_", b"hcxik_", b"hcamk_", b"hcxmk_", b"hcaic_", b"hcxic_"]),
         examples: &[
-            r##"HONEYCOMB_API_KEY=⟦hcaik_01VEssn3nabj9w5z4xhK10kMQfVAhxKB33or1qFOPNQFYzBDx897TXNmfb⟧"##,
-            r##"OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=⟦hcaik_010qvSHKCakL0HlmWGK4xw0qV0JQvy64wMsrfz469JWTDJwvlYWHVlIBhM⟧""##,
+            r##"HONEYCOMB_API_KEY=⟦hcaik_01JoCmIuINPdp63zm4F7sjWqoMeIlRv7DxFSJKltPgRTPTobzycHLtxJml⟧"##,
+            r##"OTEL_EXPORTER_OTLP_HEADERS="x-honeycomb-team=⟦hcaik_012QMriHviYzRCsHRxlm8IO0kPhHsguSImwAUhOAFknD8GRZr330XIOkSZ⟧""##,
         ],
         negatives: &[
             r##"HONEYCOMB_API_KEY=hcaik_xxx"##,
@@ -3107,9 +3087,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["honeycomb", "honeycomb_api_key", "honeycomb_writekey", "x-honeycomb-team"], before: 0, after: 160 },
         examples: &[
-            r##"HONEYCOMB_WRITEKEY=⟦xgQbJSdE3ZCZRrwRwqq6UC⟧"##,
+            r##"HONEYCOMB_WRITEKEY=⟦vJQvy64wMsrfz469JWTDJl⟧"##,
             r##"honeycomb:
-  writekey: ⟦wfjtbRrj4ZIYKF8vuppmR8⟧"##,
+  writekey: ⟦CWHVlIBhB0ML26b96UFNYx⟧"##,
         ],
         negatives: &[
             r##"HONEYCOMB_WRITEKEY=<your-writekey>"##,
@@ -3127,9 +3107,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["lightstep", "lightstep_access_token", "ls_access_token", "lightstep-access-token"], before: 0, after: 160 },
         examples: &[
-            r##"LIGHTSTEP_ACCESS_TOKEN=⟦LuQWIB9nFBJigUcdbsdFqVswvBoicrjMsAwAZieGudX48j/vtBHwTpGA0KcQFVLGK83H9fbLx3jQfWjOFXfSrHHZikCVkaC1g6MU⟧"##,
+            r##"LIGHTSTEP_ACCESS_TOKEN=⟦00nlyV1gkdCnox86pUDm8S/23mdg95JTTGGV5ktNdJt/RPFEyTkKWJleJHJnnq3T0nMREYOrm6RbQtHSBLuQWIB9nFBJigUcdbsp⟧"##,
             r##"lightstep:
-  access_token: ⟦RyQBiKigQ29djOb4S6Xqv5KpREcnkFeELNseu5AI0VJ+vPy1mg1E2SVG4rHM0BtQjIUMnKrLlnM6iVQcnYskNQQPrnTERhG13VdQ⟧"##,
+  access_token: ⟦kVswvBoicrjMsAwAZieGudX48j/vtBHwTpGA0KcQFVLGK83H9fbLx3jQfWjOFXfSrHHZikCVkaC1g6MPxyQBiKigQ29djOb4S6XC⟧"##,
         ],
         negatives: &[
             r##"LIGHTSTEP_ACCESS_TOKEN=<your-access-token>"##,
@@ -3145,11 +3125,11 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         clean_right: true,
         validator: Validator::Entropy,
         confidence: 0.91,
-        gate: Gate::Near { words: &["coveralls", "coveralls_repo_token", "repo_token"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["coveralls", "coveralls_repo_token"], before: 0, after: 160 },
         examples: &[
-            r##"COVERALLS_REPO_TOKEN=⟦5BllbdaHn79xzY6AhcDk9oEZV1iztRRCVyd⟧"##,
+            r##"COVERALLS_REPO_TOKEN=⟦7tJdt9HHIGjSONkosP4xkj6iZ4m3NoRyBwq⟧"##,
             r##"coveralls:
-  repo_token: ⟦UJjTFahntbSIIAY2SFQOos8Bv1LvHWfTPYX⟧"##,
+  repo_token: ⟦FvPiE55QK4Auy6l1NRs1M3iSWkGKAdyIxQR⟧"##,
         ],
         negatives: &[
             r##"COVERALLS_REPO_TOKEN=<your-repo-token>"##,
@@ -3167,9 +3147,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["codecov", "codecov_token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"CODECOV_TOKEN=⟦878533c3-9f1a-46b8-a189-e370842f06fd⟧"##,
+            r##"CODECOV_TOKEN=⟦7550106b-cd31-457f-ac9e-c184f03690d9⟧"##,
             r##"codecov:
-  token: ⟦ec8a428f-b46c-4c89-a7bf-3e58b85691fa⟧"##,
+  token: ⟦caa2a3b7-a562-4780-a9d8-024639ec8198⟧"##,
         ],
         negatives: &[
             r##"CODECOV_TOKEN=<your-token>"##,
@@ -3184,8 +3164,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"CCIPAT_", b"CCIPRJ_"]),
         examples: &[
-            r##"CIRCLECI_TOKEN=⟦CCIPAT_PPcVlbfJPJPpjH1N62KxQ5_a8d957fa8d25c39dd73a886d569a100e05b469db⟧"##,
-            r##"curl -H "Circle-Token: ⟦CCIPRJ_WzqTjcKO5HN3BR1WtdQN97_0c6731912ddba634caa42d1e6cc6f48265f7f64a⟧" https://circleci.com/api/v2/me"##,
+            r##"CIRCLECI_TOKEN=⟦CCIPAT_a4msdWFxDuiXKU4Q04z4Q5_8f126e51f96c8aebe7b87f573487f44fa8837bd2⟧"##,
+            r##"curl -H "Circle-Token: ⟦CCIPRJ_QAS3959ppwYxGNgu4nmOPI_8ce6b06488d5150274b0b8d957fa8d25c39dd738⟧" https://circleci.com/api/v2/me"##,
         ],
         negatives: &[
             r##"CIRCLECI_TOKEN=CCIPAT_xxx"##,
@@ -3203,9 +3183,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["circleci", "circle_token", "circleci_token", "circle-token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"CIRCLECI_TOKEN=⟦48f40a6228f537cecde3510650e4f96b1d79718a⟧"##,
+            r##"CIRCLECI_TOKEN=⟦b3191a77bb4185c817076f759a26e8a251f47e39⟧"##,
             r##"circleci:
-  token: ⟦2f2391739e701ed8a02d5d560164630cb36b05c3⟧"##,
+  token: ⟦0b8867ee4b2c7dd28f40a6228f537cecde35106e⟧"##,
         ],
         negatives: &[
             r##"CIRCLECI_TOKEN=<your-token>"##,
@@ -3223,9 +3203,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["travis", "travis_token", "travis_api_token"], before: 0, after: 160 },
         examples: &[
-            r##"TRAVIS_TOKEN=⟦RDAmSThStGTjJeugCGU3iy⟧"##,
+            r##"TRAVIS_TOKEN=⟦zKebZ6mkRi7cTHQKTQvaS2⟧"##,
             r##"travis:
-  api_token: ⟦EyT1mlDGVAtnGQytMuFEfQ⟧"##,
+  api_token: ⟦L0SjEfSMGdLpexe2CyewIk⟧"##,
         ],
         negatives: &[
             r##"TRAVIS_TOKEN=<your-api-token>"##,
@@ -3240,8 +3220,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"bkua_", b"bkat_"]),
         examples: &[
-            r##"BUILDKITE_API_TOKEN=⟦bkua_58d765e38ab717071653dd4701846ce219b76eaa⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦bkua_e208c1ff85918b677d0553e34bd024b46f1a96e8⟧" https://api.buildkite.com/v2/user"##,
+            r##"BUILDKITE_API_TOKEN=⟦bkua_a6a84e0a2b4688ed63942a3e4cc65ed96c9aff2b⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦bkua_d97bef11dab24a39276b8d765e38ab7170716534⟧" https://api.buildkite.com/v2/user"##,
         ],
         negatives: &[
             r##"BUILDKITE_API_TOKEN=bkua_xxx"##,
@@ -3258,9 +3238,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["buildkite_agent_token", "buildkite"], before: 0, after: 160 },
         examples: &[
-            r##"BUILDKITE_AGENT_TOKEN=⟦ydywq8c9i716e4hndfzihmhx8kgkzi7p6a2u5sxmefujp4l5as⟧"##,
+            r##"BUILDKITE_AGENT_TOKEN=⟦3aqszw97rlvpoxavaa1bl6qibfukvcetzjsg88icrwl9atwqgb⟧"##,
             r##"buildkite:
-  agent_token: ⟦o14vegts87i1z90o9q4n5gwge6sn6xx3x3bed5dsniptvbiwpg⟧"##,
+  agent_token: ⟦2vtcmmii2x3g2p7bedywq8c9i716e4hndfzihmhx8kgkzi7p6u⟧"##,
         ],
         negatives: &[
             r##"BUILDKITE_AGENT_TOKEN=<your-agent-token>"##,
@@ -3275,8 +3255,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"EZAK", b"EZTK"]),
         examples: &[
-            r##"EASYPOST_API_KEY=⟦EZAKLiOewBOgWmUVKvGJYzOay1rcXIOemW7dL42oWmeiTTJVYfytKI2PtQ⟧"##,
-            r##"client = easypost.EasyPostClient("⟦EZTKljQZOSLCBV1yvzac7DUGvIZ2aDbI2GfK7HsFinWBIAIASRhm4ie4TY⟧")"##,
+            r##"EASYPOST_API_KEY=⟦EZAKlSYztvvFrh2Wd0jirdP9eADlQENW06PrDeFZc8T8Ubvn51UjiNuPyQ⟧"##,
+            r##"client = easypost.EasyPostClient("⟦EZTKAmMkABniInSZjxjGlgfgi6ZPuzTKpzFl9zH0hlpZhTjxYYELTT0JUm⟧")"##,
         ],
         negatives: &[
             r##"EASYPOST_API_KEY=EZAKxxxx"##,
@@ -3290,8 +3270,8 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"duffel_live_", b"duffel_test_"]),
         examples: &[
-            r##"DUFFEL_ACCESS_TOKEN=⟦duffel_live_pRhxjYDxkVPaI3Z16BsneMyaFrvzS4gdbm3Sq2MyDI7⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦duffel_test_i5K72AYlsjjkYJshIF4XnQ2UfHxyjBSRt3uzvp-icC2⟧" https://api.duffel.com/air/airlines"##,
+            r##"DUFFEL_ACCESS_TOKEN=⟦duffel_live_JYyS02FNtL5-aqm3C5u77BugzBWgdqrPdFuhhq7xFkv⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦duffel_test_6GS-544zybRGOIaRRhxjYDxkVPaI3Z16BsneMyaFrv8⟧" https://api.duffel.com/air/airlines"##,
         ],
         negatives: &[
             r##"DUFFEL_ACCESS_TOKEN=duffel_test_xxx"##,
@@ -3308,9 +3288,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["finicity", "finicity_app_key", "finicity_secret", "finicity-app-key"], before: 0, after: 160 },
         examples: &[
-            r##"FINICITY_APP_KEY=⟦46367f94ff3ce2915fba34e835f9cdc4⟧"##,
+            r##"FINICITY_APP_KEY=⟦c6c918b4de6b36b101d382d93c0b72d0⟧"##,
             r##"finicity:
-  app_key: ⟦7bc6ed9ee16d06f4268408dd106b8c99⟧"##,
+  app_key: ⟦7af2c2b0257ac5e43420476df213363f⟧"##,
         ],
         negatives: &[
             r##"FINICITY_APP_KEY=<your-app-key>"##,
@@ -3327,9 +3307,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["kraken", "kraken_api_secret", "kraken_private_key", "api-sign"], before: 0, after: 160 },
         examples: &[
-            r##"KRAKEN_API_SECRET=⟦Y7D3XXuTLKbeOsn9vj9ohmCBlvB+1+8+KnL+ufxlEJEWZytuBRkWzmkjqN2WYippoDwEGlHtxRcRWJMEkHWpRJ==⟧"##,
+            r##"KRAKEN_API_SECRET=⟦Rmx8UQHckN9RXI7SMZ4Ym5PP/L+N4oH3t+XMOtXG9hQpdyd2eeH7pWlPiAvQT/y7D3XXuTLKbeOsn9vj9ohmCf==⟧"##,
             r##"kraken:
-  private_key: ⟦aoj78L4wVUW0PkK85TkxWJSHDursUtd/RVqEdEg7YpJBvh7wqaN8X+cVz4blF1IKrb5Tlmdm+NMQKKFHoEL7Pf==⟧"##,
+  private_key: ⟦QB+1+8+KnL+ufxlEJEWZytuBRkWzmkjqN2WYippoDwEGlHtxRcRWJMEkHWpRJaoj78L4wVUW0PkK85TkxWJSHk==⟧"##,
         ],
         negatives: &[
             r##"KRAKEN_API_SECRET=<your-private-key>"##,
@@ -3347,9 +3327,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["coinbase", "coinbase_api_secret", "cb-access-key", "coinbase_secret"], before: 0, after: 160 },
         examples: &[
-            r##"COINBASE_API_SECRET=⟦JaVmNxcEL62zfKwqkStQbTMQCMnlo1VE⟧"##,
+            r##"COINBASE_API_SECRET=⟦PiRXip306i2ZcGfn0wuIu890rRGDIDZB⟧"##,
             r##"coinbase:
-  api_secret: ⟦x69mMMlUSGyVQE9zHYQozdJddlqLcJr6⟧"##,
+  api_secret: ⟦V732uUCVYUN0SBjyKQU5BC6vGnpirONb⟧"##,
         ],
         negatives: &[
             r##"COINBASE_API_SECRET=<your-api-secret>"##,
@@ -3367,9 +3347,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["binance", "binance_api_key", "binance_secret_key", "binance_api_secret", "x-mbx-apikey"], before: 0, after: 160 },
         examples: &[
-            r##"BINANCE_SECRET_KEY=⟦FrjXu0sqm895ZNsJvQChnTA7L7STIbK4PVvNoTScGsaLY70p907hG7K1xh3qQRJN⟧"##,
+            r##"BINANCE_SECRET_KEY=⟦162zfKwqkStQbTMQCMnlo1VgJE169mMMlUSGyVQE9zHYQozdJddlqLcJrJx6GkTM⟧"##,
             r##"binance:
-  secret_key: ⟦NzG4gjMq3dobz23wpsEanYRhYFjZeRzJNRKC82z880IYa2tNGSW5MyIo5mVncFTb⟧"##,
+  secret_key: ⟦jJuX7bEXFjN3EEMkTW7cXR5VQ2WfP7qWmex1XKQ9pLUpqHr8zdRYP3v9XhPJn7qX⟧"##,
         ],
         negatives: &[
             r##"BINANCE_SECRET_KEY=<your-secret-key>"##,
@@ -3385,11 +3365,11 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         clean_right: true,
         validator: Validator::Code(varied),
         confidence: 0.91,
-        gate: Gate::Near { words: &["etherscan", "etherscan_api_key", "bscscan", "polygonscan"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["etherscan", "etherscan_api_key", "bscscan"], before: 0, after: 160 },
         examples: &[
-            r##"ETHERSCAN_API_KEY=⟦OJI8LCBSROLTP147W3D8FRHBMZPUUMYCM7⟧"##,
+            r##"ETHERSCAN_API_KEY=⟦5BNE8SDLYKCPDT1MWRWSA8APGYJ2TY0CDV⟧"##,
             r##"etherscan:
-  api_key: ⟦T55000QWN0NIXCZ18TXJKQSN9MV3G51Y06⟧"##,
+  api_key: ⟦FVDGYQAIOBISQSACBB2VXDU4C18K2LR00A⟧"##,
         ],
         negatives: &[
             r##"ETHERSCAN_API_KEY=<your-api-key>"##,
@@ -3408,9 +3388,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         gate: Gate::Near { words: &["infura", "infura_api_key", "infura_project_id", "infura_key"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"INFURA_API_KEY=⟦79cefb4ca443528ce18af41805068955⟧"##,
+            r##"INFURA_API_KEY=⟦e072d2d979c8e88190d33a93ff8189c2⟧"##,
             r##"infura:
-  project_secret: ⟦86e8820e120ba41551b3be3cbbea3e69⟧"##,
+  project_secret: ⟦f7e925ffe9d39b9783c0687066af99cb⟧"##,
         ],
         negatives: &[
             r##"INFURA_API_KEY=<your-project-secret>"##,
@@ -3428,9 +3408,9 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         confidence: 0.91,
         gate: Gate::Near { words: &["alchemy", "alchemy_api_key", "alchemy_key"], before: 0, after: 160 },
         examples: &[
-            r##"ALCHEMY_API_KEY=⟦irfhT7V3tLgwV1dYj3yx9pbVo9VYkPJQ⟧"##,
+            r##"ALCHEMY_API_KEY=⟦kQvYBfq-xODPAmGlyu2N4-HbM8Koi9tK⟧"##,
             r##"alchemy:
-  api_key: ⟦MhaxP4jJLlXqLv6gGA7dkGrD3WtPWZwO⟧"##,
+  api_key: ⟦7mwi90txOr2CLTaPWkNzLKsvO6ELEnrY⟧"##,
         ],
         negatives: &[
             r##"ALCHEMY_API_KEY=<your-api-key>"##,
@@ -3462,7 +3442,7 @@ token = ⟦dapi7f00ceeae7dff6141f0fb68025190783-2⟧"##,
         category: "PRIVATE_KEY",
         pattern: r##"(?s-u)-----BEGIN PGP PRIVATE KEY BLOCK-----.*?-----END PGP PRIVATE KEY BLOCK-----"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"PGP PRIVATE KEY BLOCK-----"),
+        gate: Gate::Near { words: &["pgp"], before: 16, after: 32768 },
         examples: &[
             r##"my gpg export:
 ⟦-----BEGIN PGP PRIVATE KEY BLOCK-----
@@ -3568,7 +3548,7 @@ Private-MAC: 309d90b1f4064c5838fa3b03869246c3647dd3bfdc54d873cfbb7c5931880d0d⟧
         category: "PRIVATE_KEY",
         pattern: r##"(?s-u)---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----.*?---- END SSH2 ENCRYPTED PRIVATE KEY ----"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"SSH2 ENCRYPTED PRIVATE KEY ----"),
+        gate: Gate::Near { words: &["ssh2"], before: 16, after: 16384 },
         examples: &[
             r##"key:
 ⟦---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----
@@ -3618,8 +3598,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.99,
         gate: Gate::Prefix(&[b"napi_"]),
         examples: &[
-            r##"NEON_API_KEY=⟦napi_9wertp0mgjn3yxu2e75vtvyjj35y60u0mnzde7xsnm2ow76la0lpdxkv66h6fzdn⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦napi_j0n15xfymc1laz0rzo4j3iky1jrqbdhf599846ggyypv2iy2qu7rpjltez3ow4fr⟧" https://console.neon.tech/api/v2/projects"##,
+            r##"NEON_API_KEY=⟦napi_ek5g2i0lb31sx78ejg1u4che5bs3vuqfg1mpjdfjcb0kj38g7vt354bm95086nmo⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦napi_fyiocwertp0mgjn3yxu2e75vtvyjj35y60u0mnzde7xsnm2ow76la0lpdxkv66hz⟧" https://console.neon.tech/api/v2/projects"##,
         ],
         negatives: &[
             r##"NEON_API_KEY=napi_xxx"##,
@@ -3634,8 +3614,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.99,
         gate: Gate::Prefix(&[b"pnu_", b"pnb_"]),
         examples: &[
-            r##"PREFECT_API_KEY=⟦pnu_jRDogg44T0ryC8zQ2S9YkBMjoZzwlxI8FRFg⟧"##,
-            r##"prefect cloud login --key ⟦pnu_ugCgJrp5XJPb9PZijQq45LFkuHpaarmsnPb0⟧"##,
+            r##"PREFECT_API_KEY=⟦pnu_Bg97k1GatyAochrkcxmfhjicnMaLVOw8mIyP⟧"##,
+            r##"prefect cloud login --key ⟦pnu_ldGn9TqJJXGHSnx6d27tEmhyAhTWhETJCVCw⟧"##,
         ],
         negatives: &[
             r##"PREFECT_API_KEY=pnu_xxx"##,
@@ -3649,8 +3629,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.99,
         gate: Gate::Prefix(&[b"tk-us-"]),
         examples: &[
-            r##"SCALINGO_API_TOKEN=⟦tk-us-EohyB5hFzBJ4yVoWumhCj2VCeAfJ8VOjHnidZNySlmzUE-Cf⟧"##,
-            r##"scalingo login --api-token ⟦tk-us-ob0V_5JnqxDyu0tvCQNlxORp2mNpG0u3_WNoRE4aEjo1oGZG⟧"##,
+            r##"SCALINGO_API_TOKEN=⟦tk-us-HH-uPEbbIzLBdPcnIRMnVA4PtCZetLvmkoLzeX8nI2lPpc9A⟧"##,
+            r##"scalingo login --api-token ⟦tk-us-JnwxFLiLohyB5hFzBJ4yVoWumhCj2VCeAfJ8VOjHnidZNySg⟧"##,
         ],
         negatives: &[
             r##"SCALINGO_API_TOKEN=tk-us-xxx"##,
@@ -3660,12 +3640,13 @@ AAAAB3NzaC1yc2E
     BuiltinRule {
         id: "secret.bitwarden.access_token.v1",
         category: "SERVICE_TOKEN",
-        pattern: r##"(?-u)\b0\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9]{30}:[A-Za-z0-9+/]{22}={0,2}"##,
+        pattern: r##"(?-u)0\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9]{30}:[A-Za-z0-9+/]{22}={0,2}"##,
+        clean_left: true,
         confidence: 0.99,
-        gate: Gate::Prefix(&[b"0."]),
+        gate: Gate::Near { words: &["bws_access_token", "bws", "bitwarden", "bitwarden_access_token"], before: 0, after: 160 },
         examples: &[
-            r##"BWS_ACCESS_TOKEN=⟦0.8e730af9-03ba-4090-a300-6a7b066afa5e.jQXhJU5qN2ZKQg0iFtJMjsg7MFKUlV:QZSyaiiy4E8e27Kf7K4/7E==⟧"##,
-            r##"bws secret list --access-token ⟦0.a8461cfd-80d0-45a8-a45b-0b8df5eb50e8.kVjZ3OqvuuHplaO2cndpaIrWNfVIcN:XzEyaThvjzQQcM4XSDEl7m==⟧"##,
+            r##"BWS_ACCESS_TOKEN=⟦0.eab19e6b-de97-46a0-a847-cf4e2d17d2da.QHYiXxu73oTzk1eDl7x7nK0d4VaMae:6Y10JkXq7CocQ9NamVRUcQ==⟧"##,
+            r##"bws secret list --access-token ⟦0.cc3006a7-b066-4fa5-a8e3-834f9493f54b.CT5aPe04JLe7YS4VmCpEcIBHDs2cDV:l7U8vJtzfX+3Gb2bqxQJGx==⟧"##,
         ],
         negatives: &[
             r##"BWS_ACCESS_TOKEN=0.xxxx"##,
@@ -3683,9 +3664,9 @@ AAAAB3NzaC1yc2E
         confidence: 0.91,
         gate: Gate::Near { words: &["mattermost", "mm_token", "mattermost_token", "mm_access_token"], before: 0, after: 160 },
         examples: &[
-            r##"MATTERMOST_TOKEN=⟦qcdzas7c2bojit6w2tahe09zi4⟧"##,
+            r##"MATTERMOST_TOKEN=⟦wfde5ds1a08zzvzujarusbm927⟧"##,
             r##"mattermost:
-  access_token: ⟦cfyro2fs03w8ll7ge4svfqt4j5⟧"##,
+  access_token: ⟦ot1xa7gza238gdoj3mo7a19jud⟧"##,
         ],
         negatives: &[
             r##"MATTERMOST_TOKEN=<your-access-token>"##,
@@ -3703,9 +3684,9 @@ AAAAB3NzaC1yc2E
         confidence: 0.91,
         gate: Gate::Near { words: &["upstash", "upstash_redis_rest_token", "kv_rest_api_token", "upstash_token"], before: 0, after: 160 },
         examples: &[
-            r##"UPSTASH_REDIS_REST_TOKEN=⟦AXuWHxr50nGEEhhEVo0IpQNXqWoo0baplz8opeMvMv4sZknchYNvVbC21yoiKu=⟧"##,
+            r##"UPSTASH_REDIS_REST_TOKEN=⟦AXDv3fSqtEjCcFH1SNJr1AgQ8FUhOmr1zdoERzY8ks7swWww2CKhi7MAEP6DEs=⟧"##,
             r##"upstash:
-  rest_token: ⟦AXAkLmMw0vHREsf8J3LsV80zBv4pdtdNGbWDoy0A4t4nOQDEDQtQFQ0c2EAg0A=⟧"##,
+  rest_token: ⟦AXQsGol0mA1ytcTqaQHtj9xMEbR55YAH1Xlf2RXupJhKWHxr50nGEEhhEVo0IN=⟧"##,
         ],
         negatives: &[
             r##"UPSTASH_REDIS_REST_TOKEN=<your-rest-token>"##,
@@ -3720,8 +3701,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.99,
         gate: Gate::Prefix(&[b"st."]),
         examples: &[
-            r##"INFISICAL_TOKEN=⟦st.e117363e-8af0-48c1-a8bf-24d4ad4e629f.1df3d309540c9f87bfdb5d3153c4bdd7.da41b47efd981b2420deeab13ddad2c1⟧"##,
-            r##"infisical export --token ⟦st.60f9949d-eefe-4ce1-a4a5-8846b82b5d96.60149230b523145d66698a13495e845f.0cea3b359a75e6a97f5521c097be4d66⟧"##,
+            r##"INFISICAL_TOKEN=⟦st.a3259cc8-9bc3-4c0e-a870-4207fd031a31.1bdff92180aa630751117363e8af0483.7bf24d4ad4e629def5df3d309540c9fb⟧"##,
+            r##"infisical export --token ⟦st.4db5d315-3c4b-4de1-a6a4-1b47efd981b2.1deeab13ddad2c6d1c0f9949deefecca.da58846b82b5d9a66c0149230b523146⟧"##,
         ],
         negatives: &[
             r##"INFISICAL_TOKEN=st.xxx"##,
@@ -3736,8 +3717,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.98,
         gate: Gate::Prefix(&[b"KEY"]),
         examples: &[
-            r##"TELNYX_API_KEY=⟦KEYC05E8E86485FF96257C50C169F66ED5F_mZbAwHdUmssRVpeM2FV9fL⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦KEY153D694D2768451218A11963179DC27D_tvM772KazIA28M4Om39btT⟧" https://api.telnyx.com/v2/balance"##,
+            r##"TELNYX_API_KEY=⟦KEY41185D9465265028258205D8C03A728B_dk9zRYiQ6WUFty5GXS5K6C⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦KEY6304E2EE1705E8E86485FF96257C50C9_MFOS6nHIVnIQDBl0XHJczF⟧" https://api.telnyx.com/v2/balance"##,
         ],
         negatives: &[
             r##"TELNYX_API_KEY=KEYxxx"##,
@@ -3752,8 +3733,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.97,
         gate: Gate::Prefix(&[b"re_"]),
         examples: &[
-            r##"RESEND_API_KEY=⟦re_Q2WanHfM_6ChhPUF9vD6BqlxiUIUOgdkU⟧"##,
-            r##"const resend = new Resend("⟦re_oPW7dPOe_3P9xmzb2RI2pmOUXVm8zuH2C⟧")"##,
+            r##"RESEND_API_KEY=⟦re_uk3nypLG_rV2P8JZAjYFWM3b4M4RJoyn3⟧"##,
+            r##"const resend = new Resend("⟦re_eIGDw6Wb_S9vIzvDmRL6gHovaHCx0Qxh4⟧")"##,
         ],
         negatives: &[
             r##"RESEND_API_KEY=re_123456789"##,
@@ -3769,8 +3750,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.9,
         gate: Gate::Prefix(&[b"pk_"]),
         examples: &[
-            r##"KLAVIYO_PRIVATE_KEY=⟦pk_6b5bef3a4041a8953232899fcf76ca4487⟧"##,
-            r##"curl -H "Authorization: Klaviyo-API-Key ⟦pk_e8794ab1c2d5ee510c4a34ff77f5e32a45⟧" https://a.klaviyo.com/api/lists/"##,
+            r##"KLAVIYO_PRIVATE_KEY=⟦pk_9f1772b6c0766ca5e78c6c470fcf9ad314⟧"##,
+            r##"curl -H "Authorization: Klaviyo-API-Key ⟦pk_0acafaade9b750283ceed439ccb5bef3a4⟧" https://a.klaviyo.com/api/lists/"##,
         ],
         negatives: &[
             r##"KLAVIYO_PRIVATE_KEY=pk_xxx"##,
@@ -3785,8 +3766,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.98,
         gate: Gate::Prefix(&[b"pk_"]),
         examples: &[
-            r##"CLICKUP_API_TOKEN=⟦pk_46443858_TRAAOZFAP610OR7YDWVZN0O0GVESFPMY⟧"##,
-            r##"curl -H "Authorization: ⟦pk_41325090_RB54FVAIN6I4FAC56WGPYR0XF5X8JWVW⟧" https://api.clickup.com/api/v2/user"##,
+            r##"CLICKUP_API_TOKEN=⟦pk_98347125_J3LZT6XM10MXYMTY3YK9UWL62XU1NG0M⟧"##,
+            r##"curl -H "Authorization: ⟦pk_82944893_6F9WZA7TARPFNECB4EWH67IS0TTP9VVZ⟧" https://api.clickup.com/api/v2/user"##,
         ],
         negatives: &[
             r##"CLICKUP_API_TOKEN=pk_123_ABC"##,
@@ -3801,8 +3782,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.95,
         gate: Gate::Prefix(&[b"ck_", b"cs_"]),
         examples: &[
-            r##"WOOCOMMERCE_CONSUMER_KEY=⟦ck_cc4981601d499ed74d904b335ffd124976be3fc4⟧"##,
-            r##"WOOCOMMERCE_CONSUMER_SECRET=⟦cs_f30c1832886f4ba7be53948a96ea07c745c0ea0c⟧"##,
+            r##"WOOCOMMERCE_CONSUMER_KEY=⟦ck_b43b923d813806a142a042937239243f108577bc⟧"##,
+            r##"WOOCOMMERCE_CONSUMER_SECRET=⟦cs_4fb6a135a309596616174ec95c4981601d499edd⟧"##,
         ],
         negatives: &[
             r##"WOOCOMMERCE_CONSUMER_KEY=ck_xxx"##,
@@ -3817,8 +3798,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.98,
         gate: Gate::Prefix(&[b"figd_", b"figu_"]),
         examples: &[
-            r##"FIGMA_TOKEN=⟦figd_J1F0iElPTjkCsWoW-t10KcYaMvitzZ4Qh2LiucLm⟧"##,
-            r##"curl -H "X-Figma-Token: ⟦figd_5l65dvIBFjdWGctGcEAYGRKqRxniUn_Thp4cCrsm⟧" https://api.figma.com/v1/me"##,
+            r##"FIGMA_TOKEN=⟦figd_CtsfxyQAjRWRqZKQ6V7dJWFReYTQHjCSQaZYI8zw⟧"##,
+            r##"curl -H "X-Figma-Token: ⟦figd_GC_KYhcyhB5KffoRFJbbKSKo-1F0iElPTjkCsWoF⟧" https://api.figma.com/v1/me"##,
         ],
         negatives: &[
             r##"FIGMA_TOKEN=figd_xxx"##,
@@ -3836,9 +3817,9 @@ AAAAB3NzaC1yc2E
         gate: Gate::Near { words: &["trello", "trello_token", "trello_api_key", "trello_key"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"TRELLO_TOKEN=⟦8ee59f7c87158375295b547bb0b31ad3338c30517af135b92a9b38d7f8156fd7⟧"##,
+            r##"TRELLO_TOKEN=⟦c76a6d602e369c10f8a4c35328fa9172fbc1487c52cae9fa484bbe49dff48d7a⟧"##,
             r##"trello:
-  token: ⟦ATTAbe3b522cbbbcf58c4e8497815dd7face93e3bed14c48cab4fd9b0a66b2ad2123ef05⟧"##,
+  token: ⟦ATTA3ee59f7c87158375295b547bb0b31ad3338c30517af135b92a9b38d7f8156fd987fb⟧"##,
         ],
         negatives: &[
             r##"TRELLO_TOKEN=<your-token>"##,
@@ -3853,8 +3834,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.98,
         gate: Gate::Prefix(&[b"00D"]),
         examples: &[
-            r##"SF_ACCESS_TOKEN=⟦00Dm6Gx34DWs9IPFzG!AQpsp8CL66yvu9stxOoKGLjVzaL3XwRL6GuB9QZiCtNSOVgpK4cMutXhgpGTs6oZREYHvM1jcpbx3uyesOA8JUw25m33ospZ⟧"##,
-            r##"sf org display printed Access Token ⟦00DUpFBrmlg2c0WiAH!AQLbMgR3sJfWk7WfvaFxGTFMMdQJeuI5N9yOUA7sgeGN6WXuVauDYAYbEGYjN1LkDFbQBM1VhAm69WHZmmPuRPrRVbnSdtvV⟧"##,
+            r##"SF_ACCESS_TOKEN=⟦00DyIynpdA60ZsKUII!AQaexoq4XKZMlfpF74PmK8NKKHUYTsmcL87E2H26hKeNvuMGM5gDKNGH8QUoxKlwsJiCoyytFPkcQ7NplfVzY54vCXgrhsON⟧"##,
+            r##"sf org display printed Access Token ⟦00DAFEhe0vu34lvjYE!AQe6Gx34DWs9IPFz4mGfsp8CL66yvu9stxOoKGLjVzaL3XwRL6GuB9QZiCtNSOVgpK4cMutXhgpGTs6oZREYHvM1jcpbx3us⟧"##,
         ],
         negatives: &[
             r##"SF_ACCESS_TOKEN=00Dxx0000001gPL!AR8AQ"##,
@@ -3869,8 +3850,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.97,
         gate: Gate::Prefix(&[b"1000."]),
         examples: &[
-            r##"ZOHO_REFRESH_TOKEN=⟦1000.b4793a42e9f2c0b7b0c79a4ab36eb5f3.d377edc3374797e5b32494cae6db3799⟧"##,
-            r##"curl -H "Authorization: Zoho-oauthtoken ⟦1000.c96e5f669b4cd9bae7ac1d7dd97eb693.38b1f17a77089a61b0ae6bd7a2902866⟧" https://www.zohoapis.com/crm/v2/Leads"##,
+            r##"ZOHO_REFRESH_TOKEN=⟦1000.9fe78b39c8e149c384bad69156dd3b32.fb13a510bf5677eb2ed4a3e917d5aa31⟧"##,
+            r##"curl -H "Authorization: Zoho-oauthtoken ⟦1000.aa6986636b4793a42e9f2c0b7b0c79ab.a6eb5f6b34377edc3374797e5b32494e⟧" https://www.zohoapis.com/crm/v2/Leads"##,
         ],
         negatives: &[
             r##"ZOHO_REFRESH_TOKEN=1000.xxx.yyy"##,
@@ -3885,8 +3866,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.98,
         gate: Gate::Prefix(&[b"secret-live-", b"secret-test-"]),
         examples: &[
-            r##"STYTCH_SECRET=⟦secret-live-0Rcfqdor_M95UWlmXwmx_WDhVOQUexDfJrzs⟧"##,
-            r##"stytch.Client(project_id=pid, secret="⟦secret-test-8FT55QAvMhrwTWYqkuGh2u6ULAnYW4LDU0Fl⟧")"##,
+            r##"STYTCH_SECRET=⟦secret-live-PG5Jb15sES9vbioda-5wuk1NRTfAYLPLmB7F⟧"##,
+            r##"stytch.Client(project_id=pid, secret="⟦secret-test-evL2IpeEeBQuETAqga9YMP7vpTfOpnxeWz6A⟧")"##,
         ],
         negatives: &[
             r##"STYTCH_SECRET=secret-test-xxx"##,
@@ -3900,8 +3881,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.99,
         gate: Gate::Prefix(&[b"xaat-", b"xapt-"]),
         examples: &[
-            r##"AXIOM_TOKEN=⟦xaat-fb25fd69-b48a-4d23-af53-c854dc463bc7⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦xapt-225651d9-15ef-41af-a71e-839d14784f10⟧" https://api.axiom.co/v1/datasets"##,
+            r##"AXIOM_TOKEN=⟦xaat-76d2fc01-6ad5-437c-a6ab-2b34636d452e⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦xapt-67290b72-ce7c-49fd-ae1d-eaa7b50ed840⟧" https://api.axiom.co/v1/datasets"##,
         ],
         negatives: &[
             r##"AXIOM_TOKEN=xaat-<uuid>"##,
@@ -3917,8 +3898,8 @@ AAAAB3NzaC1yc2E
         confidence: 0.91,
         gate: Gate::Near { words: &["splunk", "splunk_hec_token", "hec_token", "splunk_token"], before: 0, after: 128 },
         examples: &[
-            r##"SPLUNK_HEC_TOKEN=⟦60970b5a-fb31-4d2e-a3c9-c4b44ba088eb⟧"##,
-            r##"curl https://hec.example.com:8088/services/collector -H "Authorization: Splunk ⟦148d5f33-9c74-4ad6-a556-83fe661939db⟧""##,
+            r##"SPLUNK_HEC_TOKEN=⟦64f1c207-f69f-475e-a182-8a073c672dce⟧"##,
+            r##"curl https://hec.example.com:8088/services/collector -H "Authorization: Splunk ⟦20b7aff8-f0b8-4211-add1-8de7f10f4dc3⟧""##,
         ],
         negatives: &[
             r##"SPLUNK_HEC_TOKEN=<hec-token>"##,
@@ -3933,12 +3914,12 @@ AAAAB3NzaC1yc2E
         clean_left: true,
         clean_right: true,
         confidence: 0.91,
-        gate: Gate::Near { words: &["opsgenie", "opsgenie_api_key", "geniekey"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["opsgenie", "opsgenie_api_key"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"OPSGENIE_API_KEY=⟦c3443930-8302-4c7d-aa66-fe155a69281f⟧"##,
+            r##"OPSGENIE_API_KEY=⟦139db1b9-f36b-4aba-a813-71d54e5b2c80⟧"##,
             r##"opsgenie:
-  api_key: ⟦3b425ca8-2d0b-49af-a552-f381c3d284d9⟧"##,
+  api_key: ⟦9465f6e2-1e63-4147-a85f-73b39ebf3680⟧"##,
         ],
         negatives: &[
             r##"OPSGENIE_API_KEY=<your-api-key>"##,
@@ -3954,12 +3935,12 @@ AAAAB3NzaC1yc2E
         clean_right: true,
         validator: Validator::Code(varied),
         confidence: 0.91,
-        gate: Gate::Near { words: &["gitea", "gitea_token", "forgejo", "forgejo_token"], before: 0, after: 160 },
+        gate: Gate::Near { words: &["gitea", "gitea_token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"GITEA_TOKEN=⟦5310a0316ec8641a8a1ffb77e7d70c29af4a7bd0⟧"##,
+            r##"GITEA_TOKEN=⟦484d239d67db0ce5ab5bdbe37e276820740e37ce⟧"##,
             r##"gitea:
-  token: ⟦cd402e48c775fb266a16370cb66ddf7ece0be1bc⟧"##,
+  token: ⟦1c0db5c8f64dd2821d1c5784006f79082e310a06⟧"##,
         ],
         negatives: &[
             r##"GITEA_TOKEN=<your-token>"##,
@@ -3975,9 +3956,9 @@ AAAAB3NzaC1yc2E
         confidence: 0.93,
         gate: Gate::Prefix(&[b"cio"]),
         examples: &[
-            r##"CARGO_REGISTRY_TOKEN=⟦cioUbAeFRbqf2IOzxGcqx6uCeSl2gMgOlhn⟧"##,
+            r##"CARGO_REGISTRY_TOKEN=⟦ciosLvRsRhQDJ1Xq8oRYHlVrpJ96dCgzZtz⟧"##,
             r##"[registry]
-token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
+token = "⟦cioK7UCO1uz293g820aTNIaezz1vcJ77lLa⟧""##,
         ],
         negatives: &[
             r##"CARGO_REGISTRY_TOKEN=cioXXXX"##,
@@ -3996,9 +3977,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         gate: Gate::Near { words: &["jenkins", "jenkins_api_token", "jenkins_token", "jenkins_user_token"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"JENKINS_API_TOKEN=⟦1154a8d9cca42143c8281bef46743f3ac3⟧"##,
+            r##"JENKINS_API_TOKEN=⟦1155c80d2f082cb18bae25335360d23359⟧"##,
             r##"jenkins:
-  api_token: ⟦1179497c4dd85d3ab9372c807ee8553481⟧"##,
+  api_token: ⟦113f56ff3ecd3822dc165c5f373b28e059⟧"##,
         ],
         negatives: &[
             r##"JENKINS_API_TOKEN=<your-api-token>"##,
@@ -4016,9 +3997,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["shodan", "shodan_api_key"], before: 0, after: 160 },
         examples: &[
-            r##"SHODAN_API_KEY=⟦WLyap1454bZ9cLFnVCK6avkkvyxUDqcZ⟧"##,
+            r##"SHODAN_API_KEY=⟦w0pPD47CUqOVklhiI74rmHTpLcCd7oY8⟧"##,
             r##"shodan:
-  api_key: ⟦ie1O0FNDBcU6S8eqRpa3r9n0ay7Ha87u⟧"##,
+  api_key: ⟦0ENzJklixXFW4cuR9oQB44WlsCoEmv0u⟧"##,
         ],
         negatives: &[
             r##"SHODAN_API_KEY=<your-api-key>"##,
@@ -4037,9 +4018,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         gate: Gate::Near { words: &["spotify", "spotify_client_secret", "spotipy_client_secret"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"SPOTIFY_CLIENT_SECRET=⟦7b477c43fad58e3bb8ff6ddec99cef97⟧"##,
+            r##"SPOTIFY_CLIENT_SECRET=⟦fb51a1bd9afc0701f6e0a55acbe81f1e⟧"##,
             r##"spotify:
-  client_secret: ⟦0ab252bcf6c5611f465d0785b317bfd1⟧"##,
+  client_secret: ⟦f12870860c044a4e5483538485b171a8⟧"##,
         ],
         negatives: &[
             r##"SPOTIFY_CLIENT_SECRET=<your-client-secret>"##,
@@ -4056,9 +4037,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["ably", "ably_api_key", "ably_key"], before: 0, after: 160 },
         examples: &[
-            r##"ABLY_API_KEY=⟦Yh9cYF.nozGLN:gMdXfqwiCxIal7pXTPhG1p8esmC0nU5iSsCwe2bzmyF⟧"##,
+            r##"ABLY_API_KEY=⟦O1VlIb.PTor1V:5nhFU-3RdgMLnX4wQ9KR5FWgwbyDKOMRl_mlOE6-n3z⟧"##,
             r##"ably:
-  key: ⟦s4ol9V.hUfWHL:V5lAFa5Cm11iIEQHxlQquTTdJ4F9glU1P4u6vYmgzLk⟧"##,
+  key: ⟦IT0Yvc.tBOZP0:lO1bdR0uw-Z6i2oAX9gFXr3A8p5ymmoeE-DYBfMdXfe⟧"##,
         ],
         negatives: &[
             r##"ABLY_API_KEY=<your-key>"##,
@@ -4076,9 +4057,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["plivo", "plivo_auth_token"], before: 0, after: 160 },
         examples: &[
-            r##"PLIVO_AUTH_TOKEN=⟦byC3YQSB5rHKx32aaMiVUTwlfD36Z4Uu424vVpNc⟧"##,
+            r##"PLIVO_AUTH_TOKEN=⟦LHoLFHacfLSMW8ukb7hDp1SsddplK2ssBa8sgKt4⟧"##,
             r##"plivo:
-  auth_token: ⟦US5T8MxJrFb7Yy7TS8jiujzEdowvBrOtQpukTrBH⟧"##,
+  auth_token: ⟦Aq17uCIrqEImtBjhpsXfvOkb5oapU5tAjixnNYhJ⟧"##,
         ],
         negatives: &[
             r##"PLIVO_AUTH_TOKEN=<your-auth-token>"##,
@@ -4096,9 +4077,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["vonage", "nexmo", "vonage_api_secret", "nexmo_api_secret"], before: 0, after: 160 },
         examples: &[
-            r##"VONAGE_API_SECRET=⟦FnVZ8kzcGH8PzUBg⟧"##,
+            r##"VONAGE_API_SECRET=⟦4VUTwlfD36Z4Uu4v⟧"##,
             r##"vonage:
-  api_secret: ⟦k0RwIuphHbr5l2dm⟧"##,
+  api_secret: ⟦bpNYbcwS5T8MxJr7⟧"##,
         ],
         negatives: &[
             r##"VONAGE_API_SECRET=<your-api-secret>"##,
@@ -4113,8 +4094,8 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.99,
         gate: Gate::Prefix(&[b"mlsn."]),
         examples: &[
-            r##"MAILERSEND_API_TOKEN=⟦mlsn.35ae36645d737ac00f608a733ef4f15d1ed6539db46f293234471595729b5c6e⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦mlsn.6825c20fa88980c5491fec66f026d7e2fe632f9daa162af26cfba33e869ca483⟧" https://api.mailersend.com/v1/email"##,
+            r##"MAILERSEND_API_TOKEN=⟦mlsn.87271fca03ba178f32ec3ec7e166dc30e4bf65c1cd1f3ba730851556c96223c3⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦mlsn.585510664d5ae36645d737ac00f608a733ef4f15d1ed6539db46f29323447157⟧" https://api.mailersend.com/v1/email"##,
         ],
         negatives: &[
             r##"MAILERSEND_API_TOKEN=mlsn.xxx"##,
@@ -4132,9 +4113,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         gate: Gate::Near { words: &["sparkpost", "sparkpost_api_key"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"SPARKPOST_API_KEY=⟦7aa7c17703fd8725c0e0376d456acfa6437adefb⟧"##,
+            r##"SPARKPOST_API_KEY=⟦0319e1d0a9bf9c441f4725d255f0d04f3b8b667d⟧"##,
             r##"sparkpost:
-  api_key: ⟦3a5717c215fafe07a3e65632c2302c639f8f7a9f⟧"##,
+  api_key: ⟦7f9d2dec36a78e4c23594062435edbc70baa7c10⟧"##,
         ],
         negatives: &[
             r##"SPARKPOST_API_KEY=<your-api-key>"##,
@@ -4152,9 +4133,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["elastic", "elasticsearch", "elastic_api_key", "es_api_key", "elasticsearch_api_key"], before: 0, after: 160 },
         examples: &[
-            r##"ELASTIC_API_KEY=⟦USVYMHQgKxW0BChtlsdgHESXVYz9xVXYwdUoWhKULyZSXomg1q6M/rI+hB==⟧"##,
+            r##"ELASTIC_API_KEY=⟦e5Rr7Zf6eoWyg8+Zgxs5mWLfyum95tMX6iVuOiOvbQ6z2zSWUVprhXdyNV==⟧"##,
             r##"elasticsearch:
-  api_key: ⟦1w9hZ5ytzjpTVzCoMdyCQVQTDKCujObAbzZZMiMwYTmBWTC37vtzOipAUB==⟧"##,
+  api_key: ⟦Srgj7WdDkgG5HtZVzSVYMHQgKxW0BChtlsdgHESXVYz9xVXYwdUoWhKULV==⟧"##,
         ],
         negatives: &[
             r##"ELASTIC_API_KEY=<your-api-key>"##,
@@ -4172,9 +4153,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         gate: Gate::Near { words: &["mongodb_atlas", "atlas_private_key", "mongodb_atlas_private_key", "atlas"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"MONGODB_ATLAS_PRIVATE_KEY=⟦977a7cd0-91c9-4f40-a0cc-e25c356fa17c⟧"##,
+            r##"MONGODB_ATLAS_PRIVATE_KEY=⟦6843d7a7-58b4-4474-aa57-b89bb8c655a6⟧"##,
             r##"atlas:
-  private_key: ⟦14158945-23a7-4de7-ace1-2a99b7668a0b⟧"##,
+  private_key: ⟦0e4a52c3-5f27-418f-ab78-dab67a024344⟧"##,
         ],
         negatives: &[
             r##"MONGODB_ATLAS_PRIVATE_KEY=<your-private-key>"##,
@@ -4189,8 +4170,8 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.95,
         gate: Gate::Prefix(&[b"sk_"]),
         examples: &[
-            r##"CHECKOUT_SECRET_KEY=⟦sk_sbox_4w3hjpaya2cn52eusxs90lroqs⟧"##,
-            r##"curl -H "Authorization: Bearer ⟦sk_test_e2e62d7b-46bc-4c4d-a493-979aeb07f937⟧" https://api.sandbox.checkout.com/payments"##,
+            r##"CHECKOUT_SECRET_KEY=⟦sk_sbox_urvbddx6muw0ganpv9ir4wunq2⟧"##,
+            r##"curl -H "Authorization: Bearer ⟦sk_test_33c0a427-b365-4f85-ae28-5d6da96c3a5b⟧" https://api.sandbox.checkout.com/payments"##,
         ],
         negatives: &[
             r##"CHECKOUT_SECRET_KEY=sk_sbox_xxx"##,
@@ -4207,9 +4188,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["paypal", "paypal_client_secret", "paypal_secret"], before: 0, after: 160 },
         examples: &[
-            r##"PAYPAL_CLIENT_SECRET=⟦rMF_q2SBcn_p5FFsBEEZxVKDLqBJt6VfMWlrMTYbnwx2LglmzdUvGMgTLzuBziDQrZ7agA5Pv7lwktRE⟧"##,
+            r##"PAYPAL_CLIENT_SECRET=⟦BXq0ztKoNCMO6UaF8Lm97CywKfISPEPdXreGTBdi82fBF-Q8BYgyrz2XOvmRKVz6BcyBuW9QjguLMF_w⟧"##,
             r##"paypal:
-  client_secret: ⟦i29lYoSd38-LQkTjbeSbddGdrx9RoXXt8wV1OOPGRR7CTcptmZUPQCl63gVNHer-h5ZkJ-1yt35cNOGY⟧"##,
+  client_secret: ⟦hcn_p5FFsBEEZxVKDLqBJt6VfMWlrMTYbnwx2LglmzdUvGMgTLzuBziDQrZ7agA5Pv7lwktR3J8d29lw⟧"##,
         ],
         negatives: &[
             r##"PAYPAL_CLIENT_SECRET=<your-client-secret>"##,
@@ -4227,9 +4208,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.91,
         gate: Gate::Near { words: &["zoom", "zoom_client_secret", "zoom_secret", "zoom_sdk_secret"], before: 0, after: 160 },
         examples: &[
-            r##"ZOOM_CLIENT_SECRET=⟦tzY8LANd1umj33u8y7iXhP1jpn4YyRba⟧"##,
+            r##"ZOOM_CLIENT_SECRET=⟦vesSVDghn0TRW1tkwNaOEHM2rSzpPFL5⟧"##,
             r##"zoom:
-  client_secret: ⟦ueR3kYe7XFVkkET8HSeTr1cTBE8YR0Yr⟧"##,
+  client_secret: ⟦GGFgRe82LG2aTQ0ENi3UgxVB0udfeBKe⟧"##,
         ],
         negatives: &[
             r##"ZOOM_CLIENT_SECRET=<your-client-secret>"##,
@@ -4245,8 +4226,8 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         confidence: 0.9,
         gate: Gate::Prefix(&[b"live_", b"sandbox_"]),
         examples: &[
-            r##"GOCARDLESS_ACCESS_TOKEN=⟦live_glLPqWzJ8-DC1Y8lcjeI7g-ETaeDZE_BRk8PsZZv⟧"##,
-            r##"gocardless_pro.Client(access_token="⟦sandbox_mwuG8qMgNb34YUNr77w2nAwX1vol9gWxm1wGTF-D⟧", environment="sandbox")"##,
+            r##"GOCARDLESS_ACCESS_TOKEN=⟦live_1Zv7jpyXnS_aY0hOytPXqpsEAXdzNasiuj-uv9ic⟧"##,
+            r##"gocardless_pro.Client(access_token="⟦sandbox_s86OJjameTYFUGZro6ZOQMHFGyyiVpN3MKg75bQX⟧", environment="sandbox")"##,
         ],
         negatives: &[
             r##"GOCARDLESS_ACCESS_TOKEN=live_xxx"##,
@@ -4257,13 +4238,13 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
     BuiltinRule {
         id: "secret.mollie.api_key.v1",
         category: "SERVICE_TOKEN",
-        pattern: r##"(?-u)\b(?:live|test)_[A-Za-z0-9]{30}\b"##,
+        pattern: r##"(?-u)\blive_[A-Za-z0-9]{30}\b"##,
         validator: Validator::Entropy,
         confidence: 0.9,
-        gate: Gate::Prefix(&[b"live_", b"test_"]),
+        gate: Gate::Prefix(&[b"live_"]),
         examples: &[
-            r##"MOLLIE_API_KEY=⟦live_Dh5GbJUrwSa1YFc9SxFi4UPUDAvGXi⟧"##,
-            r##"mollie_client.set_api_key("⟦test_kkH1Cm86x0FLAADVqsSbycq0lsjfKI⟧")"##,
+            r##"MOLLIE_API_KEY=⟦live_MZxfp5cWkrniYtansvrL1hqhjpf1ib⟧"##,
+            r##"mollie_client.set_api_key("⟦live_0cP1C4uJn9wmG9IjsQCyC2qcPfc6Mq⟧")"##,
         ],
         negatives: &[
             r##"MOLLIE_API_KEY=test_xxx"##,
@@ -4282,9 +4263,9 @@ token = "⟦cioDJbBSIfghlx5lsKo9EGkIm6FJYFZ86Yz⟧""##,
         gate: Gate::Near { words: &["pusher", "pusher_secret", "pusher_app_secret"], before: 0, after: 160 },
         assignment: true,
         examples: &[
-            r##"PUSHER_APP_SECRET=⟦69fd432a714d5857d35c⟧"##,
+            r##"PUSHER_APP_SECRET=⟦d4fbdbf48308b0f1bf4a⟧"##,
             r##"pusher:
-  secret: ⟦f6fe1ac17716168e2111⟧"##,
+  secret: ⟦2405e6bfdde890c1859c⟧"##,
         ],
         negatives: &[
             r##"PUSHER_APP_SECRET=<your-secret>"##,
