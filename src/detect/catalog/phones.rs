@@ -24,12 +24,13 @@
 //! pattern and one validator. With this file, `veil.wasm` (release, wasm32-wasip1)
 //! went from 2,294,035 to 2,323,394 bytes, 29,359 bytes more. The templates are
 //! indexed by length once ([`by_length`]), so a candidate is compared with a dozen
-//! of them, not with all 190.
+//! of them, not with all 224.
 //!
 //! # How a number is found
 //!
 //! The pattern takes a whole *numeric token*: digit groups joined by one space,
-//! dot or dash (or `/` after a label), with a parenthesised area code or `(0)`.
+//! dot or dash (or a `/` after the area code, in Germany and Austria), with a
+//! parenthesised area code or `(0)`.
 //! The token must not follow a digit group, a `+`, a letter or an id sign, and it
 //! must not run on into a word. The regex is greedy, so a phone number followed by
 //! ` 2024` becomes one long token that no plan accepts. The validator then fits
@@ -72,7 +73,7 @@ use crate::detect::validate::Validator;
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
 /// is one of: start of line; a byte that cannot be part of a number or an id (`:`,
 /// `=`, `,`, a quote, `(`, a non-ASCII byte, ...); or a letter, `.`, `-` or `/`
-/// followed by a space ("Tel. 06 …", "Fax - 030 …"). Any spaces may come after the
+/// followed by a space ("Tel. 06 …", "Fax - 030 …"). Up to three spaces may come after the
 /// guard. `$1` is the token's connector class.
 macro_rules! token_pattern {
     ($connectors:literal) => {
