@@ -21,13 +21,16 @@
 //! Kominfo, NCC Taiwan). Each plan gives the trunk prefix, the blocks of leading
 //! digits of the national significant number (mobile and geographic), and the
 //! groupings people write, as templates. On top of the table there is one finder
-//! pattern and one validator. The table is compiled into a few kilobytes of
-//! static data.
+//! pattern and one validator. With this file, `veil.wasm` (release, wasm32-wasip1)
+//! went from 2,294,035 to 2,323,394 bytes, 29,359 bytes more. The templates are
+//! indexed by length once ([`by_length`]), so a candidate is compared with a dozen
+//! of them, not with all 224.
 //!
 //! # How a number is found
 //!
 //! The pattern takes a whole *numeric token*: digit groups joined by one space,
-//! dot or dash (or `/` after a label), with a parenthesised area code or `(0)`.
+//! dot or dash (or a `/` after the area code, in Germany and Austria), with a
+//! parenthesised area code or `(0)`.
 //! The token must not follow a digit group, a `+`, a letter or an id sign, and it
 //! must not run on into a word. The regex is greedy, so a phone number followed by
 //! ` 2024` becomes one long token that no plan accepts. The validator then fits
@@ -41,13 +44,15 @@
 //! - `pii.phone.national.v1`: a template marked *alone* (a grouping distinctive for
 //!   its country, with a valid trunk and leading digits) stands on its own at 0.75.
 //! - `pii.phone.national.labeled.v1`: everything else the plans know, such as
-//!   ungrouped runs (`13812345678`, `09171234567`, `0612345678`), Singapore's
-//!   `8123 4567` and the German `0151/23456789`. These count only within a few
-//!   words after a phone label in a Latin-script language ("Tel", "Handy",
-//!   "móvil", "komórka", ...).
-//! - `pii.phone.national.labeled_script.v1`: the same after a label in another
-//!   script (电话, 手机, 電話, 携帯, 전화, 휴대폰, телефон, טלפון). These cannot be
-//!   keywords, so a window finder looks for them.
+//!   mobile numbers written as one run (`13812345678`, `09171234567`, `0612345678`)
+//!   and Singapore's `8123 4567`. These count only when a phone label comes just
+//!   before them, on the same line and in the same sentence. The label may be a
+//!   Latin-script word ("Tel", "Handy", "móvil", "komórka", ...) or a word in
+//!   another script (电话, 手机, 電話, 携帯, 전화, 휴대폰, телефон, טלפון). A window
+//!   finder looks for runs of eight or more digits with such a label. It costs one
+//!   pass over the digits, and the regex then runs only in the windows it finds.
+//! - `pii.phone.national.slash.v1`: the German and Austrian `0151/23456789`. A slash
+//!   splits the engine's numeric runs, so windows around `digit/digit` take these.
 //! - `pii.phone.intl_prefix.v1`: `00` + an assigned country code + a national
 //!   number that the country's plan accepts (when the table has that country).
 //! - `pii.phone.intl_trunk.v1`: `+CC (0)…` with a one-digit first group
@@ -68,7 +73,7 @@ use crate::detect::validate::Validator;
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
 /// is one of: start of line; a byte that cannot be part of a number or an id (`:`,
 /// `=`, `,`, a quote, `(`, a non-ASCII byte, ...); or a letter, `.`, `-` or `/`
-/// followed by a space ("Tel. 06 …", "Fax - 030 …"). Any spaces may come after the
+/// followed by a space ("Tel. 06 …", "Fax - 030 …"). Up to three spaces may come after the
 /// guard. `$1` is the token's connector class.
 macro_rules! token_pattern {
     ($connectors:literal) => {
@@ -91,7 +96,7 @@ const CONTEXT: Context = Context {
         "contact", "telefon", "telefonnummer", "handy", "handynummer", "mobil", "mobilnummer", "rufnummer",
         "festnetz", "téléphone", "portable", "tél", "numéro", "teléfono", "móvil", "movil", "celular",
         "número", "telefono", "cellulare", "numero", "telefoon", "telefoonnummer", "mobiel", "telefone",
-        "contato", "komórka", "komorka", "numer", "numara", "cep", "gsm", "电话", "手机", "電話", "携帯",
+        "contato", "komórka", "komorka", "numer", "numara", "cep", "gsm", "tlf", "电话", "手机", "電話", "携帯",
         "전화", "휴대폰", "телефон", "тел",
     ],
     boost: 0.1,
@@ -109,17 +114,20 @@ const CONTEXT: Context = Context {
     penalty: 0.3,
 };
 
-/// Phone labels in Latin-script languages, used as `Near` keywords.
+/// Phone labels in Latin-script languages: whole words, ASCII case ignored.
 const LABELS: &[&str] = &[
     "phone", "telephone", "tel", "mobile", "mob", "cell", "cellphone", "call", "whatsapp", "fax", "sms",
     "contact", "telefon", "telefonnummer", "handy", "handynummer", "mobil", "mobilnummer", "rufnummer",
     "festnetz", "téléphone", "portable", "tél", "numéro", "teléfono", "telefono", "móvil", "movil", "celular",
     "número", "cellulare", "numero", "telefoon", "telefoonnummer", "mobiel", "telefone", "contato",
-    "komórka", "komorka", "numer", "numara", "cep", "gsm", "tlf",
+    "komórka", "komorka", "numer", "numara", "cep", "gsm", "tlf", "tfn",
 ];
 
-/// Phone labels in other scripts. A window finder matches them as substrings, because
-/// CJK text has no spaces between words.
+/// Labels written as abbreviations, whose dot ends no sentence.
+const ABBREVIATIONS: &[&str] = &["tel", "tél", "mob", "tlf", "fax", "gsm", "tfn"];
+
+/// Phone labels in other scripts, matched as substrings: CJK text has no spaces
+/// between words ("我的手机号是…").
 const SCRIPT_LABELS: &[&str] = &[
     "电话", "手机", "手機", "電話", "携帯", "連絡先", "联系方式", "전화", "휴대폰", "핸드폰", "연락처",
     "телефон", "тел.", "טלפון", "נייד",
@@ -263,13 +271,30 @@ const PLANS: &[Plan] = &[
         blocks: &[
             Block {
                 lead: &["1[5-7]"],
-                alone: &["t### ########", "t### #######", "t### #### ####", "t### ### ####", "t#### #######"],
-                near: &["t##########", "t###########", "t###/########", "t###/#######", "t###-########"], ..BLOCK
+                alone: &[
+                    "t### ########",
+                    "t### #######",
+                    "t### #### ####",
+                    "t### ### ####",
+                    "t#### #######",
+                    "t###/########",
+                    "t###/#######",
+                ],
+                near: &["t##########", "t###########"],
+                ..BLOCK
             },
             Block {
                 lead: &["30", "40", "69", "89"],
-                alone: &["t## ########", "t## #######", "(t##) ########", "(t##) #######", "t## #### ####"],
-                near: &["t#########", "t##########", "t##/########", "t##/#######"],
+                alone: &[
+                    "t## ########",
+                    "t## #######",
+                    "(t##) ########",
+                    "(t##) #######",
+                    "t## #### ####",
+                    "t##/########",
+                    "t##/#######",
+                ],
+                near: &["t#########", "t##########"],
                 extension: true,
             },
             Block {
@@ -284,15 +309,12 @@ const PLANS: &[Plan] = &[
                     "t#### #######",
                     "t#### #####",
                     "(t####) ######",
-                ],
-                near: &[
-                    "t#########",
-                    "t##########",
                     "t###/#######",
                     "t###/######",
                     "t####/######",
                     "t####/#####",
                 ],
+                near: &["t#########", "t##########"],
                 extension: true,
             },
         ],
@@ -534,7 +556,7 @@ const PLANS: &[Plan] = &[
         country: "BE",
         cc: "32",
         trunk: b'0',
-        seps: b" ./",
+        seps: b" .",
         blocks: &[
             Block { lead: &["4[5-9]"], alone: &["t### ## ## ##"], near: &["t#########"], ..BLOCK },
             Block { lead: &["[2349]"], alone: &["t# ### ## ##"], near: &["t########"], ..BLOCK },
@@ -556,7 +578,12 @@ const PLANS: &[Plan] = &[
         trunk: b'0',
         seps: b" ",
         blocks: &[
-            Block { lead: &["6[5-9]"], alone: &["t### #######", "t### ### ####"], near: &["t##########"], ..BLOCK },
+            Block {
+                lead: &["6[5-9]"],
+                alone: &["t### #######", "t### ### ####", "t###/#######"],
+                near: &["t##########"],
+                ..BLOCK
+            },
             Block { lead: &["1"], alone: &["t# ### ## ##", "t# #######"], near: &["t########"], extension: true },
         ],
     },
@@ -706,32 +733,95 @@ fn fits(template: &[u8], token: &[u8], plan: &Plan, lead: &[&str]) -> bool {
     lead.iter().any(|l| leads(l.as_bytes(), nsn))
 }
 
-/// Does any plan accept `token` in one of the groupings `pick` returns for a block?
-fn any_plan(token: &[u8], pick: impl Fn(&Block) -> [&'static [&'static str]; 2]) -> bool {
+/// A template of [`PLANS`] with its plan and block, for the index by length.
+struct Entry {
+    plan: &'static Plan,
+    block: &'static Block,
+    template: &'static [u8],
+    alone: bool,
+}
+
+/// The templates of every plan by their length in bytes: a token is compared with the
+/// few of its own length only (a dozen of some 190). Built once.
+fn by_length() -> &'static [Vec<Entry>] {
+    static INDEX: std::sync::OnceLock<Vec<Vec<Entry>>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index: Vec<Vec<Entry>> = Vec::new();
+        for plan in PLANS {
+            for block in plan.blocks {
+                let templates = block.alone.iter().map(|t| (t, true)).chain(block.near.iter().map(|t| (t, false)));
+                for (template, alone) in templates {
+                    if index.len() <= template.len() {
+                        index.resize_with(template.len() + 1, Vec::new);
+                    }
+                    if let Some(bucket) = index.get_mut(template.len()) {
+                        bucket.push(Entry { plan, block, template: template.as_bytes(), alone });
+                    }
+                }
+            }
+        }
+        index
+    })
+}
+
+/// Does any plan accept `token` in a template that stands alone (`alone`) or in one
+/// that needs a label? A block that allows extensions also takes the token without
+/// a trailing `-` and one to four digits.
+fn any_plan(token: &[u8], alone: bool) -> bool {
+    let index = by_length();
+    let fits_any = |token: &[u8], extension: bool| {
+        index.get(token.len()).is_some_and(|bucket| {
+            bucket.iter().any(|e| {
+                e.alone == alone && (!extension || e.block.extension) && fits(e.template, token, e.plan, e.block.lead)
+            })
+        })
+    };
+    if fits_any(token, false) {
+        return true;
+    }
     // The number before a trailing extension (`-0`, `-89`, `-1234`), if there is one.
-    let extended = token.iter().rposition(|&b| b == b'-').and_then(|dash| {
+    let base = token.iter().rposition(|&b| b == b'-').and_then(|dash| {
         let ext = token.get(dash + 1..)?;
         ((1..=4).contains(&ext.len()) && ext.iter().all(u8::is_ascii_digit)).then(|| token.get(..dash))?
     });
-    PLANS.iter().any(|plan| {
-        plan.blocks.iter().any(|block| {
-            pick(block).iter().flat_map(|t| t.iter()).any(|t| {
-                fits(t.as_bytes(), token, plan, block.lead)
-                    || (block.extension && extended.is_some_and(|base| fits(t.as_bytes(), base, plan, block.lead)))
-            })
-        })
-    })
+    base.is_some_and(|base| fits_any(base, true))
 }
 
 /// A grouping that stands alone: `pii.phone.national.v1`.
 fn national(token: &[u8]) -> bool {
-    any_plan(token, |b| [b.alone, &[]])
+    any_plan(token, true)
 }
 
-/// Any grouping or run the plans know, or a `00` number written any way:
-/// the rules that need a phone label.
+/// A grouping or run that needs a phone label, or a `00` number written any way: the
+/// rules with labels. (What stands alone is the national rule's, on the same span.)
 fn labeled(token: &[u8]) -> bool {
-    any_plan(token, |b| [b.alone, b.near]) || international(token, false)
+    any_plan(token, false) || international(token, false)
+}
+
+/// A standalone grouping with a slash after the area code (`0151/23456789`, DE, AT).
+fn slashed(token: &[u8]) -> bool {
+    token.contains(&b'/') && national(token)
+}
+
+/// Windows around each `/` between two digits: the run of number bytes around it,
+/// with one byte more on each side (the pattern's guard and `\b`).
+fn slash_windows(text: &[u8]) -> Vec<(usize, usize)> {
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/".contains(b);
+    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+    for at in memchr::memchr_iter(b'/', text) {
+        if at == 0 || !digit(at - 1) || !digit(at + 1) || windows.last().is_some_and(|w| at < w.1) {
+            continue;
+        }
+        let before = text.get(..at).unwrap_or_default().iter().rev().take_while(|b| numeric(b)).count();
+        let after = text.get(at..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
+        let (start, end) = ((at - before).saturating_sub(1), (at + after + 1).min(text.len()));
+        match windows.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => windows.push((start, end)),
+        }
+    }
+    windows
 }
 
 /// `pii.phone.intl_prefix.v1`: `00`, then an assigned country code that ends a digit
@@ -829,29 +919,92 @@ fn intl_trunk(m: &[u8]) -> bool {
     significant(cc, nsn.get(..n).unwrap_or_default(), true)
 }
 
-/// Windows after a phone label in a non-Latin script, from the label to 64 bytes after
-/// it. Each window is stretched to the end of a number that runs on past it, plus the
-/// byte after it, so that the pattern's `\b` sees the real next byte.
-fn script_label_windows(text: &[u8]) -> Vec<(usize, usize)> {
+/// The first ASCII digit at or after `from`, skipping eight bytes at a time while none
+/// of them is a digit (a byte `b` with `b - 0x30 < 10`, the "has between" idiom).
+fn next_digit(text: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let mut at = from;
+    for chunk in text.get(from..)?.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let low = v & (ONES * 0x7f);
+        // Bytes strictly between 0x2f and 0x3a, i.e. '0'..='9'.
+        let between = (ONES * (127 + 0x3a) - low) & !v & (low + ONES * (127 - 0x2f)) & HIGH;
+        if between != 0 {
+            break;
+        }
+        at += 8;
+    }
+    text.get(at..)?.iter().position(u8::is_ascii_digit).map(|p| at + p)
+}
+
+/// How far before a number its label may be.
+const LABEL_REACH: usize = 48;
+
+/// Is there a phone label in `before` (the bytes just before a number, on its line)?
+/// A Latin label is a whole word, with nothing between it and the number but spaces,
+/// punctuation other than a sentence end, and at most three short words ("Tel. (mobil):",
+/// "call me on", "WhatsApp me at"). A label in another script may be inside a run of
+/// CJK characters.
+fn labelled(before: &[u8]) -> bool {
+    let line = before.iter().rposition(|&b| b == b'\n').map_or(before, |n| before.get(n + 1..).unwrap_or_default());
+    // Labels in other scripts are all non-ASCII; most lines have no such byte.
+    let script = line.iter().any(|&b| b >= 0x80)
+        && SCRIPT_LABELS.iter().any(|l| line.windows(l.len()).any(|w| w == l.as_bytes()));
+    if script {
+        return true;
+    }
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
+    let mut end = line.len();
+    let mut words = 0;
+    while words < 4 {
+        // The last word before `end`, and what lies between it and the number.
+        let Some(last) = line.get(..end).and_then(|l| l.iter().rposition(word)) else { return false };
+        let start = line.get(..last).and_then(|l| l.iter().rposition(|b| !word(b))).map_or(0, |p| p + 1);
+        let gap = line.get(last + 1..end).unwrap_or_default();
+        let candidate = line.get(start..=last).unwrap_or_default();
+        let is = |list: &[&str]| list.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(candidate));
+        // A sentence ends in the gap: "… by phone. 13812345678" is not a label; the dot
+        // of an abbreviation is no sentence end ("Tel. 13812345678").
+        let abbreviation = gap.first() == Some(&b'.') && is(ABBREVIATIONS);
+        if gap.iter().skip(usize::from(abbreviation)).any(|b| b".!?".contains(b)) {
+            return false;
+        }
+        if is(LABELS) {
+            return true;
+        }
+        end = start;
+        words += 1;
+    }
+    false
+}
+
+/// Windows for `pii.phone.national.labeled.v1`: each run of number bytes with at least
+/// eight digits that has a phone label before it (see [`labelled`]), with one byte more
+/// on each side (the pattern's guard and `\b`). A run is what the pattern can match:
+/// digits, `( ) - .`, space and `/` (and `+`, which the guard refuses).
+fn label_windows(text: &[u8]) -> Vec<(usize, usize)> {
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    // Every label is non-ASCII: most texts have no such byte at all (an OR over each
-    // chunk, which vectorises, says so fast).
-    if !text.chunks(32).any(|c| c.iter().fold(0u8, |a, &b| a | b) >= 0x80) {
-        return windows;
-    }
-    let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/".contains(b);
-    let mut found: Vec<usize> = Vec::new();
-    for label in SCRIPT_LABELS {
-        found.extend(memchr::memmem::find_iter(text, label.as_bytes()));
-    }
-    found.sort_unstable();
-    for start in found {
-        let mut end = (start + 64).min(text.len());
-        end += text.get(end..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
-        let end = (end + 1).min(text.len());
+    let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/+".contains(b);
+    let mut from = 0;
+    while let Some(digit) = next_digit(text, from) {
+        let before = text.get(..digit).unwrap_or_default().iter().rev().take_while(|b| numeric(b)).count();
+        let start = digit - before;
+        let len = text.get(start..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
+        let end = start + len;
+        from = end.max(digit + 1);
+        let digits = text.get(start..end).unwrap_or_default().iter().filter(|b| b.is_ascii_digit()).count();
+        // The label is looked for before the run's first digit (the run may begin with
+        // the `. ` after "Tel").
+        if digits < 8 || !labelled(text.get(digit.saturating_sub(LABEL_REACH)..digit).unwrap_or_default()) {
+            continue;
+        }
+        let (s, e) = (start.saturating_sub(1), (end + 1).min(text.len()));
         match windows.last_mut() {
-            Some(last) if start <= last.1 => last.1 = last.1.max(end),
-            _ => windows.push((start, end)),
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => windows.push((s, e)),
         }
     }
     windows
@@ -917,20 +1070,26 @@ pub const RULES: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Code(labeled),
         confidence: 0.7,
-        gate: Gate::Near { words: LABELS, before: 0, after: 64 },
+        gate: Gate::Windows(label_windows),
         severity: Severity::Medium,
         context: Some(&CONTEXT),
         examples: &[
             "Tel: ⟦13812345678⟧",
             "WhatsApp me on ⟦09171234567⟧ after six",
             "Téléphone : ⟦0612345678⟧",
-            "Handy: ⟦0151/23456789⟧",
+            "Handynummer ⟦015123456789⟧",
             "call ⟦8123 4567⟧ (Singapore)",
             "mobile ⟦07700900123⟧",
             "Teléfono móvil ⟦612345678⟧",
             "Numero di cellulare ⟦3331234567⟧",
             "phone ⟦0041441234567⟧",
             "Contact: Anna, tel ⟦0412345678⟧",
+            "Tel. ⟦0612345678⟧",
+            "我的手机号是⟦13812345678⟧。",
+            "電話番号：⟦09012345678⟧",
+            "휴대폰 ⟦01012345678⟧으로 연락주세요",
+            "телефон: ⟦89123456789⟧",
+            "Handy (privat): ⟦015123456789⟧",
         ],
         negatives: &[
             "Bestellnummer 13812345678",
@@ -938,26 +1097,31 @@ pub const RULES: &[BuiltinRule] = &[
             "Tel: 1381234567 (ten digits)",
             "call order 13812345678 again",
             "Telefon 0000000000",
+            "13812345678 with no label",
+            "Ruf mich an. 13812345678 ist die Kundennummer",
+            "订单号13812345678",
+            "手机 12345678901",
+            "电话 2024-05-06",
         ],
         ..BASE
     },
     BuiltinRule {
-        id: "pii.phone.national.labeled_script.v1",
+        id: "pii.phone.national.slash.v1",
         category: "PHONE",
         pattern: token_pattern!(r"[ ./\-]"),
         group: 1,
-        validator: Validator::Code(labeled),
-        confidence: 0.7,
-        gate: Gate::Windows(script_label_windows),
+        validator: Validator::Code(slashed),
+        confidence: 0.75,
+        gate: Gate::Windows(slash_windows),
         severity: Severity::Medium,
         context: Some(&CONTEXT),
         examples: &[
-            "我的手机号是⟦13812345678⟧。",
-            "電話番号：⟦09012345678⟧",
-            "휴대폰 ⟦01012345678⟧으로 연락주세요",
-            "телефон: ⟦89123456789⟧",
+            "Handy: ⟦0151/23456789⟧",
+            "Tel. ⟦030/12345678⟧, Fax ⟦030/12345679⟧",
+            "Mobil ⟦0664/1234567⟧ (A1)",
+            "Durchwahl ⟦0221/123456-78⟧",
         ],
-        negatives: &["订单号13812345678", "手机 12345678901", "电话 2024-05-06"],
+        negatives: &["am 12/05/2024", "Bestellnummer 0151/23456789", "Seite 030/12345678/9", "1/2 and 3/4"],
         ..BASE
     },
     BuiltinRule {
@@ -1165,15 +1329,38 @@ mod tests {
     }
 
     #[test]
-    fn script_windows_are_merged_and_stretched() {
-        let text = "电话 1 电话 2 ".as_bytes();
-        let w = script_label_windows(text);
-        assert_eq!(w.len(), 1);
-        assert!(script_label_windows(b"plain ascii 13812345678").is_empty());
-        let long = format!("电话{}13812345678 tail", " ".repeat(60));
-        let w = script_label_windows(long.as_bytes());
-        let tail = long.find("tail").unwrap();
-        assert_eq!(w, vec![(0, tail + 1)]);
+    fn label_windows_need_a_label_just_before() {
+        let w = |t: &str| label_windows(t.as_bytes());
+        assert_eq!(w("Tel: 13812345678 ok"), vec![(3, 18)]);
+        assert_eq!(w("13812345678"), vec![]);
+        assert_eq!(w("tel 1234567"), vec![], "eight digits at least");
+        assert_eq!(w("Tel. 13812345678").len(), 1, "an abbreviation's dot");
+        assert_eq!(w("WhatsApp me at 13812345678").len(), 1);
+        assert_eq!(w("by phone. 13812345678"), vec![], "another sentence");
+        assert_eq!(w("phone\n13812345678"), vec![], "another line");
+        assert_eq!(w("telephone of the main office building 13812345678"), vec![], "too many words between");
+        assert_eq!(w("我的手机号是13812345678").len(), 1);
+        assert_eq!(w("telefonu 13812345678"), vec![], "whole words");
+        // Merged when two labelled runs touch.
+        assert_eq!(w("tel 13812345678,13812345679").len(), 1);
+    }
+
+    #[test]
+    fn slash_windows_cover_the_number_around_the_slash() {
+        let w = |t: &str| slash_windows(t.as_bytes());
+        assert_eq!(w("Handy 0151/23456789."), vec![(4, 20)]);
+        assert_eq!(w("a/b 1/ /2"), vec![]);
+        assert_eq!(w("1/2 3/4").len(), 1);
+    }
+
+    #[test]
+    fn digits_are_found_past_long_runs_of_text() {
+        let text = format!("{}7{}", "x".repeat(37), "y".repeat(20));
+        assert_eq!(next_digit(text.as_bytes(), 0), Some(37));
+        assert_eq!(next_digit(text.as_bytes(), 38), None);
+        assert_eq!(next_digit(b"/:;", 0), None);
     }
 }
+
+
 
