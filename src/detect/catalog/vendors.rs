@@ -1596,7 +1596,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         gate: Gate::Prefix(&[b"ATBB"]),
         examples: &[
             r##"BITBUCKET_APP_PASSWORD=⟦ATBBbAZbnL9HBm4liPlCnIKYHjq9ch2TC4F9⟧"##,
-            r##"curl -u acme:⟦ATBB4el37r14OTuoSKwDBgSkS31b5QOw9A99⟧ https://api.bitbucket.org/2.0/user"##,
+            r##"BITBUCKET_APP_PASSWORD=⟦ATBB4el37r14OTuoSKwDBgSkS31b5QOw9A99⟧"##,
         ],
         negatives: &[
             r##"BITBUCKET_APP_PASSWORD=ATBBxxxx"##,
@@ -2393,7 +2393,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         context: Some(&MAILGUN_CONTEXT),
         examples: &[
             r##"MAILGUN_API_KEY=⟦key-82959e383591f2999c01fb6a2ca043fa⟧"##,
-            r##"curl -s --user "api:⟦key-2c0350c4a569298273e3eb04fef3162f⟧" https://api.mailgun.net/v3/mg.example.com/messages"##,
+            r##"MAILGUN_API_KEY=⟦key-2c0350c4a569298273e3eb04fef3162f⟧"##,
         ],
         negatives: &[
             r##"MAILGUN_API_KEY=key-xxxxxxxx"##,

@@ -2240,8 +2240,11 @@ mod tests {
         let config = crate::policy::DetectorsConfig::default();
         let gated = Engine::new(&config).unwrap();
         let mut always = Engine::new(&config).unwrap();
+        // This file's gates only: another file's window may be a context gate (the
+        // phone labels in other scripts), which does change findings by design.
         for rule in &mut always.rules {
-            if matches!(rule.gate, CompiledGate::Windows(_) | CompiledGate::NumericRun { .. }) {
+            let ours = RULES.iter().any(|r| r.id == rule.id);
+            if ours && matches!(rule.gate, CompiledGate::Windows(_) | CompiledGate::NumericRun { .. }) {
                 rule.gate = CompiledGate::Always;
             }
         }
