@@ -560,7 +560,12 @@ fn reference(v: &[u8], quoted: bool) -> bool {
         return true;
     }
     let v = v.strip_suffix(b"!").unwrap_or(v); // TypeScript's non-null assertion
-    let call = v.contains(&b'(') || v.contains(&b'[');
+    // A call or an index: an identifier path right before the first `(` or `[`
+    // (`getpass()`, `ENV['X']`); a Django key holds `(` after other punctuation.
+    let call = v
+        .iter()
+        .position(|&b| b == b'(' || b == b'[')
+        .is_some_and(|p| p > 0 && v.get(..p).is_some_and(|head| head.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))));
     let path = v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
         && !v.iter().any(u8::is_ascii_digit);

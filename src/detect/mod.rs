@@ -1869,7 +1869,9 @@ mod tests {
             });
             for e in engines {
                 let parts: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
-                let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
+                // One-letter parts find nothing (asserted once, not scanned 40,000 times).
+        assert!(e.scan(b"a").is_empty());
+        let each: Vec<Vec<Finding>> = parts.iter().map(|p| if *p == b"a" { Vec::new() } else { e.scan(p) }).collect();
                 proptest::prop_assert_eq!(e.scan_parts(&parts), each.clone());
                 // Remembered answers (the engines live across cases) are the answers.
                 for _ in 0..2 {
@@ -1922,7 +1924,9 @@ mod tests {
         parts[4_321] = b"mail jane.doe@example.com";
         parts[39_999] = b"10.1.2.3";
         assert!(parts.len() * (e.reach + 1) > 2 * JOINED_MAX);
-        let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
+        // One-letter parts find nothing (asserted once, not scanned 40,000 times).
+        assert!(e.scan(b"a").is_empty());
+        let each: Vec<Vec<Finding>> = parts.iter().map(|p| if *p == b"a" { Vec::new() } else { e.scan(p) }).collect();
         let together = e.scan_parts(&parts);
         assert_eq!(together, each);
         let found: Vec<usize> = together.iter().enumerate().filter(|(_, f)| !f.is_empty()).map(|(i, _)| i).collect();
@@ -1937,7 +1941,9 @@ mod tests {
         let short = "ip 10.1.2.3";
         assert!(history.len() >= MEMO_MIN_LEN && other.len() >= MEMO_MIN_LEN && short.len() < MEMO_MIN_LEN);
         let parts: Vec<&[u8]> = vec![history.as_bytes(), short.as_bytes(), other.as_bytes()];
-        let each: Vec<Vec<Finding>> = parts.iter().map(|p| e.scan(p)).collect();
+        // One-letter parts find nothing (asserted once, not scanned 40,000 times).
+        assert!(e.scan(b"a").is_empty());
+        let each: Vec<Vec<Finding>> = parts.iter().map(|p| if *p == b"a" { Vec::new() } else { e.scan(p) }).collect();
         assert!(each.iter().all(|f| !f.is_empty()));
 
         assert_eq!(e.scan_parts_remembered(b"key-1", &parts), (each.clone(), 0));

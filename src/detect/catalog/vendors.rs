@@ -2603,6 +2603,21 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         ..BASE
     },
     BuiltinRule {
+        // Mattermost incoming webhooks: `https://HOST/hooks/ID`, the id 26 lower-case
+        // letters and digits (Mattermost's ids). Self-hosted, so any host.
+        id: "webhook.mattermost.webhook_url.v1",
+        category: "WEBHOOK_URL",
+        pattern: r##"(?i-u)\bhttps?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?/hooks/(?-i:[a-z0-9]{26})\b"##,
+        confidence: 0.9,
+        gate: Gate::Contains(b"/hooks/"),
+        examples: &[
+            r##"MATTERMOST_WEBHOOK_URL=⟦https://chat.example.com/hooks/8r74zg06uw0xqoh00ygahta6r3⟧"##,
+            r##"requests.post("⟦https://mm.example.org/hooks/bfo45p3wt3re96ec7p8zrgmonc⟧", json=payload)"##,
+        ],
+        negatives: &[r##"https://chat.example.com/hooks/incoming"##, r##"https://example.com/hooks/ABCDEFGHIJKLMNOPQRSTUVWXYZ"##],
+        ..BASE
+    },
+    BuiltinRule {
         id: "webhook.slack.webhook_url.v1",
         category: "WEBHOOK_URL",
         pattern: r##"(?-u)\b(?:https?://)?hooks\.slack\.com/(?:services/T[A-Z0-9]{8,12}/B[A-Z0-9]{8,12}/[A-Za-z0-9]{24}|workflows/T[A-Z0-9]{8,12}/A[A-Z0-9]{8,12}/\d{15,20}/[A-Za-z0-9]{24,32}|triggers/T[A-Z0-9]{8,12}/\d{10,20}/[0-9a-f]{32})\b"##,
