@@ -1578,7 +1578,7 @@ pub fn label(category: &str) -> &str {
         "INTERNAL_URL" => "Internal URL",
         "GITHUB_TOKEN" => "GitHub token",
         "GITLAB_TOKEN" => "GitLab token",
-        "SLACK_TOKEN" => "Slack token or webhook",
+        "SLACK_TOKEN" => "Slack token",
         "STRIPE_KEY" => "Stripe key",
         "GOOGLE_API_KEY" => "Google API key",
         "JWT" => "JSON Web Token",

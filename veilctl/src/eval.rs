@@ -18,7 +18,7 @@ pub const STRUCTURED: &[&str] = &[
     "IP_ADDRESS", "PRIVATE_IP", "MAC_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "API_KEY", "GITHUB_TOKEN",
     "GITLAB_TOKEN", "SLACK_TOKEN", "STRIPE_KEY", "GOOGLE_API_KEY", "JWT", "PRIVATE_KEY", "CONNECTION_STRING",
     "PASSWORD", "BEARER_TOKEN", "SECRET", "INTERNAL_URL", "INTERNAL_HOST", "NPM_TOKEN", "HUGGINGFACE_TOKEN",
-    "CODE_NAME", "CUSTOMER_NAME",
+    "CODE_NAME", "CUSTOMER_NAME", "WEBHOOK_URL",
 ];
 pub const STRUCTURED_RECALL: f64 = 0.97;
 pub const PERSON_RECALL: f64 = 0.85;
@@ -438,13 +438,13 @@ fn sentence(b: &mut Builder, category: &'static str, rng: &mut Rng) {
         }
         "SLACK_TOKEN" => {
             pre(b, "slack bot ");
-            let v = if rng.chance(70) {
-                format!("xoxb-{}-{}-{}", rng.digits(11), rng.digits(12), rng.chars(ALNUM, 24))
-            } else {
-                format!("https://hooks.slack.com/services/T{}/B{}/{}", rng.chars(UPPER_DIGITS, 8), rng.chars(UPPER_DIGITS, 8), rng.chars(ALNUM, 24))
-            };
-            b.value(category, &v);
+            b.value(category, &format!("xoxb-{}-{}-{}", rng.digits(11), rng.digits(12), rng.chars(ALNUM, 24)));
             b.push(" posts alerts.");
+        }
+        "WEBHOOK_URL" => {
+            pre(b, rng.pick(&["alerts go to ", "SLACK_WEBHOOK=", "the hook "]));
+            b.value(category, &format!("https://hooks.slack.com/services/T{}/B{}/{}", rng.chars(UPPER_DIGITS, 8), rng.chars(UPPER_DIGITS, 8), rng.chars(ALNUM, 24)));
+            b.push(" for the on-call channel.");
         }
         "STRIPE_KEY" => {
             pre(b, "STRIPE_SECRET_KEY=");
