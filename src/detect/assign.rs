@@ -27,12 +27,6 @@ pub enum NameClass {
 const MAX_NAME: usize = 64;
 const MAX_VALUE: usize = 512;
 
-/// Bytes that can end a name and start an operator: `=`, `:`, `>` (an XML element) and
-/// `,` (the second argument of `setProperty("KEY", "v")`).
-fn is_operator(b: u8) -> bool {
-    matches!(b, b'=' | b':' | b'>' | b',')
-}
-
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
@@ -41,8 +35,7 @@ fn is_name_byte(b: u8) -> bool {
 pub fn find(hay: &[u8], from: usize, class: NameClass) -> Option<(usize, usize)> {
     // An operator up to a few bytes before `from` can still start a value at `from`.
     let mut at = from.saturating_sub(12);
-    while let Some(rel) = hay.get(at..)?.iter().position(|&b| is_operator(b)) {
-        let op = at + rel;
+    while let Some(op) = next_operator(hay, at) {
         at = op + 1;
         if let Some((c, s, e)) = assignment(hay, op) {
             if c == class && s >= from {
@@ -51,6 +44,28 @@ pub fn find(hay: &[u8], from: usize, class: NameClass) -> Option<(usize, usize)>
         }
     }
     None
+}
+
+/// The next operator at or after `at`: `=`, `:` and `>` by `memchr3`, and a `,` only
+/// after a closing quote (the one place a comma assigns).
+fn next_operator(hay: &[u8], at: usize) -> Option<usize> {
+    let rest = hay.get(at..)?;
+    let main = memchr::memchr3(b'=', b':', b'>', rest);
+    // Commas are looked for only before the next other operator: each byte is read
+    // once over the whole text (a search to the end at every `:` would be quadratic).
+    let upto = main.unwrap_or(rest.len());
+    let mut from = 0;
+    let comma = loop {
+        let Some(c) = rest.get(from..upto).and_then(|r| memchr::memchr(b',', r)).map(|c| from + c) else { break None };
+        if c > 0 && matches!(rest.get(c - 1), Some(b'"' | b'\'')) {
+            break Some(c);
+        }
+        from = c + 1;
+    };
+    match (main, comma) {
+        (Some(m), Some(c)) => Some(at + m.min(c)),
+        (m, c) => m.or(c).map(|p| at + p),
+    }
 }
 
 /// The password-like names' values.

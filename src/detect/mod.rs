@@ -526,6 +526,11 @@ impl Engine {
         })
     }
 
+    /// How far any rule looks around a match (gates and context windows), in bytes.
+    pub fn reach(&self) -> usize {
+        self.reach
+    }
+
     pub fn rule(&self, index: usize) -> Option<&Rule> {
         self.rules.get(index)
     }

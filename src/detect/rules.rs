@@ -787,12 +787,12 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "PASSWORD",
         // `Authorization: Basic <base64 of user:password>`; the decoded text must be a
         // printable `user:password`.
-        pattern: r"(?i-u)\bbasic[ \t]+([A-Za-z0-9+/]{8,}={0,2})",
+        pattern: r"(?i-u)\bbasic[ \t]+([A-Za-z0-9+/]{8,180}={0,2})",
         group: 1,
         clean_right: true,
         validator: Validator::Code(super::validate::basic_credentials),
         confidence: 0.9,
-        gate: Gate::Near { words: &["basic"], before: 0, after: 600 },
+        gate: Gate::Near { words: &["basic"], before: 0, after: 200 },
         examples: &[
             "curl -H 'Authorization: Basic ⟦YWxpY2U6UzNjci10LVBhc3M=⟧' https://api.example.com",
             "authorization: basic ⟦c3ZjLWJ1aWxkOnE5WnR4LTQ0LVJtcA==⟧",
@@ -861,7 +861,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Code(super::assign::plausible_password),
         confidence: 0.88,
-        gate: Gate::Near { words: &["requirepass", "masterauth", "password", "passwd", "db", "admin", "root", "sshpass"], before: 2, after: 120 },
+        // `--db-password`: "password" begins a word after the `-`, 16 bytes back covers
+        // the flag's start; ordinary words ("root", "db") would open windows everywhere.
+        gate: Gate::Near { words: &["requirepass", "masterauth", "password", "passwd", "sshpass"], before: 16, after: 120 },
         examples: &[
             "command: [\"redis-server\", \"--requirepass\", \"⟦Sunset_maple.27⟧\"]",
             "redis-server --requirepass ⟦Harbor-copper_52⟧",
@@ -879,7 +881,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Code(super::assign::plausible_password),
         confidence: 0.9,
-        gate: Gate::Near { words: &["machine"], before: 0, after: 400 },
+        gate: Gate::Near { words: &["machine"], before: 0, after: 256 },
         examples: &[
             "machine api.example.com login alice password ⟦t0p-S3cret-77⟧",
             "machine git.example.org\n  login build-bot\n  password ⟦Hq2xV9-mm41⟧\n",
