@@ -61,6 +61,15 @@ pub struct Context {
     pub penalty: f32,
 }
 
+/// Appends `(s, e)` to windows sorted by start, merging it with the last one if they
+/// touch: how every `Gate::Windows` finder builds its list.
+pub fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
+    match windows.last_mut() {
+        Some(last) if s <= last.1 => last.1 = last.1.max(e),
+        _ => windows.push((s, e)),
+    }
+}
+
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
 pub fn mac_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
@@ -202,10 +211,7 @@ pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
         };
         if double || (at > 0 && hex(at - 1) && groups(at)) {
             let (s, e) = (at.saturating_sub(40), (at + 41).min(text.len()));
-            match windows.last_mut() {
-                Some(last) if s <= last.1 => last.1 = e,
-                _ => windows.push((s, e)),
-            }
+            push_window(&mut windows, s, e);
         }
     }
     windows
@@ -226,17 +232,15 @@ pub fn scheme_windows(text: &[u8]) -> Vec<(usize, usize)> {
         let s = at.saturating_sub(LONGEST_SCHEME);
         let rest = text.get(at..).unwrap_or_default();
         let e = at + rest.iter().position(u8::is_ascii_whitespace).unwrap_or(rest.len());
-        match windows.last_mut() {
-            Some(last) if s <= last.1 => last.1 = e,
-            _ => windows.push((s, e)),
-        }
+        push_window(&mut windows, s, e);
     }
     windows
 }
 
 /// `-u` or `--user` as a command-line flag somewhere in the text.
 pub fn user_flag(text: &[u8]) -> bool {
-    memchr::memmem::find(text, b"-u").is_some() || memchr::memmem::find(text, b"--user").is_some() || memchr::memmem::find(text, b"--proxy-user").is_some()
+    // `--user` and `--proxy-user` contain `-u` too.
+    memchr::memmem::find(text, b"-u").is_some()
 }
 
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
@@ -253,10 +257,7 @@ pub fn cjk_birth_windows(text: &[u8]) -> Vec<(usize, usize)> {
     windows.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::new();
     for (s, e) in windows {
-        match merged.last_mut() {
-            Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => merged.push((s, e)),
-        }
+        push_window(&mut merged, s, e);
     }
     merged
 }

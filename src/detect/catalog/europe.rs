@@ -9,8 +9,8 @@
 //! ([`id_runs`], `Gate::NumericRun`). Every value in the examples is synthetic (check
 //! digits computed for this file) or a specimen its issuer publishes.
 
-use crate::detect::rules::{BuiltinRule, Context, Gate, Severity, BASE};
-use crate::detect::validate::Validator;
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------------
 // Windows
@@ -53,10 +53,7 @@ pub fn id_runs(text: &[u8]) -> Vec<(usize, usize)> {
         }
         if digits >= RUN_MIN_DIGITS {
             let (s, e) = (start.saturating_sub(1), (end + 1).min(text.len()));
-            match windows.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                _ => windows.push((s, e)),
-            }
+            push_window(&mut windows, s, e);
         }
         last_end = end;
         at = end.max(digit + 1);
@@ -143,29 +140,6 @@ fn weighted(d: &[u8], w: &[u32]) -> u32 {
 
 fn all_same(d: &[u8]) -> bool {
     d.windows(2).all(|w| matches!(w, [a, b] if a == b))
-}
-
-/// Luhn (ISO/IEC 7812-1) over digit values, the check digit last.
-fn luhn(d: &[u8]) -> bool {
-    let sum: u32 = d
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, &x)| {
-            let x = u32::from(x);
-            if i % 2 == 1 {
-                let y = x * 2;
-                if y > 9 {
-                    y - 9
-                } else {
-                    y
-                }
-            } else {
-                x
-            }
-        })
-        .sum();
-    sum % 10 == 0
 }
 
 /// The check digit of ISO/IEC 7064 MOD 11,10 over digit values.

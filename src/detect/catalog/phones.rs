@@ -67,7 +67,7 @@
 //! SE, PL, RU, BE, CH, AT, PT, IE, ZA, ID, TW. Any assigned country code can follow
 //! `00`.
 
-use crate::detect::rules::{BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::validate::Validator;
 
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
@@ -816,10 +816,7 @@ fn slash_windows(text: &[u8]) -> Vec<(usize, usize)> {
         let before = text.get(..at).unwrap_or_default().iter().rev().take_while(|b| numeric(b)).count();
         let after = text.get(at..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
         let (start, end) = ((at - before).saturating_sub(1), (at + after + 1).min(text.len()));
-        match windows.last_mut() {
-            Some(last) if start <= last.1 => last.1 = last.1.max(end),
-            _ => windows.push((start, end)),
-        }
+        push_window(&mut windows, start, end);
     }
     windows
 }
@@ -1002,10 +999,7 @@ fn label_windows(text: &[u8]) -> Vec<(usize, usize)> {
             continue;
         }
         let (s, e) = (start.saturating_sub(1), (end + 1).min(text.len()));
-        match windows.last_mut() {
-            Some(last) if s <= last.1 => last.1 = last.1.max(e),
-            _ => windows.push((s, e)),
-        }
+        push_window(&mut windows, s, e);
     }
     windows
 }

@@ -10,7 +10,7 @@
 //! give it (`Gate::Near`), with a confidence above the generic assignment rules so the
 //! named category wins on the same span. Every value in the examples is synthetic.
 
-use crate::detect::rules::{BuiltinRule, Context, Gate, BASE};
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, BASE};
 use crate::detect::validate::Validator;
 
 const ELEVENLABS_CONTEXT: Context = Context {
@@ -142,10 +142,7 @@ fn telegram_windows(text: &[u8]) -> Vec<(usize, usize)> {
             continue;
         }
         let (s, e) = ((at - digits).saturating_sub(4), (at + 38).min(text.len()));
-        match windows.last_mut() {
-            Some(last) if s <= last.1 => last.1 = e,
-            _ => windows.push((s, e)),
-        }
+        push_window(&mut windows, s, e);
     }
     windows
 }
@@ -160,10 +157,7 @@ fn mailchimp_windows(text: &[u8]) -> Vec<(usize, usize)> {
             continue;
         }
         let (s, e) = (at.saturating_sub(33), (at + 7).min(text.len()));
-        match windows.last_mut() {
-            Some(last) if s <= last.1 => last.1 = e,
-            _ => windows.push((s, e)),
-        }
+        push_window(&mut windows, s, e);
     }
     windows
 }

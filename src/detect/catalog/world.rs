@@ -9,20 +9,13 @@
 //! the word-like runs that contain a digit ([`id_token_windows`]), shared by all of them.
 //! Every check digit is computed from the matched bytes alone, without allocation.
 
-use crate::detect::rules::{BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------
 // Windows
 // ---------------------------------------------------------------------------
 
-/// Appends `(s, e)` to sorted windows, merging it with the last one if they touch.
-fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
-    match windows.last_mut() {
-        Some(last) if s <= last.1 => last.1 = last.1.max(e),
-        _ => windows.push((s, e)),
-    }
-}
 
 /// Runs of `[A-Za-z0-9_-]` that contain a digit and are at least 9 bytes long, or are
 /// at least 25 bytes long; each window ends two bytes after its run (for the look-ahead
