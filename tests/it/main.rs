@@ -3,6 +3,7 @@
 
 mod differential;
 mod golden;
+mod lenient;
 mod policies;
 mod properties;
 mod streams;
