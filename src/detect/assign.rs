@@ -68,6 +68,22 @@ fn next_operator(hay: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// Windows around every value assigned to a password-like or secret-like name: from
+/// its operator to two bytes past its end (a closing quote, `</`). Both assignment
+/// rules are gated by them: the engine finds them once per scan, and each rule reads
+/// only there, so the text's operators are parsed once, not once per rule.
+pub fn windows(hay: &[u8]) -> Vec<(usize, usize)> {
+    let mut windows = Vec::new();
+    let mut at = 0;
+    while let Some(op) = next_operator(hay, at) {
+        at = op + 1;
+        if let Some((_, _, end)) = assignment(hay, op) {
+            super::rules::push_window(&mut windows, op, (end + 2).min(hay.len()));
+        }
+    }
+    windows
+}
+
 /// The password-like names' values.
 pub fn find_password(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     find(hay, from, NameClass::Password)
@@ -387,6 +403,12 @@ fn weak_key(name: &[u8]) -> bool {
 /// The class of a name, or `None` when it names no secret (or names something about
 /// one: `password_length`, `token_url`, `secret_name`, `api_key_id`, `max_tokens`).
 pub fn classify(name: &[u8]) -> Option<NameClass> {
+    // Most names in code, configuration and logs name no secret (`status`, `timeout`,
+    // `request_id`): without one of the words below in them they cannot, and one
+    // automaton pass says so before the name is split and compared word by word.
+    if triggers().is_some_and(|t| !t.is_match(name)) {
+        return None;
+    }
     let mut words: [&[u8]; 12] = [&[]; 12];
     let mut count = 0;
     let mut start = 0;
@@ -431,6 +453,19 @@ pub fn classify(name: &[u8]) -> Option<NameClass> {
     let last_is_key = is(last, &["key", "keys"]);
     let lookup = words.iter().any(|w| is(w, LOOKUP_KEYS));
     (last_is_key && !lookup).then_some(NameClass::Secret)
+}
+
+/// Every word and part that can make a name a password's or a secret's, and `key`
+/// (case-insensitive): a name holds one of them, or [`classify`] says `None`. (A few
+/// dozen literals cannot fail to build; were they to, every name is read in full.)
+fn triggers() -> Option<&'static aho_corasick::AhoCorasick> {
+    static TRIGGERS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
+    TRIGGERS
+        .get_or_init(|| {
+            let words = PASSWORD_WORDS.iter().chain(PASSWORD_PARTS).chain(SECRET_WORDS).chain(SECRET_PARTS).chain(&["key"]);
+            aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(words).ok()
+        })
+        .as_ref()
 }
 
 const PASSWORD_WORDS: &[&str] = &[

@@ -11,6 +11,8 @@
 
 mod memo;
 mod assign;
+mod prefilter;
+mod visit;
 pub mod catalog;
 pub mod names;
 pub mod normalize;
@@ -25,7 +27,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 use crate::policy::{CustomPattern, DetectorsConfig};
 use rules::{Context, Gate, Severity};
-use starts::{Hit, StartIndex};
+use starts::StartIndex;
 use validate::Validator;
 
 /// Compiled-size limit for one custom pattern; a pattern over it is a policy error.
@@ -80,6 +82,8 @@ pub struct Rule {
     validator: Validator,
     gate: CompiledGate,
     context: Option<&'static Context>,
+    /// The rule's place in the prefilter of the rules that share its windows.
+    slot: Option<prefilter::Slot>,
 }
 
 #[derive(Debug, Clone)]
@@ -182,6 +186,10 @@ pub struct Engine {
     starts: Option<StartIndex>,
     names: Option<NameMatcher>,
     dictionaries: Vec<AhoCorasick>,
+    /// Which rules a scan visits (see [`visit`]).
+    visits: visit::Visits,
+    /// Prefilters of the rules that share a window finder (see [`prefilter`]).
+    groups: Vec<prefilter::Group>,
     /// How far any rule looks around a position for its context (`Near` windows, the
     /// context window, a country code's span): [`Engine::scan_parts`] keeps parts this
     /// far apart.
@@ -450,7 +458,9 @@ impl Engine {
                     before,
                     after,
                 } => {
-                    let ids = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
+                    let mut ids: Vec<usize> = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
+                    ids.sort_unstable();
+                    ids.dedup();
                     CompiledGate::Near { words: ids, before, after, assignment: builtin.assignment }
                 }
                 Gate::Windows(f) => CompiledGate::Windows(f),
@@ -465,6 +475,8 @@ impl Engine {
                 for domain in &config.internal_domains {
                     ids.push(keyword_id(&mut keywords, domain.trim_start_matches('.')));
                 }
+                ids.sort_unstable();
+                ids.dedup();
                 CompiledGate::Near { words: ids, before: 192, after: 64, assignment: false }
             } else {
                 gate
@@ -490,8 +502,11 @@ impl Engine {
                 validator: builtin.validator,
                 gate,
                 context: builtin.context,
+                slot: None,
             });
         }
+        let groups = group_rules(&mut compiled);
+        let visits = visit::Visits::new(&compiled);
         let starts = if keywords.is_empty() && prefixes.is_empty() {
             None
         } else {
@@ -521,6 +536,8 @@ impl Engine {
             starts,
             names,
             dictionaries,
+            groups,
+            visits,
             reach,
             memo: config.memory.then(memo::Memo::new),
         })
@@ -690,9 +707,13 @@ impl Engine {
     fn scan_checked(&self, text: &[u8], gaps: &[(usize, usize)]) -> Option<Vec<Finding>> {
         let mut candidates = Vec::new();
         let mut runs: Option<Vec<NumericRun>> = None;
-        let mut starts: Option<starts::Found> = None;
+        let found = self.find_starts(text);
         let mut windows: Vec<(WindowsFn, Vec<(usize, usize)>)> = Vec::new();
-        for (index, rule) in self.rules.iter().enumerate() {
+        let mut answers = prefilter::Answers::new(&self.groups);
+        let mut hits_by_word: Option<(Vec<u32>, Vec<usize>)> = None;
+        let mut near: Vec<usize> = Vec::new();
+        for index in self.visits.rules(&found) {
+            let Some(rule) = self.rules.get(index) else { continue };
             let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
             let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost) + known_both;
             if best < self.min_confidence {
@@ -723,7 +744,6 @@ impl Engine {
                     }
                 }
                 CompiledGate::Prefix(slot) => {
-                    let found = starts.get_or_insert_with(|| self.find_starts(text));
                     if let Some(Some(first)) = found.first.get(*slot) {
                         rule.search(index, text, *first, &mut candidates);
                     }
@@ -740,7 +760,8 @@ impl Engine {
                     min_dots,
                     plus,
                 } => {
-                    for run in runs.get_or_insert_with(|| numeric_runs(text)).iter() {
+                    let runs = runs.get_or_insert_with(|| numeric_runs(text));
+                    for (at, run) in runs.iter().enumerate() {
                         if run.digits >= *min_digits
                             && run.dashes >= *min_dashes
                             && run.dots >= *min_dots
@@ -748,13 +769,15 @@ impl Engine {
                         {
                             // One byte of context on each side, for `\b` and the
                             // look-behind-style prefix groups; no match can include it.
-                            let hay = text.get(..(run.end + 1).min(text.len())).unwrap_or(text);
-                            rule.search(index, hay, run.start.saturating_sub(1), &mut candidates);
+                            let window = (run.start.saturating_sub(1), (run.end + 1).min(text.len()));
+                            if answers.allows(rule.slot, text, runs.len(), at, window) {
+                                rule.search(index, text.get(..window.1).unwrap_or(text), window.0, &mut candidates);
+                            }
                         }
                     }
                 }
                 CompiledGate::Windows(find) => {
-                    // Two IPv6 rules share their windows: found once per scan.
+                    // Rules that share a finder share its windows: found once per scan.
                     let at = match windows.iter().position(|(f, _)| std::ptr::fn_addr_eq(*f, *find)) {
                         Some(at) => at,
                         None => {
@@ -762,35 +785,40 @@ impl Engine {
                             windows.len() - 1
                         }
                     };
-                    for &(s, e) in windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default() {
-                        rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                    let found = windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default();
+                    for (i, &(s, e)) in found.iter().enumerate() {
+                        if answers.allows(rule.slot, text, found.len(), i, (s, e)) {
+                            rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                        }
                     }
                 }
                 CompiledGate::Near { words, before, after, assignment } => {
-                    let hits = &starts.get_or_insert_with(|| self.find_starts(text)).hits;
-                    // Windows around this rule's keywords, merged so that no byte is
-                    // searched twice (and no match reported twice).
+                    let (heads, by_word) = hits_by_word.get_or_insert_with(|| starts::by_word(&found.hits));
+                    // This rule's keyword positions, in order. Its keyword ids are
+                    // sorted: past the last id with a head, none was hit.
+                    near.clear();
+                    for &w in words {
+                        let (Some(&from), Some(&to)) = (heads.get(w), heads.get(w + 1)) else { break };
+                        near.extend_from_slice(by_word.get(from as usize..to as usize).unwrap_or_default());
+                    }
+                    if words.len() > 1 {
+                        near.sort_unstable();
+                    }
+                    // Windows around them, merged so that no byte is searched twice
+                    // (and no match reported twice).
                     let mut window: Option<(usize, usize)> = None;
-                    let assigned = |h: &Hit| {
+                    let assigned = |start: usize| {
                         !*assignment
                             || text
-                                .get(h.start..(h.start + 48).min(text.len()))
+                                .get(start..(start + 48).min(text.len()))
                                 .is_some_and(|t| memchr::memchr2(b'=', b':', t).is_some())
                     };
-                    for hit in hits.iter().filter(|h| words.contains(&h.word) && assigned(h)) {
-                        let (s, e) = (
-                            hit.start.saturating_sub(*before),
-                            (hit.start + after).min(text.len()),
-                        );
+                    for &start in near.iter().filter(|&&start| assigned(start)) {
+                        let (s, e) = (start.saturating_sub(*before), (start + after).min(text.len()));
                         match window {
                             Some((ws, we)) if s <= we => window = Some((ws, we.max(e))),
                             Some((ws, we)) => {
-                                rule.search(
-                                    index,
-                                    text.get(..we).unwrap_or(text),
-                                    ws,
-                                    &mut candidates,
-                                );
+                                rule.search(index, text.get(..we).unwrap_or(text), ws, &mut candidates);
                                 window = Some((s, e));
                             }
                             None => window = Some((s, e)),
@@ -901,6 +929,50 @@ impl Engine {
     }
 }
 
+/// Puts the regex rules that share a window finder (one `Windows` function, or the
+/// numeric runs) into prefilter groups, and gives each its slot.
+fn group_rules(rules: &mut [Rule]) -> Vec<prefilter::Group> {
+    let mut finders: Vec<Option<WindowsFn>> = Vec::new();
+    for rule in rules.iter() {
+        let finder = match rule.gate {
+            CompiledGate::Windows(f) => Some(f),
+            CompiledGate::NumericRun { .. } => None,
+            _ => continue,
+        };
+        let known = finders.iter().any(|k| match (k, finder) {
+            (Some(a), Some(b)) => std::ptr::fn_addr_eq(*a, b),
+            (None, None) => true,
+            _ => false,
+        });
+        if !known {
+            finders.push(finder);
+        }
+    }
+    let mut groups = Vec::new();
+    for finder in finders {
+        let members: Vec<(usize, &str)> = rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| match (&r.gate, finder) {
+                (CompiledGate::Windows(f), Some(g)) => std::ptr::fn_addr_eq(*f, g),
+                (CompiledGate::NumericRun { .. }, None) => true,
+                _ => false,
+            })
+            .filter_map(|(i, r)| match &r.matcher {
+                Matcher::Regex(regex) => Some((i, regex.as_str())),
+                _ => None,
+            })
+            .collect();
+        let slots = prefilter::build(&mut groups, &members);
+        for (index, slot) in slots {
+            if let Some(rule) = rules.get_mut(index) {
+                rule.slot = Some(slot);
+            }
+        }
+    }
+    groups
+}
+
 fn keyword_id(keywords: &mut Vec<String>, word: &str) -> usize {
     let word = word.to_ascii_lowercase();
     match keywords.iter().position(|k| *k == word) {
@@ -984,7 +1056,7 @@ fn find_words(
 /// ASCII capital or a non-ASCII byte (the Latin capitals `capitalised_word` knows are
 /// two bytes).
 fn next_capital(text: &[u8], from: usize) -> Option<usize> {
-    next_byte_in(text, from, (0x40, 0x5b), true, |b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b))
+    rules::next_byte_in(text, from, (0x40, 0x5b), true, |b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b))
 }
 
 /// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald"),
@@ -1177,7 +1249,7 @@ fn numeric_runs(text: &[u8]) -> Vec<NumericRun> {
     let mut runs = Vec::new();
     let mut i = 0;
     let mut last_end = 0;
-    while let Some(digit) = next_digit(text, i) {
+    while let Some(digit) = rules::next_digit(text, i) {
         let mut start = digit;
         while start > last_end && text.get(start - 1).copied().is_some_and(is_numeric) {
             start -= 1;
@@ -1207,38 +1279,6 @@ fn numeric_runs(text: &[u8]) -> Vec<NumericRun> {
     }
     runs
 }
-
-/// Position of the first ASCII digit at or after `from`.
-fn next_digit(text: &[u8], from: usize) -> Option<usize> {
-    next_byte_in(text, from, (0x2f, 0x3a), false, u8::is_ascii_digit)
-}
-
-/// Position of the first byte at or after `from` for which `hit` holds. Skips eight
-/// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
-/// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
-/// accept such bytes.
-fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit: impl Fn(&u8) -> bool) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = ONES * 0x7f;
-    const HIGH: u64 = ONES * 0x80;
-    let (lo, hi) = (u64::from(range.0), u64::from(range.1));
-    let mut at = from;
-    let rest = text.get(from..)?;
-    for chunk in rest.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        let low = v & LOW7;
-        let between = (ONES * (127 + hi) - low) & !v & (low + ONES * (127 - lo)) & HIGH;
-        if between != 0 || (non_ascii && v & HIGH != 0) {
-            break;
-        }
-        at += 8;
-    }
-    text.get(at..)?.iter().position(hit).map(|p| at + p)
-}
-
-
 
 fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectError> {
     let regex = RegexBuilder::new(&custom.pattern)
@@ -1272,6 +1312,7 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         validator: Validator::None,
         gate: CompiledGate::Always,
         context: None,
+        slot: None,
     })
 }
 
@@ -1447,6 +1488,7 @@ mod tests {
                 rule.gate = CompiledGate::Always;
             }
         }
+        always.visits = visit::Visits::new(&always.rules);
         let values = [
             "AKIAIOSFODNN7EXAMPLE", "sk-proj-abcdefghijklmnopqrstuvwx12", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
             "ghp_0123456789abcdefghijABCDEFGHIJ012345", "glpat-abcdefghij0123456789", "xoxb-1234567890-abcdefghij",
@@ -1672,6 +1714,73 @@ mod tests {
             }
         }
         (text, spans)
+    }
+
+    /// Every file of the evaluation corpus (`veilctl/eval`), for tests that compare two
+    /// ways of scanning on realistic text.
+    fn corpus_texts() -> Vec<String> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+            paths.sort();
+            for path in paths {
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    out.push(text);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("veilctl/eval"), &mut out);
+        out
+    }
+
+    /// The assignment rules read only the windows of the assignments found once per
+    /// scan: on the whole corpus and the catalog's examples, they find what they find
+    /// reading every operator of the text.
+    #[test]
+    fn assignment_windows_change_nothing() {
+        let windowed = engine();
+        let mut whole = engine();
+        let ids = ["secret.password_assignment.v1", "secret.high_entropy_assignment.v1"];
+        for rule in &mut whole.rules {
+            if ids.contains(&rule.id.as_str()) {
+                rule.gate = CompiledGate::Always;
+            }
+        }
+        whole.visits = visit::Visits::new(&whole.rules);
+        let mut texts = corpus_texts();
+        assert!(texts.len() > 1000, "the corpus is there: {}", texts.len());
+        texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
+        let mut count = 0;
+        for text in &texts {
+            let found = windowed.scan(text.as_bytes());
+            assert_eq!(found, whole.scan(text.as_bytes()), "{text}");
+            count += found.iter().filter(|f| windowed.rules[f.rule].id.contains("_assignment")).count();
+        }
+        assert!(count > 300, "{count}");
+    }
+
+    /// The prefilter of rules that share windows only skips searches that find nothing:
+    /// on every example and negative of the catalog, alone and all in one text (many
+    /// windows of every group), findings are those of the same rules without it.
+    #[test]
+    fn prefilter_changes_nothing() {
+        let grouped = engine();
+        let mut alone = engine();
+        for rule in &mut alone.rules {
+            rule.slot = None;
+        }
+        assert!(grouped.rules.iter().filter(|r| r.slot.is_some()).count() >= 20, "the windows rules are grouped");
+        let texts: Vec<String> = catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0).collect();
+        let mut count = 0;
+        for text in texts.iter().chain([&texts.join("\n"), &texts.join(" ")]) {
+            let found = grouped.scan(text.as_bytes());
+            assert_eq!(found, alone.scan(text.as_bytes()), "{text}");
+            count += found.len();
+        }
+        assert!(count > 2000, "{count}");
     }
 
     /// The catalog's own examples: each marked value is found as exactly that span, in
@@ -2047,9 +2156,9 @@ mod tests {
         for at in 0..24 {
             let mut t = vec![b'a'; 24];
             t[at] = b'7';
-            assert_eq!(next_digit(&t, 0), Some(at));
+            assert_eq!(rules::next_digit(&t, 0), Some(at));
         }
-        assert_eq!(next_digit(b"no digits here at all", 0), None);
+        assert_eq!(rules::next_digit(b"no digits here at all", 0), None);
     }
 
     #[test]

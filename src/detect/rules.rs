@@ -70,6 +70,36 @@ pub fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
     }
 }
 
+/// Position of the first ASCII digit at or after `from`.
+pub fn next_digit(text: &[u8], from: usize) -> Option<usize> {
+    next_byte_in(text, from, (0x2f, 0x3a), false, u8::is_ascii_digit)
+}
+
+/// Position of the first byte at or after `from` for which `hit` holds. Skips eight
+/// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
+/// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
+/// accept such bytes.
+pub fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit: impl Fn(&u8) -> bool) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = ONES * 0x7f;
+    const HIGH: u64 = ONES * 0x80;
+    let (lo, hi) = (u64::from(range.0), u64::from(range.1));
+    let mut at = from;
+    let rest = text.get(from..)?;
+    for chunk in rest.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let low = v & LOW7;
+        let between = (ONES * (127 + hi) - low) & !v & (low + ONES * (127 - lo)) & HIGH;
+        if between != 0 || (non_ascii && v & HIGH != 0) {
+            break;
+        }
+        at += 8;
+    }
+    text.get(at..)?.iter().position(hit).map(|p| at + p)
+}
+
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
 pub fn mac_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
@@ -246,20 +276,55 @@ pub fn user_flag(text: &[u8]) -> bool {
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
 /// `出生日期`, `出生年月日`, `生日`, `생년월일`, `생일`): the next 40 bytes.
 pub fn cjk_birth_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    const LABELS: &[&str] = &["生年月日", "出生日期", "出生年月", "生日", "생년월일", "생일"];
-    let mut windows: Vec<(usize, usize)> = Vec::new();
-    for label in LABELS {
-        for at in memchr::memmem::find_iter(text, label.as_bytes()) {
-            let (s, e) = (at + label.len(), (at + label.len() + 40).min(text.len()));
-            windows.push((s, e));
+    const LABELS: &[&[u8]] = &[
+        "生年月日".as_bytes(),
+        "出生日期".as_bytes(),
+        "出生年月".as_bytes(),
+        "生日".as_bytes(),
+        "생년월일".as_bytes(),
+        "생일".as_bytes(),
+    ];
+    keyword_windows(text, LABELS, |at, len| (at + len, at + len + 40))
+}
+
+/// Windows around each occurrence of one of `keywords`, `window(at, len)` of the one
+/// at `at`, in order and merged. Keywords that all begin with the lead byte of a
+/// three- or four-byte UTF-8 character (CJK, Hangul, Devanagari) cannot occur in a
+/// text without one: such a text is passed over in one quick look.
+pub fn keyword_windows(text: &[u8], keywords: &[&[u8]], window: impl Fn(usize, usize) -> (usize, usize)) -> Vec<(usize, usize)> {
+    let wide = keywords.iter().all(|k| k.first().is_some_and(|&b| b >= 0xE0));
+    if wide && !has_wide_lead(text) {
+        return Vec::new();
+    }
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    for keyword in keywords {
+        for at in memchr::memmem::find_iter(text, keyword) {
+            let (s, e) = window(at, keyword.len());
+            found.push((s.min(text.len()), e.min(text.len())));
         }
     }
-    windows.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (s, e) in windows {
-        push_window(&mut merged, s, e);
+    found.sort_unstable();
+    let mut windows = Vec::new();
+    for (s, e) in found {
+        push_window(&mut windows, s, e);
     }
-    merged
+    windows
+}
+
+/// Whether `text` has a byte of `0xE0` or more: the lead byte of a three- or four-byte
+/// UTF-8 character. Eight bytes at a time: such a byte has its three high bits set.
+pub fn has_wide_lead(text: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = text.chunks_exact(8);
+    for chunk in chunks.by_ref() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        if v & (v << 1) & (v << 2) & HIGH != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b >= 0xE0)
 }
 
 /// A built-in rule before compilation.
@@ -914,6 +979,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.85,
         finder: Some(super::assign::find_password),
+        gate: Gate::Windows(super::assign::windows),
         examples: &[
             "DB_PASSWORD=⟦Tr0ub4dor&3⟧",
             "spring.datasource.password=⟦Vx7#qL2mP9⟧",
@@ -1433,6 +1499,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.8,
         finder: Some(super::assign::find_secret),
+        gate: Gate::Windows(super::assign::windows),
         examples: &[
             "SESSION_TOKEN=⟦Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA⟧",
             "const clientSecret = \"⟦Qm7_vT2xLp9RzK4wNc8sYb3H⟧\";",
@@ -1628,4 +1695,34 @@ pub fn label(category: &str) -> &str {
 pub fn validated(id: &str) -> bool {
     super::catalog::all()
         .any(|r| r.id == id && !matches!(r.validator, Validator::None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_leads_are_found_at_every_alignment() {
+        for at in 0..20 {
+            for lead in [0xE0u8, 0xE3, 0xEA, 0xF0, 0xFF] {
+                let mut text = vec![b'a'; 20];
+                text[at] = lead;
+                assert!(has_wide_lead(&text), "{lead:#x} at {at}");
+            }
+            // Two-byte leads and continuation bytes are not.
+            let mut text = vec![0xC3u8; 20];
+            text[at] = 0xBF;
+            assert!(!has_wide_lead(&text));
+        }
+        assert!(!has_wide_lead(b""));
+    }
+
+    #[test]
+    fn keyword_windows_are_merged_in_order() {
+        let text = "生日 1990 and 生年月日 2001, 生日".as_bytes();
+        let labels: &[&[u8]] = &["生年月日".as_bytes(), "生日".as_bytes()];
+        let w = keyword_windows(text, labels, |at, len| (at + len, at + len + 4));
+        assert_eq!(w, vec![(6, 10), (28, 32), (41, 41)], "the last one clipped to the end");
+        assert_eq!(keyword_windows(b"plain ascii", labels, |at, len| (at, at + len)), vec![]);
+    }
 }

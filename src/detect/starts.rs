@@ -29,7 +29,14 @@ enum Kind {
 
 #[derive(Debug, Clone)]
 struct Entry {
+    /// The literal's [`key`] when it is shorter than four bytes, else its first four
+    /// bytes folded ([`four`]).
     key: u32,
+    /// The literal's first eight bytes folded (fewer if it is shorter, the rest 0), and
+    /// the mask of those bytes: a start whose folded bytes differ is not this entry,
+    /// found without reading the literal.
+    head: u64,
+    head_mask: u64,
     literal: Box<[u8]>,
     kind: Kind,
 }
@@ -42,11 +49,46 @@ pub(crate) struct Found {
     pub first: Vec<Option<usize>>,
 }
 
+/// The hits grouped by keyword: for keyword `w`, its starts in order are
+/// `starts[heads[w]..heads[w + 1]]` (a counting sort, stable). A rule near a few
+/// keywords reads their lists, not every hit of the text.
+pub(crate) fn by_word(hits: &[Hit]) -> (Vec<u32>, Vec<usize>) {
+    let words = hits.iter().map(|h| h.word + 1).max().unwrap_or(0);
+    let mut heads = vec![0u32; words + 1];
+    for h in hits {
+        if let Some(count) = heads.get_mut(h.word + 1) {
+            *count += 1;
+        }
+    }
+    for w in 1..heads.len() {
+        let before = heads.get(w - 1).copied().unwrap_or(0);
+        if let Some(head) = heads.get_mut(w) {
+            *head += before;
+        }
+    }
+    let mut next = heads.clone();
+    let mut starts = vec![0usize; hits.len()];
+    for h in hits {
+        if let Some(at) = next.get_mut(h.word) {
+            if let Some(slot) = starts.get_mut(*at as usize) {
+                *slot = h.start;
+            }
+            *at += 1;
+        }
+    }
+    (heads, starts)
+}
+
 /// The compiled keywords and prefixes of one engine.
 #[derive(Debug, Clone)]
 pub(crate) struct StartIndex {
-    /// One bit per hashed [`key`] (16 bits of [`hash`]) that some entry has.
-    bits: Box<[u64; BIT_WORDS]>,
+    /// One bit per hashed [`key`] (16 bits of [`hash`]) of the entries of one to
+    /// three bytes.
+    short: Box<[u64; BIT_WORDS]>,
+    /// One bit per hashed four-byte key of the entries of four bytes or more: with
+    /// hundreds of keywords, three bytes pass a quarter of English word starts
+    /// (`con`, `cal`, `pag`), four pass few.
+    long: Box<[u64; BIT_WORDS]>,
     /// Entries grouped by bucket (the top [`BUCKET_BITS`] of the hash): bucket `b`'s
     /// are `entries[heads[b]..heads[b + 1]]`.
     heads: Vec<u16>,
@@ -76,14 +118,34 @@ fn fold(v: u64) -> (u64, u64) {
     ((v | (ONES * 0x20)) & keep, lanes)
 }
 
-/// The key at `start` in a folded text (see [`fold_text`]): its three bytes there.
+/// The four bytes at `start` in a folded text (see [`fold_text`]); the key is the
+/// first three.
 #[inline(always)]
-fn folded_key(folded: &[u8], start: usize) -> u32 {
+fn folded_four(folded: &[u8], start: usize) -> u32 {
     match folded.get(start..start + 4) {
-        Some(&[a, b, c, _]) => u32::from_le_bytes([a, b, c, 0]),
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
         _ => 0,
     }
 }
+
+/// The eight bytes at `start` in a folded text (zero past its end).
+#[inline(always)]
+fn folded_eight(folded: &[u8], start: usize) -> u64 {
+    let mut word = [0u8; 8];
+    let rest = folded.get(start..).unwrap_or_default();
+    let n = rest.len().min(8);
+    word.get_mut(..n).unwrap_or_default().copy_from_slice(rest.get(..n).unwrap_or_default());
+    u64::from_le_bytes(word)
+}
+
+/// The four bytes a literal of four bytes or more begins with, folded.
+fn four(literal: &[u8]) -> u32 {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(literal.get(..4).unwrap_or(&[0; 4]));
+    fold(u64::from(u32::from_le_bytes(word))).0 as u32
+}
+
+const KEY_MASK: u32 = 0x00ff_ffff;
 
 /// The text with letters folded to lower case and every byte that is not an ASCII
 /// letter or digit read as 0 (so a key is three bytes of it), zero-padded to whole
@@ -195,10 +257,17 @@ impl StartIndex {
             if !literal.first().is_some_and(u8::is_ascii_alphanumeric) {
                 return;
             }
-            let mut push = |key: u32| entries.push(Entry { key, literal: literal.into(), kind });
+            let n = literal.len().min(8);
+            let mut word = [0u8; 8];
+            word.get_mut(..n).unwrap_or_default().copy_from_slice(literal.get(..n).unwrap_or_default());
+            let head_mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+            let head = fold(u64::from_le_bytes(word)).0 & head_mask;
+            let mut push = |key: u32| entries.push(Entry { key, head, head_mask, literal: literal.into(), kind });
             match (kind, literal.len()) {
+                // Four bytes or more: keyed by all four (see `StartIndex::long`).
+                (_, 4..) => push(four(literal)),
                 // A whole word of two bytes is followed by a byte that reads as 0.
-                (Kind::Keyword(_), 2) | (_, 3..) => push(key(literal)),
+                (Kind::Keyword(_), 2) | (_, 3) => push(key(literal)),
                 // A one-byte word, or a two-byte prefix, goes on with any byte: one
                 // key for each byte a key can hold there.
                 (Kind::Keyword(_), 1) | (Kind::Prefix(_), 2) => {
@@ -220,9 +289,11 @@ impl StartIndex {
         let bucket = |key: u32| (hash(key) >> (32 - BUCKET_BITS)) as usize;
         entries.sort_by(|a, b| (bucket(a.key), a.key, &a.literal, a.kind).cmp(&(bucket(b.key), b.key, &b.literal, b.kind)));
         entries.dedup_by(|a, b| a.key == b.key && a.literal == b.literal && a.kind == b.kind);
-        let mut bits = Box::new([0u64; BIT_WORDS]);
+        let mut short = Box::new([0u64; BIT_WORDS]);
+        let mut long = Box::new([0u64; BIT_WORDS]);
         let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
         for e in &entries {
+            let bits = if e.literal.len() >= 4 { &mut long } else { &mut short };
             let at = (hash(e.key) >> 16) as usize;
             if let Some(word) = bits.get_mut(at >> 6) {
                 *word |= 1 << (at & 63);
@@ -238,7 +309,7 @@ impl StartIndex {
                 *head = head.saturating_add(before);
             }
         }
-        StartIndex { bits, heads, entries, slots: prefixes.len() }
+        StartIndex { short, long, heads, entries, slots: prefixes.len() }
     }
 
     pub fn find(&self, text: &[u8]) -> Found {
@@ -259,49 +330,66 @@ impl StartIndex {
                 if let Some(slot) = passed.get_mut(n) {
                     *slot = start;
                 }
-                n += usize::from(self.may_begin(folded_key(&folded, start)));
+                n += usize::from(self.may_begin(folded_four(&folded, start)));
                 starts &= starts - 1;
             }
             for &start in passed.get(..n).unwrap_or_default() {
-                self.compare(text, start, folded_key(&folded, start), &mut found);
+                self.compare(text, start, folded_eight(&folded, start), &mut found);
             }
         }
         found
     }
 
-    /// Whether some entry has this key: its bit in the set (false positives are rare).
+    /// Whether some entry may begin with these four folded bytes: a short entry's key
+    /// (their first three) or a long entry's four is in its bit set (false positives
+    /// are rare).
     #[inline(always)]
-    fn may_begin(&self, key: u32) -> bool {
-        let at = hash(key) >> 16;
-        // 1024 words of 64 bits: `at >> 6` is always in range.
-        self.bits.get((at >> 6) as usize & (BIT_WORDS - 1)).is_some_and(|w| (w >> (at & 63)) & 1 == 1)
+    fn may_begin(&self, four: u32) -> bool {
+        bit(&self.short, four & KEY_MASK) | bit(&self.long, four)
     }
 
-    /// Compares the entries with this key; rare, so kept out of the scan loop.
+    /// Compares the entries that begin with the folded bytes at `start` (`eight` of
+    /// them): the short ones by their first three as key, the long ones by all four,
+    /// then by their folded heads, then byte by byte. Rare, so kept out of the scan
+    /// loop.
     #[inline(never)]
-    fn compare(&self, text: &[u8], start: usize, key: u32, found: &mut Found) {
-        let bucket = (hash(key) >> (32 - BUCKET_BITS)) as usize;
-        let (Some(&from), Some(&to)) = (self.heads.get(bucket), self.heads.get(bucket + 1)) else { return };
-        let entries = self.entries.get(usize::from(from)..usize::from(to)).unwrap_or_default();
-        for entry in entries.iter().filter(|e| e.key == key) {
-            let end = start + entry.literal.len();
-            let Some(here) = text.get(start..end) else { continue };
-            match entry.kind {
-                Kind::Keyword(word) => {
-                    if here.eq_ignore_ascii_case(&entry.literal) && super::word_boundary(text, start, end) {
-                        found.hits.push(Hit { word, start });
+    fn compare(&self, text: &[u8], start: usize, eight: u64, found: &mut Found) {
+        let four = eight as u32;
+        for (key, long) in [(four & KEY_MASK, false), (four, true)] {
+            if !bit(if long { &self.long } else { &self.short }, key) {
+                continue;
+            }
+            let bucket = (hash(key) >> (32 - BUCKET_BITS)) as usize;
+            let (Some(&from), Some(&to)) = (self.heads.get(bucket), self.heads.get(bucket + 1)) else { continue };
+            let entries = self.entries.get(usize::from(from)..usize::from(to)).unwrap_or_default();
+            for entry in entries.iter().filter(|e| e.key == key && eight & e.head_mask == e.head && (e.literal.len() >= 4) == long) {
+                let end = start + entry.literal.len();
+                let Some(here) = text.get(start..end) else { continue };
+                match entry.kind {
+                    Kind::Keyword(word) => {
+                        if here.eq_ignore_ascii_case(&entry.literal) && super::word_boundary(text, start, end) {
+                            found.hits.push(Hit { word, start });
+                        }
                     }
-                }
-                Kind::Prefix(slot) => {
-                    if here == &*entry.literal {
-                        if let Some(first @ None) = found.first.get_mut(slot) {
-                            *first = Some(start);
+                    Kind::Prefix(slot) => {
+                        if here == &*entry.literal {
+                            if let Some(first @ None) = found.first.get_mut(slot) {
+                                *first = Some(start);
+                            }
                         }
                     }
                 }
             }
         }
     }
+}
+
+/// Whether the bit of `key` is set in `bits`.
+#[inline(always)]
+fn bit(bits: &[u64; BIT_WORDS], key: u32) -> bool {
+    let at = hash(key) >> 16;
+    // 1024 words of 64 bits: `at >> 6` is always in range.
+    bits.get((at >> 6) as usize & (BIT_WORDS - 1)).is_some_and(|w| (w >> (at & 63)) & 1 == 1)
 }
 
 #[cfg(test)]
@@ -366,6 +454,16 @@ mod tests {
                 assert_eq!((a.hits, a.first), (b.hits, b.first), "shift {shift} cut {cut}");
             }
         }
+    }
+
+    #[test]
+    fn hits_grouped_by_word_keep_their_order() {
+        let hits = [(2, 5), (0, 7), (2, 9), (5, 11), (0, 20)].map(|(word, start)| Hit { word, start });
+        let (heads, starts) = by_word(&hits);
+        let of = |w: usize| starts[heads[w] as usize..heads[w + 1] as usize].to_vec();
+        assert_eq!((of(0), of(1), of(2), of(5)), (vec![7, 20], vec![], vec![5, 9], vec![11]));
+        assert_eq!(heads.len(), 7, "a head per word up to the last one hit, and one past it");
+        assert_eq!(by_word(&[]), (vec![0], vec![]));
     }
 
     #[test]

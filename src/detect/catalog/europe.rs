@@ -9,7 +9,7 @@
 //! ([`id_runs`], `Gate::NumericRun`). Every value in the examples is synthetic (check
 //! digits computed for this file) or a specimen its issuer publishes.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{next_digit, push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------------
@@ -36,8 +36,7 @@ pub fn id_runs(text: &[u8]) -> Vec<(usize, usize)> {
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let mut at = 0;
     let mut last_end = 0;
-    while let Some(rel) = text.get(at..).and_then(|t| t.iter().position(u8::is_ascii_digit)) {
-        let digit = at + rel;
+    while let Some(digit) = next_digit(text, at) {
         let mut start = digit;
         while start > last_end && text.get(start - 1).copied().is_some_and(run_byte) {
             start -= 1;

@@ -67,7 +67,7 @@
 //! SE, PL, RU, BE, CH, AT, PT, IE, ZA, ID, TW. Any assigned country code can follow
 //! `00`.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{next_digit, push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::validate::Validator;
 
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
@@ -916,27 +916,6 @@ fn intl_trunk(m: &[u8]) -> bool {
     significant(cc, nsn.get(..n).unwrap_or_default(), true)
 }
 
-/// The first ASCII digit at or after `from`, skipping eight bytes at a time while none
-/// of them is a digit (a byte `b` with `b - 0x30 < 10`, the "has between" idiom).
-fn next_digit(text: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    let mut at = from;
-    for chunk in text.get(from..)?.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        let low = v & (ONES * 0x7f);
-        // Bytes strictly between 0x2f and 0x3a, i.e. '0'..='9'.
-        let between = (ONES * (127 + 0x3a) - low) & !v & (low + ONES * (127 - 0x2f)) & HIGH;
-        if between != 0 {
-            break;
-        }
-        at += 8;
-    }
-    text.get(at..)?.iter().position(u8::is_ascii_digit).map(|p| at + p)
-}
-
 /// How far before a number its label may be.
 const LABEL_REACH: usize = 48;
 
@@ -1347,13 +1326,6 @@ mod tests {
         assert_eq!(w("1/2 3/4").len(), 1);
     }
 
-    #[test]
-    fn digits_are_found_past_long_runs_of_text() {
-        let text = format!("{}7{}", "x".repeat(37), "y".repeat(20));
-        assert_eq!(next_digit(text.as_bytes(), 0), Some(37));
-        assert_eq!(next_digit(text.as_bytes(), 38), None);
-        assert_eq!(next_digit(b"/:;", 0), None);
-    }
 }
 
 

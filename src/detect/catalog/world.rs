@@ -9,7 +9,7 @@
 //! the word-like runs that contain a digit ([`id_token_windows`]), shared by all of them.
 //! Every check digit is computed from the matched bytes alone, without allocation.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{keyword_windows, next_digit, push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------
@@ -24,18 +24,71 @@ use crate::detect::validate::{luhn, Validator};
 pub fn id_token_windows(text: &[u8]) -> Vec<(usize, usize)> {
     let token = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
     let mut windows = Vec::new();
-    let mut at = 0;
-    while let Some(rel) = text.get(at..).and_then(|t| t.iter().position(token)) {
-        let start = at + rel;
-        let run = text.get(start..).unwrap_or_default();
-        let len = run.iter().take_while(|&b| token(b)).count();
-        let wanted = len >= 25 || (len >= 9 && run.get(..len).is_some_and(|r| r.iter().any(u8::is_ascii_digit)));
+    let (mut at, mut last_end) = (0, 0);
+    let mut long = long_runs(text, 25, token);
+    let mut next_long = long.next();
+    loop {
+        // The next run with a digit, grown around its first digit.
+        let digit_run = next_digit(text, at).map(|d| {
+            let mut start = d;
+            while start > last_end && text.get(start - 1).is_some_and(token) {
+                start -= 1;
+            }
+            let len = text.get(start..).unwrap_or_default().iter().take_while(|&b| token(b)).count();
+            (start, start + len)
+        });
+        // Runs without a digit count from 25 bytes: found by skipping (`long_runs`);
+        // whichever comes first is next.
+        let (start, end, wanted) = match (digit_run, next_long) {
+            (Some((s, e)), Some((ls, _))) if s <= ls => (s, e, e - s >= 9),
+            (_, Some((ls, le))) => {
+                next_long = long.next();
+                (ls, le, true)
+            }
+            (Some((s, e)), None) => (s, e, e - s >= 9),
+            (None, None) => break,
+        };
         if wanted {
-            push_window(&mut windows, start, (start + len + 2).min(text.len()));
+            push_window(&mut windows, start, (end + 2).min(text.len()));
         }
-        at = start + len.max(1);
+        // A long run already taken may hold this digit run: skip what it covered.
+        while next_long.is_some_and(|(ls, _)| ls < end) {
+            next_long = long.next();
+        }
+        last_end = last_end.max(end);
+        at = end.max(start + 1);
     }
     windows
+}
+
+/// The maximal runs of `in_run` bytes at least `min` long, left to right. Reads about
+/// one byte in `min` of a text without such runs: if the byte `min - 1` past the
+/// search point is not in a run, no long run can hold it or begin before it.
+pub fn long_runs<'a>(text: &'a [u8], min: usize, in_run: impl Fn(&u8) -> bool + 'a) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let min = min.max(1);
+        loop {
+            let probe = at + min - 1;
+            let b = text.get(probe)?;
+            if !in_run(b) {
+                at = probe + 1;
+                continue;
+            }
+            let mut start = probe;
+            while start > at && text.get(start - 1).is_some_and(&in_run) {
+                start -= 1;
+            }
+            let mut end = probe + 1;
+            while text.get(end).is_some_and(&in_run) {
+                end += 1;
+            }
+            at = end;
+            if end - start >= min {
+                return Some((start, end));
+            }
+        }
+    })
 }
 
 /// Around each `/` between two digits: a formatted CNPJ (`12.345.678/0001-95`) has ten
@@ -47,20 +100,6 @@ pub fn slash_windows(text: &[u8]) -> Vec<(usize, usize)> {
         if at > 0 && digit(at - 1) && digit(at + 1) {
             push_window(&mut windows, at.saturating_sub(11), (at + 10).min(text.len()));
         }
-    }
-    windows
-}
-
-/// Windows from each occurrence of one of `keywords` to `after` bytes past its start.
-fn keyword_windows(text: &[u8], keywords: &[&[u8]], after: usize) -> Vec<(usize, usize)> {
-    let mut starts: Vec<usize> = Vec::new();
-    for keyword in keywords {
-        starts.extend(memchr::memmem::find_iter(text, keyword));
-    }
-    starts.sort_unstable();
-    let mut windows = Vec::new();
-    for s in starts {
-        push_window(&mut windows, s, (s + after).min(text.len()));
     }
     windows
 }
@@ -92,17 +131,17 @@ const NATIONAL_ID_KEYWORDS: &[&[u8]] = &[
 
 /// After a passport keyword in Korean, Japanese or Chinese.
 pub fn passport_cjk_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    keyword_windows(text, PASSPORT_CJK, 96)
+    keyword_windows(text, PASSPORT_CJK, |at, _| (at, at + 96))
 }
 
 /// After a driving-licence keyword in Korean, Japanese or Chinese.
 pub fn licence_cjk_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    keyword_windows(text, LICENCE_CJK, 112)
+    keyword_windows(text, LICENCE_CJK, |at, _| (at, at + 112))
 }
 
 /// After the name of a national identity number in Korean, Japanese, Chinese or Hindi.
 pub fn national_id_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    keyword_windows(text, NATIONAL_ID_KEYWORDS, 112)
+    keyword_windows(text, NATIONAL_ID_KEYWORDS, |at, _| (at, at + 112))
 }
 
 // ---------------------------------------------------------------------------
@@ -2256,6 +2295,42 @@ mod tests {
             }
         }
         assert!(count > 500, "{count}");
+    }
+
+    #[test]
+    fn token_windows_are_the_long_runs_and_the_runs_with_digits() {
+        // The definition, byte by byte.
+        fn naive(text: &[u8]) -> Vec<(usize, usize)> {
+            let token = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
+            let mut windows = Vec::new();
+            let mut at = 0;
+            while at < text.len() {
+                let len = text[at..].iter().take_while(|b| token(b)).count();
+                if len == 0 {
+                    at += 1;
+                    continue;
+                }
+                let run = &text[at..at + len];
+                if len >= 25 || (len >= 9 && run.iter().any(u8::is_ascii_digit)) {
+                    push_window(&mut windows, at, (at + len + 2).min(text.len()));
+                }
+                at += len;
+            }
+            windows
+        }
+        let parts = ["abc", "12345678", "x1", "-", "_", " ", ".", "\n", "é", "ABCDEFGHIJKLMNOPQRSTUVWXY", "9", "token_value-"];
+        let mut seed = 5u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 17) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                text.push_str(parts[(seed >> 33) as usize % parts.len()]);
+            }
+            seed = seed.wrapping_add(1);
+            assert_eq!(id_token_windows(text.as_bytes()), naive(text.as_bytes()), "{text:?}");
+        }
+        let long: Vec<(usize, usize)> = long_runs(b"ab cdefgh ijklmnop q", 4, u8::is_ascii_alphabetic).collect();
+        assert_eq!(long, vec![(3, 9), (10, 18)]);
     }
 
     #[test]

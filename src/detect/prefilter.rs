@@ -1,0 +1,148 @@
+//! One pass per window for every rule that shares the window's gate.
+//!
+//! Rules gated by the same window finder (a `Gate::Windows` function, or the numeric
+//! runs) search the same windows, and most windows hold no match of most of them: a
+//! UUID, a digest or a timestamp is an identifier-like run for the national-ID rules
+//! and a match for none. Searching each rule's regex in each window costs one regex
+//! call per rule and window. Here the group's patterns are compiled once more as one
+//! multi-pattern automaton (overlapping semantics, no captures); one pass over a window
+//! says which of them match in it at all, and a rule searches only the windows where
+//! its pattern does. The answer is exact — a pattern that matches nowhere in a window
+//! gives no candidate there — so findings do not change (`prefilter_changes_nothing`).
+
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::syntax;
+use regex_automata::{Input, MatchKind, PatternSet};
+
+/// The most patterns in one group: its matches are one `u64` per window.
+const MAX_MEMBERS: usize = 64;
+
+/// The patterns of one group of rules.
+#[derive(Debug, Clone)]
+pub(crate) struct Group {
+    set: Regex,
+}
+
+/// Where a rule sits in a group: the group's index and the rule's bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub group: usize,
+    pub bit: u32,
+}
+
+impl Group {
+    /// The group of `patterns` (at most [`MAX_MEMBERS`]; each already compiled alone,
+    /// with the same syntax: bytes, Unicode off unless a pattern turns it on).
+    pub fn new(patterns: &[&str]) -> Option<Group> {
+        if patterns.is_empty() || patterns.len() > MAX_MEMBERS {
+            return None;
+        }
+        let set = meta::Builder::new()
+            .configure(
+                meta::Config::new()
+                    .match_kind(MatchKind::All)
+                    .utf8_empty(false)
+                    .which_captures(regex_automata::nfa::thompson::WhichCaptures::None),
+            )
+            .syntax(syntax::Config::new().unicode(false).utf8(false))
+            .build_many(patterns)
+            .ok()?;
+        Some(Group { set })
+    }
+
+    /// A fresh set of matches for [`Group::mask`].
+    pub fn matches(&self) -> PatternSet {
+        PatternSet::new(self.set.pattern_len())
+    }
+
+    /// The bits of the patterns that match somewhere in `text[start..end]` (with the
+    /// bytes around it as context for look-arounds).
+    pub fn mask(&self, text: &[u8], (start, end): (usize, usize), found: &mut PatternSet) -> u64 {
+        found.clear();
+        let hay = text.get(..end).unwrap_or(text);
+        let input = Input::new(hay).span(start.min(hay.len())..hay.len());
+        self.set.which_overlapping_matches(&input, found);
+        found.iter().fold(0u64, |mask, p| mask | 1u64 << p.as_usize())
+    }
+}
+
+/// The groups' answers for one scan, computed on first use: for each group and window
+/// (by its index in the list the group's rules share), whether a rule may match there.
+pub(crate) struct Answers<'g> {
+    groups: &'g [Group],
+    per_group: Vec<Option<(PatternSet, Vec<Option<u64>>)>>,
+}
+
+impl<'g> Answers<'g> {
+    pub fn new(groups: &'g [Group]) -> Answers<'g> {
+        Answers { groups, per_group: groups.iter().map(|_| None).collect() }
+    }
+
+    /// Whether the rule in `slot` can match in `window`, the `index`th of `count`
+    /// windows of its group in `text`. Without a slot, it may.
+    pub fn allows(&mut self, slot: Option<Slot>, text: &[u8], count: usize, index: usize, window: (usize, usize)) -> bool {
+        let Some(slot) = slot else { return true };
+        let (Some(group), Some(entry)) = (self.groups.get(slot.group), self.per_group.get_mut(slot.group)) else {
+            return true;
+        };
+        let (found, masks) = entry.get_or_insert_with(|| (group.matches(), vec![None; count]));
+        let Some(cell) = masks.get_mut(index) else { return true };
+        let mask = *cell.get_or_insert_with(|| group.mask(text, window, found));
+        mask & (1u64 << slot.bit) != 0
+    }
+}
+
+/// Groups `members` (rule index and pattern, in rule order) into groups of at most
+/// [`MAX_MEMBERS`], pushes them onto `groups`, and returns each member's slot.
+pub(crate) fn build(groups: &mut Vec<Group>, members: &[(usize, &str)]) -> Vec<(usize, Slot)> {
+    let mut slots = Vec::new();
+    for chunk in members.chunks(MAX_MEMBERS) {
+        // A group of one is its own regex: no pass to save.
+        if chunk.len() < 2 {
+            continue;
+        }
+        let patterns: Vec<&str> = chunk.iter().map(|&(_, p)| p).collect();
+        let Some(group) = Group::new(&patterns) else { continue };
+        groups.push(group);
+        let index = groups.len() - 1;
+        for (bit, &(rule, _)) in chunk.iter().enumerate() {
+            slots.push((rule, Slot { group: index, bit: bit as u32 }));
+        }
+    }
+    slots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_say_which_patterns_match_in_each_window() {
+        let group = Group::new(&[r"\b\d{3}\b", r"[A-Z]{2}\d", r"(?i)key"]).unwrap_or_else(|| unreachable!());
+        let text = b"abc 123 AB1 xKEYx 1234";
+        let mut found = group.matches();
+        let masks: Vec<u64> = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6)].iter().map(|&w| group.mask(text, w, &mut found)).collect();
+        assert_eq!(masks, vec![0b001, 0b010, 0b100, 0, 0]);
+    }
+
+    #[test]
+    fn look_arounds_see_the_bytes_around_the_window() {
+        let group = Group::new(&[r"\b\d{3}\b", r"\d{4}"]).unwrap_or_else(|| unreachable!());
+        // `123` inside `x1234`: the window starts at `1`, but a word byte precedes it.
+        let mut found = group.matches();
+        assert_eq!(group.mask(b"x1234", (1, 4), &mut found), 0);
+        assert_eq!(group.mask(b" 123 ", (1, 4), &mut found), 0b01);
+    }
+
+    #[test]
+    fn groups_hold_at_most_64_and_never_one() {
+        let patterns: Vec<String> = (0..129).map(|i| format!("a{i}b")).collect();
+        let members: Vec<(usize, &str)> = patterns.iter().enumerate().map(|(i, p)| (i, p.as_str())).collect();
+        let mut groups = Vec::new();
+        let slots = build(&mut groups, &members);
+        // 64 + 64 + a lone last one, which keeps its own regex.
+        assert_eq!(groups.len(), 2);
+        assert_eq!(slots.len(), 128);
+        assert_eq!(slots.get(64), Some(&(64, Slot { group: 1, bit: 0 })));
+    }
+}
