@@ -104,6 +104,8 @@ enum CompiledGate {
     Contains(Box<memchr::memmem::Finder<'static>>),
     /// The slot of this rule's prefixes in the engine's start index.
     Prefix(usize),
+    /// The slot of this rule's words in the engine's start index.
+    Word(usize),
     NumericRun {
         min_digits: usize,
         min_dashes: usize,
@@ -439,6 +441,10 @@ impl Engine {
                     prefixes.push(p);
                     CompiledGate::Prefix(prefixes.len() - 1)
                 }
+                Gate::Word(p) => {
+                    prefixes.push(p);
+                    CompiledGate::Word(prefixes.len() - 1)
+                }
                 Gate::NumericRun {
                     min_digits,
                     min_dashes,
@@ -740,6 +746,11 @@ impl Engine {
                 }
                 CompiledGate::Test(test) => {
                     if test(text) {
+                        rule.search(index, text, 0, &mut candidates);
+                    }
+                }
+                CompiledGate::Word(slot) => {
+                    if let Some(Some(_)) = found.first.get(*slot) {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
@@ -1691,7 +1702,7 @@ mod tests {
         for r in catalog::all() {
             match r.gate {
                 Gate::Near { words, .. } => literals.extend(words.iter().map(|w| (r.id, w.as_bytes(), false))),
-                Gate::Prefix(prefixes) => literals.extend(prefixes.iter().map(|p| (r.id, *p, true))),
+                Gate::Prefix(prefixes) | Gate::Word(prefixes) => literals.extend(prefixes.iter().map(|p| (r.id, *p, true))),
                 _ => {}
             }
         }

@@ -19,6 +19,12 @@ pub enum Gate {
     /// begin with `\b` and one of them, so no match starts earlier; all prefixes of all
     /// rules are found in the same single pass as the `Near` keywords.
     Prefix(&'static [&'static [u8]]),
+    /// Run over the whole text only if one of these case-sensitive literals begins at
+    /// a word start (found by the same pass as the prefixes): a `Contains` gate for a
+    /// literal that the pattern always puts after a non-alphanumeric byte
+    /// (`"service_account"`, `;AccountKey=`, `-----BEGIN PGP`), without a search of
+    /// its own.
+    Word(&'static [&'static [u8]]),
     /// Run only inside numeric runs (digits and `+ ( ) - . space`) with at least these
     /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
     /// inside one such run, so the regex never sees the rest of the text.
@@ -812,7 +818,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Code(super::validate::pem_body),
         confidence: 0.99,
-        gate: Gate::Contains(b"PRIVATE KEY-----"),
+        gate: Gate::Word(&[b"PRIVATE KEY-----"]),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -962,7 +968,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // its key is called (`config.json`, `tls.key`): base64 of a secret is a secret.
         pattern: "",
         confidence: 0.85,
-        gate: Gate::Contains(b"Secret"),
+        gate: Gate::Word(&[b"Secret"]),
         finder: Some(super::assign::find_kubernetes_secret),
         examples: &[
             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\ndata:\n  config.json: ⟦eyJ1cmwiOiJodHRwczovL3gifQ==⟧\n  tls.key: ⟦LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t⟧\n",
@@ -1487,7 +1493,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "CONNECTION_STRING",
         pattern: r"(?-u)DefaultEndpointsProtocol=https?;AccountName=[A-Za-z0-9]{3,24};AccountKey=[A-Za-z0-9+/]{86}==(?:;[A-Za-z]+=[^;\s]+)*",
         confidence: 0.99,
-        gate: Gate::Contains(b"AccountKey="),
+        gate: Gate::Word(&[b"AccountKey="]),
         ..BASE
     },
     BuiltinRule {

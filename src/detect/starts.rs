@@ -29,9 +29,9 @@ enum Kind {
 
 #[derive(Debug, Clone)]
 struct Entry {
-    /// The literal's [`key`] when it is shorter than four bytes, else its first four
-    /// bytes folded ([`four`]).
-    key: u32,
+    /// The first [`WIDTH`] bytes of the literal's tier, folded (see [`folded`]).
+    key: u64,
+    tier: usize,
     /// The literal's first eight bytes folded (fewer if it is shorter, the rest 0), and
     /// the mask of those bytes: a start whose folded bytes differ is not this entry,
     /// found without reading the literal.
@@ -82,13 +82,12 @@ pub(crate) fn by_word(hits: &[Hit]) -> (Vec<u32>, Vec<usize>) {
 /// The compiled keywords and prefixes of one engine.
 #[derive(Debug, Clone)]
 pub(crate) struct StartIndex {
-    /// One bit per hashed [`key`] (16 bits of [`hash`]) of the entries of one to
-    /// three bytes.
-    short: Box<[u64; BIT_WORDS]>,
-    /// One bit per hashed four-byte key of the entries of four bytes or more: with
-    /// hundreds of keywords, three bytes pass a quarter of English word starts
-    /// (`con`, `cal`, `pag`), four pass few.
-    long: Box<[u64; BIT_WORDS]>,
+    /// For each tier of entries by length ([`tier`]), one bit per hashed key (16 bits
+    /// of [`hash`]) of its entries: the first [`WIDTH`] bytes of the tier, folded.
+    /// With hundreds of keywords, three bytes pass a quarter of English word starts
+    /// (`con`, `cal`, `pag`), and even four pass many (`roll` for `rollbar`, `conf`
+    /// for `confluent`, `data` for `datadog`); a longer entry is keyed by more bytes.
+    bits: [Box<[u64; BIT_WORDS]>; TIERS],
     /// Entries grouped by bucket (the top [`BUCKET_BITS`] of the hash): bucket `b`'s
     /// are `entries[heads[b]..heads[b + 1]]`.
     heads: Vec<u16>,
@@ -100,13 +99,38 @@ const BUCKET_BITS: u32 = 10;
 /// 2^16 bits.
 const BIT_WORDS: usize = 1024;
 
-/// The first three bytes at a word start, letters folded to lower case and every
-/// byte that is not an ASCII letter or digit (or past the end) read as 0: "St." and
-/// "st\n" share a key with the whole word "st". A literal's key is its own first
-/// three bytes, or, when shorter, every key it can begin (see [`StartIndex::new`]).
-fn key(bytes: &[u8]) -> u32 {
-    let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
-    fold(u64::from(u32::from_le_bytes([byte(0), byte(1), byte(2), 0]))).0 as u32
+/// Tiers of entries by length: up to 3 bytes, 4–5, 6–7, 8 and more.
+const TIERS: usize = 4;
+/// How many bytes key an entry of each tier.
+const WIDTH: [u32; TIERS] = [3, 4, 6, 8];
+
+/// The tier of a literal of `len` bytes.
+fn tier(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=5 => 1,
+        6..=7 => 2,
+        _ => 3,
+    }
+}
+
+/// The first [`WIDTH`] bytes of tier `t` of eight folded bytes.
+#[inline(always)]
+fn key_of(eight: u64, t: usize) -> u64 {
+    match WIDTH.get(t) {
+        Some(&w) if w < 8 => eight & ((1u64 << (8 * w)) - 1),
+        _ => eight,
+    }
+}
+
+/// The first eight bytes of `bytes`, letters folded to lower case and every byte that
+/// is not an ASCII letter or digit (or past the end) read as 0: "St." and "st\n" begin
+/// the same as the whole word "st".
+fn folded(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let n = bytes.len().min(8);
+    word.get_mut(..n).unwrap_or_default().copy_from_slice(bytes.get(..n).unwrap_or_default());
+    fold(u64::from_le_bytes(word)).0
 }
 
 /// Eight bytes with letters to lower case and every byte that is not a letter or digit
@@ -118,42 +142,23 @@ fn fold(v: u64) -> (u64, u64) {
     ((v | (ONES * 0x20)) & keep, lanes)
 }
 
-/// The four bytes at `start` in a folded text (see [`fold_text`]); the key is the
-/// first three.
+/// The eight bytes at `start` in a folded text (see [`fold_text`]; it is padded so
+/// that they are always there).
 #[inline(always)]
-fn folded_four(folded: &[u8], start: usize) -> u32 {
-    match folded.get(start..start + 4) {
-        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+fn folded_eight(folded: &[u8], start: usize) -> u64 {
+    match folded.get(start..start + 8) {
+        Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
         _ => 0,
     }
 }
 
-/// The eight bytes at `start` in a folded text (zero past its end).
-#[inline(always)]
-fn folded_eight(folded: &[u8], start: usize) -> u64 {
-    let mut word = [0u8; 8];
-    let rest = folded.get(start..).unwrap_or_default();
-    let n = rest.len().min(8);
-    word.get_mut(..n).unwrap_or_default().copy_from_slice(rest.get(..n).unwrap_or_default());
-    u64::from_le_bytes(word)
-}
-
-/// The four bytes a literal of four bytes or more begins with, folded.
-fn four(literal: &[u8]) -> u32 {
-    let mut word = [0u8; 4];
-    word.copy_from_slice(literal.get(..4).unwrap_or(&[0; 4]));
-    fold(u64::from(u32::from_le_bytes(word))).0 as u32
-}
-
-const KEY_MASK: u32 = 0x00ff_ffff;
-
 /// The text with letters folded to lower case and every byte that is not an ASCII
-/// letter or digit read as 0 (so a key is three bytes of it), zero-padded to whole
-/// 64-byte blocks plus the bytes a key reads past the end; and for each block, a mask
+/// letter or digit read as 0 (so a key is some of its bytes), zero-padded to whole
+/// 64-byte blocks plus the eight bytes a key may read past the end; and for each block, a mask
 /// of its letters and digits (bit `j` for byte `j`).
 fn fold_text(text: &[u8]) -> (Vec<u8>, Vec<u64>) {
     let blocks = text.len().div_ceil(64);
-    let mut folded = vec![0u8; blocks * 64 + 4];
+    let mut folded = vec![0u8; blocks * 64 + 8];
     let mut masks = vec![0u64; blocks];
     for ((out, mask), block) in folded.chunks_exact_mut(64).zip(masks.iter_mut()).zip(text.chunks(64)) {
         *mask = match <&[u8; 64]>::try_from(block) {
@@ -219,9 +224,11 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> u64 {
     mask
 }
 
-/// Mixes a key; its top 16 bits index the bit set, the top [`BUCKET_BITS`] the buckets.
-fn hash(key: u32) -> u32 {
-    key.wrapping_mul(0x9e37_79b1)
+/// Mixes a key (and its tier); its top 16 bits index the bit set, the top
+/// [`BUCKET_BITS`] the buckets.
+#[inline(always)]
+fn hash(key: u64, tier: usize) -> u32 {
+    ((key ^ tier as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -258,21 +265,19 @@ impl StartIndex {
                 return;
             }
             let n = literal.len().min(8);
-            let mut word = [0u8; 8];
-            word.get_mut(..n).unwrap_or_default().copy_from_slice(literal.get(..n).unwrap_or_default());
             let head_mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
-            let head = fold(u64::from_le_bytes(word)).0 & head_mask;
-            let mut push = |key: u32| entries.push(Entry { key, head, head_mask, literal: literal.into(), kind });
+            let head = folded(literal) & head_mask;
+            let t = tier(literal.len());
+            let mut push = |key: u64| entries.push(Entry { key, tier: t, head, head_mask, literal: literal.into(), kind });
             match (kind, literal.len()) {
-                // Four bytes or more: keyed by all four (see `StartIndex::long`).
-                (_, 4..) => push(four(literal)),
-                // A whole word of two bytes is followed by a byte that reads as 0.
-                (Kind::Keyword(_), 2) | (_, 3) => push(key(literal)),
+                // A whole word of two bytes is followed by a byte that reads as 0;
+                // longer literals have all the bytes of their tier's key.
+                (Kind::Keyword(_), 2) | (_, 3..) => push(key_of(head, t)),
                 // A one-byte word, or a two-byte prefix, goes on with any byte: one
                 // key for each byte a key can hold there.
                 (Kind::Keyword(_), 1) | (Kind::Prefix(_), 2) => {
                     for &third in &keyed {
-                        push(key(literal) | (u32::from(third) << 16));
+                        push(key_of(head, 0) | (u64::from(third) << 16));
                     }
                 }
                 _ => {}
@@ -286,20 +291,18 @@ impl StartIndex {
                 add(literal, Kind::Prefix(slot));
             }
         }
-        let bucket = |key: u32| (hash(key) >> (32 - BUCKET_BITS)) as usize;
-        entries.sort_by(|a, b| (bucket(a.key), a.key, &a.literal, a.kind).cmp(&(bucket(b.key), b.key, &b.literal, b.kind)));
+        let bucket = |e: &Entry| (hash(e.key, e.tier) >> (32 - BUCKET_BITS)) as usize;
+        entries.sort_by(|a, b| (bucket(a), a.key, &a.literal, a.kind).cmp(&(bucket(b), b.key, &b.literal, b.kind)));
         entries.dedup_by(|a, b| a.key == b.key && a.literal == b.literal && a.kind == b.kind);
-        let mut short = Box::new([0u64; BIT_WORDS]);
-        let mut long = Box::new([0u64; BIT_WORDS]);
+        let mut bits: [Box<[u64; BIT_WORDS]>; TIERS] = std::array::from_fn(|_| Box::new([0u64; BIT_WORDS]));
         let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
         for e in &entries {
-            let bits = if e.literal.len() >= 4 { &mut long } else { &mut short };
-            let at = (hash(e.key) >> 16) as usize;
-            if let Some(word) = bits.get_mut(at >> 6) {
+            let at = (hash(e.key, e.tier) >> 16) as usize;
+            if let Some(word) = bits.get_mut(e.tier).and_then(|b| b.get_mut(at >> 6)) {
                 *word |= 1 << (at & 63);
             }
             // Counted one bucket up, then summed: heads[b] = entries before bucket b.
-            if let Some(head) = heads.get_mut(bucket(e.key) + 1) {
+            if let Some(head) = heads.get_mut(bucket(e) + 1) {
                 *head = head.saturating_add(1);
             }
         }
@@ -309,7 +312,7 @@ impl StartIndex {
                 *head = head.saturating_add(before);
             }
         }
-        StartIndex { short, long, heads, entries, slots: prefixes.len() }
+        StartIndex { bits, heads, entries, slots: prefixes.len() }
     }
 
     pub fn find(&self, text: &[u8]) -> Found {
@@ -330,7 +333,7 @@ impl StartIndex {
                 if let Some(slot) = passed.get_mut(n) {
                     *slot = start;
                 }
-                n += usize::from(self.may_begin(folded_four(&folded, start)));
+                n += usize::from(self.may_begin(folded_eight(&folded, start)));
                 starts &= starts - 1;
             }
             for &start in passed.get(..n).unwrap_or_default() {
@@ -340,29 +343,29 @@ impl StartIndex {
         found
     }
 
-    /// Whether some entry may begin with these four folded bytes: a short entry's key
-    /// (their first three) or a long entry's four is in its bit set (false positives
-    /// are rare).
+    /// Whether some entry may begin with these eight folded bytes: the key of some
+    /// tier is in its bit set (false positives are rare).
     #[inline(always)]
-    fn may_begin(&self, four: u32) -> bool {
-        bit(&self.short, four & KEY_MASK) | bit(&self.long, four)
+    fn may_begin(&self, eight: u64) -> bool {
+        let [a, b, c, d] = &self.bits;
+        bit(a, hash(key_of(eight, 0), 0)) | bit(b, hash(key_of(eight, 1), 1)) | bit(c, hash(key_of(eight, 2), 2)) | bit(d, hash(eight, 3))
     }
 
     /// Compares the entries that begin with the folded bytes at `start` (`eight` of
-    /// them): the short ones by their first three as key, the long ones by all four,
-    /// then by their folded heads, then byte by byte. Rare, so kept out of the scan
-    /// loop.
+    /// them): those of each tier whose key passes, by their folded heads, then byte by
+    /// byte. Rare, so kept out of the scan loop.
     #[inline(never)]
     fn compare(&self, text: &[u8], start: usize, eight: u64, found: &mut Found) {
-        let four = eight as u32;
-        for (key, long) in [(four & KEY_MASK, false), (four, true)] {
-            if !bit(if long { &self.long } else { &self.short }, key) {
+        for (t, bits) in self.bits.iter().enumerate() {
+            let key = key_of(eight, t);
+            let h = hash(key, t);
+            if !bit(bits, h) {
                 continue;
             }
-            let bucket = (hash(key) >> (32 - BUCKET_BITS)) as usize;
+            let bucket = (h >> (32 - BUCKET_BITS)) as usize;
             let (Some(&from), Some(&to)) = (self.heads.get(bucket), self.heads.get(bucket + 1)) else { continue };
             let entries = self.entries.get(usize::from(from)..usize::from(to)).unwrap_or_default();
-            for entry in entries.iter().filter(|e| e.key == key && eight & e.head_mask == e.head && (e.literal.len() >= 4) == long) {
+            for entry in entries.iter().filter(|e| e.key == key && e.tier == t && eight & e.head_mask == e.head) {
                 let end = start + entry.literal.len();
                 let Some(here) = text.get(start..end) else { continue };
                 match entry.kind {
@@ -384,10 +387,10 @@ impl StartIndex {
     }
 }
 
-/// Whether the bit of `key` is set in `bits`.
+/// Whether bit `h >> 16` is set in `bits`.
 #[inline(always)]
-fn bit(bits: &[u64; BIT_WORDS], key: u32) -> bool {
-    let at = hash(key) >> 16;
+fn bit(bits: &[u64; BIT_WORDS], h: u32) -> bool {
+    let at = h >> 16;
     // 1024 words of 64 bits: `at >> 6` is always in range.
     bits.get((at >> 6) as usize & (BIT_WORDS - 1)).is_some_and(|w| (w >> (at & 63)) & 1 == 1)
 }

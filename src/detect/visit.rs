@@ -26,7 +26,7 @@ impl Visits {
         let mut visits = Visits::default();
         for (index, rule) in rules.iter().enumerate() {
             match &rule.gate {
-                CompiledGate::Prefix(slot) => {
+                CompiledGate::Prefix(slot) | CompiledGate::Word(slot) => {
                     if visits.by_slot.len() <= *slot {
                         visits.by_slot.resize(slot + 1, usize::MAX);
                     }

@@ -48,6 +48,10 @@ pub fn reference() -> String {
                 let more = if p.len() > 4 { format!(" +{}", p.len() - 4) } else { String::new() };
                 format!("word start {}{more}", list.join(" "))
             }
+            Gate::Word(p) => {
+                let list: Vec<String> = p.iter().map(|x| format!("`{}`", String::from_utf8_lossy(x))).collect();
+                format!("text has word {}", list.join(" "))
+            }
             Gate::NumericRun { min_digits, .. } => format!("numeric runs of {min_digits}+ digits"),
             Gate::Test(_) => "cheap byte test".to_string(),
             Gate::AfterCountryCode { .. } => "after a country code".to_string(),

@@ -745,7 +745,7 @@ pub const RULES: &[BuiltinRule] = &[
         category: "CLOUD_CREDENTIAL",
         pattern: r##"(?-u)"type"\s*:\s*"service_account"\s*,(?:\s*"[a-z_]+"\s*:\s*"[^"]*"\s*,){0,6}?\s*"private_key"\s*:\s*"-----BEGIN (?:RSA )?PRIVATE KEY-----[A-Za-z0-9+/=\s\\]{64,}?-----END (?:RSA )?PRIVATE KEY-----(?:\\n|\s)*""##,
         confidence: 0.99,
-        gate: Gate::Contains(b"service_account"),
+        gate: Gate::Word(&[b"service_account"]),
         examples: &[
             r##"{⟦"type": "service_account", "project_id": "acme-prod-4471", "private_key_id": "acf4c84a2205d5b28834086d7ea60c8ebdd977e7", "private_key": "-----BEGIN PRIVATE KEY-----\nZ0JIY1g2SUF2OUlJTlc0WDdaR1QyS2RQcXlsbjdhbUR4REJkQ096VDMxbVQ1Ynl4\ndjBaVUo4NmV5cmlGV2Q4ejJLc3JPMVRPOXFCbkxxN0tFYXBWS3ZvalJweWJucXNt\n-----END PRIVATE KEY-----\n"⟧, "client_email": "ci@acme-prod-4471.iam.gserviceaccount.com"}"##,
             r##"key.json:
@@ -2603,7 +2603,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "WEBHOOK_URL",
         pattern: r##"(?i-u)\bhttps?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?/hooks/(?-i:[a-z0-9]{26})\b"##,
         confidence: 0.9,
-        gate: Gate::Contains(b"/hooks/"),
+        gate: Gate::Word(&[b"hooks/"]),
         examples: &[
             r##"MATTERMOST_WEBHOOK_URL=⟦https://chat.example.com/hooks/8r74zg06uw0xqoh00ygahta6r3⟧"##,
             r##"requests.post("⟦https://mm.example.org/hooks/bfo45p3wt3re96ec7p8zrgmonc⟧", json=payload)"##,
@@ -2634,7 +2634,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "WEBHOOK_URL",
         pattern: r##"(?-u)\b(?:https://)?[a-z0-9-]{1,40}\.webhook\.office\.com/webhookb2/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}@[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/IncomingWebhook/[0-9a-f]{32}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:/[A-Za-z0-9_-]{20,80})?"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"webhook.office.com/webhookb2/"),
+        gate: Gate::Word(&[b"webhook.office.com/webhookb2/"]),
         examples: &[
             r##"TEAMS_WEBHOOK_URL=⟦https://acme.webhook.office.com/webhookb2/d3aeef09-bd63-48f1-a089-d7bdc71aa5b0@b0cf42ef-b513-4021-a84f-eeeea1f2d227/IncomingWebhook/0d4ce1e48d6a2940f9b71a4903af633b/7ea2055d-eba4-474e-a5ab-363ef1a60c05⟧"##,
             r##"post the alert to ⟦https://acme.webhook.office.com/webhookb2/bf4faa9d-c5dd-4fb0-a872-4720b0c5085e@f2b4f3c7-7d97-4600-af8c-99d704971c6a/IncomingWebhook/7baec3d80ed1c28a4d8932eee983e6e7/8dfea3ab-fd7b-4c52-a5e5-f8e0ac1bddb5/V2rwTL4DFoXK7MX9mKEC0evuD6E1VlParAPepR5vNm⟧ please"##,
@@ -2650,7 +2650,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "WEBHOOK_URL",
         pattern: r##"(?-u)\b(?:https://)?(?:prod-\d{1,3}\.)?[a-z0-9]{2,30}\.logic\.azure\.com(?::443)?/workflows/[0-9a-f]{32}/triggers/[A-Za-z0-9_-]{1,40}/paths/invoke\?[^\s"\'<>]*?sig=[A-Za-z0-9_-]{40,50}"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"logic.azure.com"),
+        gate: Gate::Word(&[b"logic.azure.com"]),
         examples: &[
             r##"TEAMS_WORKFLOW_URL=⟦https://prod-27.westeurope.logic.azure.com:443/workflows/79b981e700e046bec1e549d30177631a/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=PS3dghwTtwkfsqZRw-HHB7D0rt8row1MuwilR9h7s-Y⟧"##,
             r##"Power Automate webhook: ⟦https://prod-05.eastus.logic.azure.com/workflows/b3fc47dfd80102a89656349e1e9c3d29/triggers/manual/paths/invoke?api-version=2016-06-01&sp=/triggers/manual/run&sv=1.0&sig=ukSFgJbR8JcJk4F5Uvkn3bKzRmRBgBYBH3oUQ9X-c9a⟧"##,
@@ -3469,7 +3469,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "PRIVATE_KEY",
         pattern: r##"(?s-u)-----BEGIN PGP PRIVATE KEY BLOCK-----.*?-----END PGP PRIVATE KEY BLOCK-----"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"BEGIN PGP PRIVATE KEY BLOCK"),
+        gate: Gate::Word(&[b"BEGIN PGP PRIVATE KEY BLOCK"]),
         examples: &[
             r##"my gpg export:
 ⟦-----BEGIN PGP PRIVATE KEY BLOCK-----
@@ -3553,7 +3553,7 @@ Private-MAC: 75866828bcddcd89d9a19720e2f86956c6c68159169fbc95bd880551c656a824⟧
         category: "PRIVATE_KEY",
         pattern: r##"(?s-u)---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----.*?---- END SSH2 ENCRYPTED PRIVATE KEY ----"##,
         confidence: 0.99,
-        gate: Gate::Contains(b"BEGIN SSH2 ENCRYPTED PRIVATE KEY"),
+        gate: Gate::Word(&[b"BEGIN SSH2 ENCRYPTED PRIVATE KEY"]),
         examples: &[
             r##"key:
 ⟦---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----
