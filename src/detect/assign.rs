@@ -72,7 +72,8 @@ fn next_operator(hay: &[u8], at: usize) -> Option<usize> {
 /// its operator to two bytes past its end (a closing quote, `</`). Both assignment
 /// rules are gated by them: the engine finds them once per scan, and each rule reads
 /// only there, so the text's operators are parsed once, not once per rule.
-pub fn windows(hay: &[u8]) -> Vec<(usize, usize)> {
+pub fn windows(t: &super::text::Text<'_>) -> Vec<(usize, usize)> {
+    let hay = t.bytes();
     let mut windows = Vec::new();
     let mut at = 0;
     while let Some(op) = next_operator(hay, at) {

@@ -4,6 +4,7 @@
 //! so invalid UTF-8 cannot make them fail, and the ASCII classes keep the compiled
 //! automata (and the wasm binary) small.
 
+use super::text::Text;
 use super::validate::Validator;
 
 /// A cheap test that decides where a rule's regex must run at all. Most chat text
@@ -53,7 +54,7 @@ pub enum Gate {
     /// Matched by a policy dictionary (`detectors.code_names`, `detectors.customer_names`).
     PolicyWords,
     /// Run only in the windows this function finds (merged, in order).
-    Windows(fn(&[u8]) -> Vec<(usize, usize)>),
+    Windows(fn(&Text<'_>) -> Vec<(usize, usize)>),
 }
 
 /// Words near a match that raise or lower its confidence. Looked for, case-insensitively
@@ -222,7 +223,8 @@ const PRIVATE_IP_CONTEXT: Context = Context { against: &["version", "release", "
 
 /// IPv6 windows: around every `:` with a hex digit beside it and another `:` within
 /// five bytes (`::`, `h:h:h`); merged. An address is at most 39 bytes long.
-pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
+pub fn ipv6_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let word = |i: usize| text.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
@@ -255,7 +257,8 @@ pub fn ipv6_windows(text: &[u8]) -> Vec<(usize, usize)> {
 
 /// Connection-string windows: around each `://`, from the longest scheme before it to
 /// the end of the run of non-space bytes after it (a match never crosses a space).
-pub fn scheme_windows(text: &[u8]) -> Vec<(usize, usize)> {
+pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     /// The longest scheme the rule reads.
     const LONGEST_SCHEME: usize = 20;
     let mut windows: Vec<(usize, usize)> = Vec::new();
@@ -281,7 +284,7 @@ pub fn user_flag(text: &[u8]) -> bool {
 
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
 /// `出生日期`, `出生年月日`, `生日`, `생년월일`, `생일`): the next 40 bytes.
-pub fn cjk_birth_windows(text: &[u8]) -> Vec<(usize, usize)> {
+pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     const LABELS: &[&[u8]] = &[
         "生年月日".as_bytes(),
         "出生日期".as_bytes(),
@@ -290,16 +293,17 @@ pub fn cjk_birth_windows(text: &[u8]) -> Vec<(usize, usize)> {
         "생년월일".as_bytes(),
         "생일".as_bytes(),
     ];
-    keyword_windows(text, LABELS, |at, len| (at + len, at + len + 40))
+    keyword_windows(t, LABELS, |at, len| (at + len, at + len + 40))
 }
 
 /// Windows around each occurrence of one of `keywords`, `window(at, len)` of the one
 /// at `at`, in order and merged. Keywords that all begin with the lead byte of a
 /// three- or four-byte UTF-8 character (CJK, Hangul, Devanagari) cannot occur in a
-/// text without one: such a text is passed over in one quick look.
-pub fn keyword_windows(text: &[u8], keywords: &[&[u8]], window: impl Fn(usize, usize) -> (usize, usize)) -> Vec<(usize, usize)> {
+/// text without one: such a text is passed over at once.
+pub fn keyword_windows(t: &Text<'_>, keywords: &[&[u8]], window: impl Fn(usize, usize) -> (usize, usize)) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let wide = keywords.iter().all(|k| k.first().is_some_and(|&b| b >= 0xE0));
-    if wide && !has_wide_lead(text) {
+    if wide && !t.has_wide() {
         return Vec::new();
     }
     let mut found: Vec<(usize, usize)> = Vec::new();
@@ -315,22 +319,6 @@ pub fn keyword_windows(text: &[u8], keywords: &[&[u8]], window: impl Fn(usize, u
         push_window(&mut windows, s, e);
     }
     windows
-}
-
-/// Whether `text` has a byte of `0xE0` or more: the lead byte of a three- or four-byte
-/// UTF-8 character. Eight bytes at a time: such a byte has its three high bits set.
-pub fn has_wide_lead(text: &[u8]) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = text.chunks_exact(8);
-    for chunk in chunks.by_ref() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        if v & (v << 1) & (v << 2) & HIGH != 0 {
-            return true;
-        }
-    }
-    chunks.remainder().iter().any(|&b| b >= 0xE0)
 }
 
 /// A built-in rule before compilation.
@@ -1708,27 +1696,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wide_leads_are_found_at_every_alignment() {
-        for at in 0..20 {
-            for lead in [0xE0u8, 0xE3, 0xEA, 0xF0, 0xFF] {
-                let mut text = vec![b'a'; 20];
-                text[at] = lead;
-                assert!(has_wide_lead(&text), "{lead:#x} at {at}");
-            }
-            // Two-byte leads and continuation bytes are not.
-            let mut text = vec![0xC3u8; 20];
-            text[at] = 0xBF;
-            assert!(!has_wide_lead(&text));
-        }
-        assert!(!has_wide_lead(b""));
-    }
-
-    #[test]
     fn keyword_windows_are_merged_in_order() {
         let text = "生日 1990 and 生年月日 2001, 生日".as_bytes();
         let labels: &[&[u8]] = &["生年月日".as_bytes(), "生日".as_bytes()];
-        let w = keyword_windows(text, labels, |at, len| (at + len, at + len + 4));
+        let w = keyword_windows(&Text::new(text), labels, |at, len| (at + len, at + len + 4));
         assert_eq!(w, vec![(6, 10), (28, 32), (41, 41)], "the last one clipped to the end");
-        assert_eq!(keyword_windows(b"plain ascii", labels, |at, len| (at, at + len)), vec![]);
+        assert_eq!(keyword_windows(&Text::new(b"plain ascii"), labels, |at, len| (at, at + len)), vec![]);
     }
 }

@@ -12,6 +12,8 @@
 //! search per prefix rule; with it, a chat text is scanned 1.3–2× faster in V8
 //! (BENCHMARKS.md §2).
 
+use super::text::{fold, Text};
+
 /// A keyword occurrence on word boundaries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Hit {
@@ -133,16 +135,7 @@ fn folded(bytes: &[u8]) -> u64 {
     fold(u64::from_le_bytes(word)).0
 }
 
-/// Eight bytes with letters to lower case and every byte that is not a letter or digit
-/// to 0, and their [`alnum`] lanes.
-#[inline(always)]
-fn fold(v: u64) -> (u64, u64) {
-    let lanes = alnum(v);
-    let keep = ((lanes >> 7) & ONES) * 0xff;
-    ((v | (ONES * 0x20)) & keep, lanes)
-}
-
-/// The eight bytes at `start` in a folded text (see [`fold_text`]; it is padded so
+/// The eight bytes at `start` in a folded text (see [`Text`]; it is padded so
 /// that they are always there).
 #[inline(always)]
 fn folded_eight(folded: &[u8], start: usize) -> u64 {
@@ -152,104 +145,11 @@ fn folded_eight(folded: &[u8], start: usize) -> u64 {
     }
 }
 
-/// The text with letters folded to lower case and every byte that is not an ASCII
-/// letter or digit read as 0 (so a key is some of its bytes), zero-padded to whole
-/// 64-byte blocks plus the eight bytes a key may read past the end; and for each block, a mask
-/// of its letters and digits (bit `j` for byte `j`).
-fn fold_text(text: &[u8]) -> (Vec<u8>, Vec<u64>) {
-    let blocks = text.len().div_ceil(64);
-    let mut folded = vec![0u8; blocks * 64 + 8];
-    let mut masks = vec![0u64; blocks];
-    for ((out, mask), block) in folded.chunks_exact_mut(64).zip(masks.iter_mut()).zip(text.chunks(64)) {
-        *mask = match <&[u8; 64]>::try_from(block) {
-            Ok(full) => fold_block(full, out),
-            // The last, short block: zero-padded.
-            Err(_) => {
-                let mut bytes = [0u8; 64];
-                bytes.get_mut(..block.len()).unwrap_or_default().copy_from_slice(block);
-                fold_block(&bytes, out)
-            }
-        };
-    }
-    (folded, masks)
-}
-
-/// Folds 64 bytes into `out` and returns their letter-or-digit mask, sixteen at a time
-/// with wasm SIMD.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline(always)]
-fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> u64 {
-    use core::arch::wasm32::{u64x2, u8x16_bitmask, u8x16_lt, u8x16_splat, u8x16_sub, v128_and, v128_or};
-    let mut mask = 0u64;
-    for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
-        let half = |i: usize| {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
-            u64::from_le_bytes(word)
-        };
-        let v = u64x2(half(0), half(8));
-        // Digits already have the 0x20 bit: or-ing it in lower-cases letters only.
-        let lower = v128_or(v, u8x16_splat(0x20));
-        let digit = u8x16_lt(u8x16_sub(v, u8x16_splat(b'0')), u8x16_splat(10));
-        let letter = u8x16_lt(u8x16_sub(lower, u8x16_splat(b'a')), u8x16_splat(26));
-        let keep = v128_or(digit, letter);
-        let lanes = v128_and(lower, keep);
-        let (lo, hi) = (
-            core::arch::wasm32::u64x2_extract_lane::<0>(lanes),
-            core::arch::wasm32::u64x2_extract_lane::<1>(lanes),
-        );
-        if let Some(dst) = out.get_mut(..8) {
-            dst.copy_from_slice(&lo.to_le_bytes());
-        }
-        if let Some(dst) = out.get_mut(8..16) {
-            dst.copy_from_slice(&hi.to_le_bytes());
-        }
-        mask |= u64::from(u8x16_bitmask(keep)) << (16 * j);
-    }
-    mask
-}
-
-/// Folds 64 bytes into `out` and returns their letter-or-digit mask, eight at a time.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-#[inline(always)]
-fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> u64 {
-    let mut mask = 0u64;
-    for (j, (chunk, out)) in bytes.chunks_exact(8).zip(out.chunks_exact_mut(8)).enumerate() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let (folded, lanes) = fold(u64::from_le_bytes(word));
-        out.copy_from_slice(&folded.to_le_bytes());
-        mask |= gather(lanes) << (8 * j);
-    }
-    mask
-}
-
 /// Mixes a key (and its tier); its top 16 bits index the bit set, the top
 /// [`BUCKET_BITS`] the buckets.
 #[inline(always)]
 fn hash(key: u64, tier: usize) -> u32 {
     ((key ^ tier as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = ONES * 0x80;
-const LOW7: u64 = ONES * 0x7f;
-
-/// High bit of each byte of `v` strictly between `lo` and `hi` (both below 128).
-fn between(v: u64, lo: u8, hi: u8) -> u64 {
-    let low = v & LOW7;
-    (ONES * (127 + u64::from(hi)) - low) & !v & (low + ONES * (127 - u64::from(lo))) & HIGH
-}
-
-/// The high bit of byte `j` of `lanes` (its only possible bit) as bit `j` of the result.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn gather(lanes: u64) -> u64 {
-    ((lanes >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56
-}
-
-/// High bit of each byte of `v` that is an ASCII letter or digit.
-fn alnum(v: u64) -> u64 {
-    between(v, b'0' - 1, b'9' + 1) | between(v | (ONES * 0x20), b'a' - 1, b'z' + 1)
 }
 
 impl StartIndex {
@@ -315,9 +215,10 @@ impl StartIndex {
         StartIndex { bits, heads, entries, slots: prefixes.len() }
     }
 
-    pub fn find(&self, text: &[u8]) -> Found {
+    pub fn find(&self, prepared: &Text<'_>) -> Found {
+        let text = prepared.bytes();
         let mut found = Found { hits: Vec::new(), first: vec![None; self.slots] };
-        let (folded, masks) = fold_text(text);
+        let (folded, masks) = (prepared.folded(), prepared.alnum_masks());
         // Word starts whose key is in the bit set, gathered without a branch per start
         // (whether a key passes is unpredictable), then compared.
         let mut passed = [0usize; 64];
@@ -333,11 +234,11 @@ impl StartIndex {
                 if let Some(slot) = passed.get_mut(n) {
                     *slot = start;
                 }
-                n += usize::from(self.may_begin(folded_eight(&folded, start)));
+                n += usize::from(self.may_begin(folded_eight(folded, start)));
                 starts &= starts - 1;
             }
             for &start in passed.get(..n).unwrap_or_default() {
-                self.compare(text, start, folded_eight(&folded, start), &mut found);
+                self.compare(text, start, folded_eight(folded, start), &mut found);
             }
         }
         found
@@ -429,7 +330,7 @@ mod tests {
     #[test]
     fn keywords_whole_words_any_case_and_prefixes_at_word_starts() {
         let text = b"Passport no. 1; DR. Who; address: x; fullname; Full Name: y; D.O.B 1990; dry; mask-1 sk-abc _ghp_x \xc3\xa9gho_y";
-        let found = index().find(text);
+        let found = index().find(&Text::new(text));
         let words: Vec<(usize, &[u8])> = found.hits.iter().map(|h| (h.word, &text[h.start..h.start + 2])).collect();
         assert_eq!(
             words,
@@ -453,7 +354,7 @@ mod tests {
             text.extend_from_slice(&base);
             for cut in [text.len(), text.len() - 1, text.len() - 3] {
                 let t = &text[..cut];
-                let (a, b) = (index.find(t), naive(t, &keywords, prefixes));
+                let (a, b) = (index.find(&Text::new(t)), naive(t, &keywords, prefixes));
                 assert_eq!((a.hits, a.first), (b.hits, b.first), "shift {shift} cut {cut}");
             }
         }
@@ -467,15 +368,5 @@ mod tests {
         assert_eq!((of(0), of(1), of(2), of(5)), (vec![7, 20], vec![], vec![5, 9], vec![11]));
         assert_eq!(heads.len(), 7, "a head per word up to the last one hit, and one past it");
         assert_eq!(by_word(&[]), (vec![0], vec![]));
-    }
-
-    #[test]
-    fn lanes_classify_every_byte() {
-        for b in 0..=255u8 {
-            let lanes = alnum(u64::from_le_bytes([b, b'a', 0xff, b, b'0', b' ', b'Z', b]));
-            let expect = |x: u8| if x.is_ascii_alphanumeric() { 0x80 } else { 0 };
-            let want = u64::from_le_bytes([expect(b), 0x80, 0, expect(b), 0x80, 0, 0x80, expect(b)]);
-            assert_eq!(lanes, want, "byte {b:#x}");
-        }
     }
 }

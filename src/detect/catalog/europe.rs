@@ -9,7 +9,8 @@
 //! ([`id_runs`], `Gate::NumericRun`). Every value in the examples is synthetic (check
 //! digits computed for this file) or a specimen its issuer publishes.
 
-use crate::detect::rules::{next_digit, push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::text::Text;
 use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------------
@@ -32,11 +33,12 @@ const RUN_MIN_DIGITS: usize = 5;
 /// of those bytes only (case-sensitive), so each of its matches lies inside one run;
 /// the runs are found once per scan for all of them. Digits are rare in prose: the
 /// search skips to the next digit, then grows the run around it.
-pub fn id_runs(text: &[u8]) -> Vec<(usize, usize)> {
+pub fn id_runs(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let mut at = 0;
     let mut last_end = 0;
-    while let Some(digit) = next_digit(text, at) {
+    while let Some(digit) = t.next_digit(at) {
         let mut start = digit;
         while start > last_end && text.get(start - 1).copied().is_some_and(run_byte) {
             start -= 1;
@@ -2341,7 +2343,7 @@ mod tests {
     #[test]
     fn id_runs_cover_tokens_with_letters() {
         let text = b"nino AB 12 34 56 C, and x 1234 y; CF RSSMRA85T10A562S.";
-        let w = id_runs(text);
+        let w = id_runs(&Text::new(text));
         let covers = |needle: &[u8]| {
             let at = text.windows(needle.len()).position(|x| x == needle).unwrap();
             w.iter().any(|&(s, e)| s < at && at + needle.len() < e)

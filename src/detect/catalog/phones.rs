@@ -67,7 +67,8 @@
 //! SE, PL, RU, BE, CH, AT, PT, IE, ZA, ID, TW. Any assigned country code can follow
 //! `00`.
 
-use crate::detect::rules::{next_digit, push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::text::Text;
 use crate::detect::validate::Validator;
 
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
@@ -805,7 +806,8 @@ fn slashed(token: &[u8]) -> bool {
 
 /// Windows around each `/` between two digits: the run of number bytes around it,
 /// with one byte more on each side (the pattern's guard and `\b`).
-fn slash_windows(text: &[u8]) -> Vec<(usize, usize)> {
+fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/".contains(b);
     let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
@@ -961,11 +963,12 @@ fn labelled(before: &[u8]) -> bool {
 /// eight digits that has a phone label before it (see [`labelled`]), with one byte more
 /// on each side (the pattern's guard and `\b`). A run is what the pattern can match:
 /// digits, `( ) - .`, space and `/` (and `+`, which the guard refuses).
-fn label_windows(text: &[u8]) -> Vec<(usize, usize)> {
+fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/+".contains(b);
     let mut from = 0;
-    while let Some(digit) = next_digit(text, from) {
+    while let Some(digit) = t.next_digit(from) {
         let before = text.get(..digit).unwrap_or_default().iter().rev().take_while(|b| numeric(b)).count();
         let start = digit - before;
         let len = text.get(start..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
@@ -1303,7 +1306,7 @@ mod tests {
 
     #[test]
     fn label_windows_need_a_label_just_before() {
-        let w = |t: &str| label_windows(t.as_bytes());
+        let w = |t: &str| label_windows(&Text::new(t.as_bytes()));
         assert_eq!(w("Tel: 13812345678 ok"), vec![(3, 18)]);
         assert_eq!(w("13812345678"), vec![]);
         assert_eq!(w("tel 1234567"), vec![], "eight digits at least");
@@ -1320,7 +1323,7 @@ mod tests {
 
     #[test]
     fn slash_windows_cover_the_number_around_the_slash() {
-        let w = |t: &str| slash_windows(t.as_bytes());
+        let w = |t: &str| slash_windows(&Text::new(t.as_bytes()));
         assert_eq!(w("Handy 0151/23456789."), vec![(4, 20)]);
         assert_eq!(w("a/b 1/ /2"), vec![]);
         assert_eq!(w("1/2 3/4").len(), 1);

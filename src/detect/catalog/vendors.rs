@@ -11,6 +11,7 @@
 //! named category wins on the same span. Every value in the examples is synthetic.
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, BASE};
+use crate::detect::text::Text;
 use crate::detect::validate::Validator;
 
 const ELEVENLABS_CONTEXT: Context = Context {
@@ -132,7 +133,8 @@ fn pem_private_key(value: &[u8]) -> bool {
 /// Telegram bot token windows: around each `:` with 8 to 10 digits right before it
 /// (the bot id) and room for the 35-byte secret after it; a `bot` just before the id
 /// (`api.telegram.org/bot<token>`) is inside the window.
-fn telegram_windows(text: &[u8]) -> Vec<(usize, usize)> {
+fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
     for at in memchr::memchr_iter(b':', text) {
         let digits = text
@@ -149,7 +151,8 @@ fn telegram_windows(text: &[u8]) -> Vec<(usize, usize)> {
 
 /// Mailchimp key windows: around each `-us` followed by a digit (the data-center
 /// suffix) with a hex digit before it; the key's 32 hex digits lie just before.
-fn mailchimp_windows(text: &[u8]) -> Vec<(usize, usize)> {
+fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
     for at in memchr::memmem::find_iter(text, b"-us") {
         let hex_before = at > 0 && text.get(at - 1).is_some_and(u8::is_ascii_hexdigit);
@@ -4348,8 +4351,8 @@ mod tests {
         assert!(!age_checksum(b"A12UEL5M"));
         assert!(pem_private_key(b"LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo="));
         assert!(!pem_private_key(b"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg=="));
-        assert_eq!(telegram_windows(b"x 123456789:AAbb"), vec![(0, 16)]);
-        assert!(telegram_windows(b"at 12:30 and 1234567:x").is_empty());
-        assert_eq!(mailchimp_windows(b"k 0123abcd-us12 en-us1").len(), 1);
+        assert_eq!(telegram_windows(&Text::new(b"x 123456789:AAbb")), vec![(0, 16)]);
+        assert!(telegram_windows(&Text::new(b"at 12:30 and 1234567:x")).is_empty());
+        assert_eq!(mailchimp_windows(&Text::new(b"k 0123abcd-us12 en-us1")).len(), 1);
     }
 }

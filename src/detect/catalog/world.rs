@@ -9,7 +9,8 @@
 //! the word-like runs that contain a digit ([`id_token_windows`]), shared by all of them.
 //! Every check digit is computed from the matched bytes alone, without allocation.
 
-use crate::detect::rules::{keyword_windows, next_digit, push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rules::{keyword_windows, push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::text::Text;
 use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------
@@ -21,24 +22,20 @@ use crate::detect::validate::{luhn, Validator};
 /// at least 25 bytes long; each window ends two bytes after its run (for the look-ahead
 /// of `clean_right`). Every pattern gated by it is a `\b…\b` run of these bytes with a
 /// digit in it (or 26 bytes or more), so it lies inside one such run.
-pub fn id_token_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    let token = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
+pub fn id_token_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let mut windows = Vec::new();
     let (mut at, mut last_end) = (0, 0);
-    let mut long = long_runs(text, 25, token);
+    let mut long = t.long_token_runs(25);
     let mut next_long = long.next();
     loop {
-        // The next run with a digit, grown around its first digit.
-        let digit_run = next_digit(text, at).map(|d| {
-            let mut start = d;
-            while start > last_end && text.get(start - 1).is_some_and(token) {
-                start -= 1;
-            }
-            let len = text.get(start..).unwrap_or_default().iter().take_while(|&b| token(b)).count();
-            (start, start + len)
+        // The next run with a digit: the run around the next digit.
+        let digit_run = t.next_digit(at).map(|d| {
+            let (start, end) = t.token_run(d);
+            (start.max(last_end), end)
         });
-        // Runs without a digit count from 25 bytes: found by skipping (`long_runs`);
-        // whichever comes first is next.
+        // Runs without a digit count from 25 bytes (`long_token_runs`); whichever
+        // comes first is next.
         let (start, end, wanted) = match (digit_run, next_long) {
             (Some((s, e)), Some((ls, _))) if s <= ls => (s, e, e - s >= 9),
             (_, Some((ls, le))) => {
@@ -61,39 +58,10 @@ pub fn id_token_windows(text: &[u8]) -> Vec<(usize, usize)> {
     windows
 }
 
-/// The maximal runs of `in_run` bytes at least `min` long, left to right. Reads about
-/// one byte in `min` of a text without such runs: if the byte `min - 1` past the
-/// search point is not in a run, no long run can hold it or begin before it.
-pub fn long_runs<'a>(text: &'a [u8], min: usize, in_run: impl Fn(&u8) -> bool + 'a) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let min = min.max(1);
-        loop {
-            let probe = at + min - 1;
-            let b = text.get(probe)?;
-            if !in_run(b) {
-                at = probe + 1;
-                continue;
-            }
-            let mut start = probe;
-            while start > at && text.get(start - 1).is_some_and(&in_run) {
-                start -= 1;
-            }
-            let mut end = probe + 1;
-            while text.get(end).is_some_and(&in_run) {
-                end += 1;
-            }
-            at = end;
-            if end - start >= min {
-                return Some((start, end));
-            }
-        }
-    })
-}
-
 /// Around each `/` between two digits: a formatted CNPJ (`12.345.678/0001-95`) has ten
 /// bytes before its slash and seven after it.
-pub fn slash_windows(text: &[u8]) -> Vec<(usize, usize)> {
+pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
     let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
     let mut windows = Vec::new();
     for at in memchr::memchr_iter(b'/', text) {
@@ -130,18 +98,18 @@ const NATIONAL_ID_KEYWORDS: &[&[u8]] = &[
 ];
 
 /// After a passport keyword in Korean, Japanese or Chinese.
-pub fn passport_cjk_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    keyword_windows(text, PASSPORT_CJK, |at, _| (at, at + 96))
+pub fn passport_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    keyword_windows(t, PASSPORT_CJK, |at, _| (at, at + 96))
 }
 
 /// After a driving-licence keyword in Korean, Japanese or Chinese.
-pub fn licence_cjk_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    keyword_windows(text, LICENCE_CJK, |at, _| (at, at + 112))
+pub fn licence_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    keyword_windows(t, LICENCE_CJK, |at, _| (at, at + 112))
 }
 
 /// After the name of a national identity number in Korean, Japanese, Chinese or Hindi.
-pub fn national_id_windows(text: &[u8]) -> Vec<(usize, usize)> {
-    keyword_windows(text, NATIONAL_ID_KEYWORDS, |at, _| (at, at + 112))
+pub fn national_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    keyword_windows(t, NATIONAL_ID_KEYWORDS, |at, _| (at, at + 112))
 }
 
 // ---------------------------------------------------------------------------
@@ -2327,19 +2295,17 @@ mod tests {
                 text.push_str(parts[(seed >> 33) as usize % parts.len()]);
             }
             seed = seed.wrapping_add(1);
-            assert_eq!(id_token_windows(text.as_bytes()), naive(text.as_bytes()), "{text:?}");
+            assert_eq!(id_token_windows(&Text::new(text.as_bytes())), naive(text.as_bytes()), "{text:?}");
         }
-        let long: Vec<(usize, usize)> = long_runs(b"ab cdefgh ijklmnop q", 4, u8::is_ascii_alphabetic).collect();
-        assert_eq!(long, vec![(3, 9), (10, 18)]);
     }
 
     #[test]
     fn windows_cover_their_tokens() {
         let text = b"id S1234567D and 1EG4-TE5-MK73, word words";
-        let w = id_token_windows(text);
+        let w = id_token_windows(&Text::new(text));
         assert_eq!(w.len(), 2);
         assert_eq!(w.first().copied(), Some((3, 14)));
-        let w = slash_windows(b"CNPJ 11.222.333/0001-81");
+        let w = slash_windows(&Text::new(b"CNPJ 11.222.333/0001-81"));
         assert_eq!(w, vec![(4, 23)]);
     }
 }
