@@ -130,24 +130,34 @@ impl<'a> Text<'a> {
         (start, end.min(self.bytes.len()))
     }
 
-    /// The maximal runs of identifier bytes at least `min` long, left to right. Looks
-    /// at one byte in `min` of a text without such runs: if the byte `min - 1` past
-    /// the search point is not in a run, no long run can hold it or begin before it.
+    /// The maximal runs of identifier bytes at least `min` long (at most 64), left to
+    /// right. A run that long holds `min / 2 + 1` consecutive identifier bytes inside
+    /// one 64-byte block, a test of a few shifts per block; only the blocks that pass
+    /// are looked at byte by byte.
     pub fn long_token_runs(&self, min: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let min = min.max(1);
-        let mut at = 0;
+        let min = min.clamp(1, 64);
+        let half = min / 2 + 1;
+        let mut block = 0usize;
+        let mut at = 0usize;
         std::iter::from_fn(move || loop {
-            let probe = at + min - 1;
-            if probe >= self.bytes.len() {
-                return None;
+            let mask = self.alnum.get(block).copied()? | self.dash.get(block).copied().unwrap_or(0);
+            // Bits that begin `half` consecutive set bits in this block, from `at` on.
+            let mut runs = mask;
+            let mut have = 1;
+            while have < half {
+                let step = have.min(half - have);
+                runs &= runs >> step;
+                have += step;
             }
-            if !self.token(probe) {
-                at = probe + 1;
+            let from = at.saturating_sub(block * 64);
+            let runs = if from >= 64 { 0 } else { runs & (u64::MAX << from) };
+            if runs == 0 {
+                block += 1;
                 continue;
             }
-            let (start, end) = self.token_run(probe);
-            let start = start.max(at);
+            let (start, end) = self.token_run(block * 64 + runs.trailing_zeros() as usize);
             at = end;
+            block = end / 64;
             if end - start >= min {
                 return Some((start, end));
             }
