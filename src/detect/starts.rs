@@ -90,6 +90,10 @@ pub(crate) struct StartIndex {
     /// (`con`, `cal`, `pag`), and even four pass many (`roll` for `rollbar`, `conf`
     /// for `confluent`, `data` for `datadog`); a longer entry is keyed by more bytes.
     bits: [Box<[u64; BIT_WORDS]>; TIERS],
+    /// One bit per hashed four-byte key of every entry of four bytes or more: the
+    /// first test for the long tiers, so that a start that begins none of them (most)
+    /// costs two bit tests, not four.
+    long: Box<[u64; BIT_WORDS]>,
     /// Entries grouped by bucket (the top [`BUCKET_BITS`] of the hash): bucket `b`'s
     /// are `entries[heads[b]..heads[b + 1]]`.
     heads: Vec<u16>,
@@ -103,6 +107,8 @@ const BIT_WORDS: usize = 1024;
 
 /// Tiers of entries by length: up to 3 bytes, 4–5, 6–7, 8 and more.
 const TIERS: usize = 4;
+/// The salt of [`StartIndex::long`]'s hash (the tiers use their index).
+const LONG: usize = TIERS;
 /// How many bytes key an entry of each tier.
 const WIDTH: [u32; TIERS] = [3, 4, 6, 8];
 
@@ -196,7 +202,14 @@ impl StartIndex {
         entries.dedup_by(|a, b| a.key == b.key && a.literal == b.literal && a.kind == b.kind);
         let mut bits: [Box<[u64; BIT_WORDS]>; TIERS] = std::array::from_fn(|_| Box::new([0u64; BIT_WORDS]));
         let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
+        let mut long = Box::new([0u64; BIT_WORDS]);
         for e in &entries {
+            if e.tier > 0 {
+                let at = (hash(key_of(e.head, 1), LONG) >> 16) as usize;
+                if let Some(word) = long.get_mut(at >> 6) {
+                    *word |= 1 << (at & 63);
+                }
+            }
             let at = (hash(e.key, e.tier) >> 16) as usize;
             if let Some(word) = bits.get_mut(e.tier).and_then(|b| b.get_mut(at >> 6)) {
                 *word |= 1 << (at & 63);
@@ -212,7 +225,7 @@ impl StartIndex {
                 *head = head.saturating_add(before);
             }
         }
-        StartIndex { bits, heads, entries, slots: prefixes.len() }
+        StartIndex { bits, long, heads, entries, slots: prefixes.len() }
     }
 
     pub fn find(&self, prepared: &Text<'_>) -> Found {
@@ -249,7 +262,9 @@ impl StartIndex {
     #[inline(always)]
     fn may_begin(&self, eight: u64) -> bool {
         let [a, b, c, d] = &self.bits;
-        bit(a, hash(key_of(eight, 0), 0)) | bit(b, hash(key_of(eight, 1), 1)) | bit(c, hash(key_of(eight, 2), 2)) | bit(d, hash(eight, 3))
+        let four = key_of(eight, 1);
+        bit(a, hash(key_of(eight, 0), 0))
+            || (bit(&self.long, hash(four, LONG)) && (bit(b, hash(four, 1)) || bit(c, hash(key_of(eight, 2), 2)) || bit(d, hash(eight, 3))))
     }
 
     /// Compares the entries that begin with the folded bytes at `start` (`eight` of
