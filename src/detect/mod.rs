@@ -1070,7 +1070,7 @@ fn find_words(
 /// ASCII capital or a non-ASCII byte (the Latin capitals `capitalised_word` knows are
 /// two bytes).
 fn next_capital(text: &[u8], from: usize) -> Option<usize> {
-    rules::next_byte_in(text, from, (0x40, 0x5b), true, |b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b))
+    next_byte_in(text, from, (0x40, 0x5b), true, |b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b))
 }
 
 /// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald"),
@@ -1293,6 +1293,31 @@ fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
         i = end;
     }
     runs
+}
+
+/// Position of the first byte at or after `from` for which `hit` holds. Skips eight
+/// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
+/// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
+/// accept such bytes.
+fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit: impl Fn(&u8) -> bool) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = ONES * 0x7f;
+    const HIGH: u64 = ONES * 0x80;
+    let (lo, hi) = (u64::from(range.0), u64::from(range.1));
+    let mut at = from;
+    let rest = text.get(from..)?;
+    for chunk in rest.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let low = v & LOW7;
+        let between = (ONES * (127 + hi) - low) & !v & (low + ONES * (127 - lo)) & HIGH;
+        if between != 0 || (non_ascii && v & HIGH != 0) {
+            break;
+        }
+        at += 8;
+    }
+    text.get(at..)?.iter().position(hit).map(|p| at + p)
 }
 
 fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectError> {
@@ -2175,9 +2200,9 @@ mod tests {
         for at in 0..24 {
             let mut t = vec![b'a'; 24];
             t[at] = b'7';
-            assert_eq!(rules::next_digit(&t, 0), Some(at));
+            assert_eq!(Text::new(&t).next_digit(0), Some(at));
         }
-        assert_eq!(rules::next_digit(b"no digits here at all", 0), None);
+        assert_eq!(Text::new(b"no digits here at all").next_digit(0), None);
     }
 
     #[test]

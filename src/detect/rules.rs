@@ -77,36 +77,6 @@ pub fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
     }
 }
 
-/// Position of the first ASCII digit at or after `from`.
-pub fn next_digit(text: &[u8], from: usize) -> Option<usize> {
-    next_byte_in(text, from, (0x2f, 0x3a), false, u8::is_ascii_digit)
-}
-
-/// Position of the first byte at or after `from` for which `hit` holds. Skips eight
-/// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
-/// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
-/// accept such bytes.
-pub fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit: impl Fn(&u8) -> bool) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = ONES * 0x7f;
-    const HIGH: u64 = ONES * 0x80;
-    let (lo, hi) = (u64::from(range.0), u64::from(range.1));
-    let mut at = from;
-    let rest = text.get(from..)?;
-    for chunk in rest.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        let low = v & LOW7;
-        let between = (ONES * (127 + hi) - low) & !v & (low + ONES * (127 - lo)) & HIGH;
-        if between != 0 || (non_ascii && v & HIGH != 0) {
-            break;
-        }
-        at += 8;
-    }
-    text.get(at..)?.iter().position(hit).map(|p| at + p)
-}
-
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
 pub fn mac_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);

@@ -71,20 +71,12 @@ impl<'a> Text<'a> {
         self.bytes
     }
 
-    pub fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// Whether some character of three or four UTF-8 bytes is in the text.
     pub fn has_wide(&self) -> bool {
         self.wide
     }
 
-    /// The folded copy (see [`Text::folded`]'s field).
+    /// The folded copy: letters to lower case, other bytes but digits to 0, padded.
     pub(crate) fn folded(&self) -> &[u8] {
         &self.folded
     }
