@@ -13,11 +13,12 @@ mod memo;
 mod assign;
 mod prefilter;
 mod visit;
+pub(crate) mod wordset;
 pub mod catalog;
 pub mod names;
 pub mod normalize;
 pub mod rules;
-mod starts;
+pub mod starts;
 pub mod text;
 pub mod validate;
 
@@ -84,6 +85,8 @@ pub struct Rule {
     validator: Validator,
     gate: CompiledGate,
     context: Option<&'static Context>,
+    /// The context's word lists, compiled (shared by the rules of one context).
+    context_words: Option<std::sync::Arc<ContextWords>>,
     /// The rule's place in the prefilter of the rules that share its windows.
     slot: Option<prefilter::Slot>,
 }
@@ -375,6 +378,7 @@ impl Engine {
         }
 
         let mut compiled = Vec::new();
+        let mut contexts = Vec::new();
         let mut keywords: Vec<String> = Vec::new();
         let mut prefixes: Vec<&'static [&'static [u8]]> = Vec::new();
         // Custom rules first: on equal spans and confidence, the earlier rule is the
@@ -510,6 +514,7 @@ impl Engine {
                 validator: builtin.validator,
                 gate,
                 context: builtin.context,
+                context_words: builtin.context.map(|c| compiled_context(&mut contexts, c)),
                 slot: None,
             });
         }
@@ -856,9 +861,9 @@ impl Engine {
                     Matcher::Regex(_) | Matcher::Code(_) => {}
                 },
             }
-            if let Some(context) = rule.context {
+            if let (Some(context), Some(words)) = (rule.context, &rule.context_words) {
                 for cand in candidates.get_mut(from..).unwrap_or_default() {
-                    cand.confidence = adjust(text, cand.start, cand.confidence, context);
+                    cand.confidence = adjust(text, cand.start, cand.confidence, context, words);
                 }
             }
         }
@@ -1009,8 +1014,31 @@ fn word_boundary(text: &[u8], start: usize, end: usize) -> bool {
     left && right
 }
 
+/// A [`Context`]'s word lists as sets.
+#[derive(Debug)]
+struct ContextWords {
+    words: wordset::WordSet,
+    against: wordset::WordSet,
+}
+
+/// The compiled lists of `context`, shared with the rules compiled before that use it.
+fn compiled_context(
+    done: &mut Vec<(&'static Context, std::sync::Arc<ContextWords>)>,
+    context: &'static Context,
+) -> std::sync::Arc<ContextWords> {
+    if let Some((_, words)) = done.iter().find(|(c, _)| std::ptr::eq(*c, context)) {
+        return words.clone();
+    }
+    let words = std::sync::Arc::new(ContextWords {
+        words: wordset::WordSet::new(context.words),
+        against: wordset::WordSet::new(context.against),
+    });
+    done.push((context, words.clone()));
+    words
+}
+
 /// A confidence moved by the context words in the `window` bytes before `start`.
-fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 {
+fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context, lists: &ContextWords) -> f32 {
     let mut buf = [0u8; 64];
     let from = start.saturating_sub(context.window.min(buf.len()));
     let Some(before) = text.get(from..start) else {
@@ -1031,9 +1059,8 @@ fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context) -> f32 
     // whole word of the window with the lists, once.
     let (mut against, mut towards) = (false, false);
     for word in window.split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()) {
-        let is = |list: &[&str]| list.iter().any(|w| w.as_bytes() == word);
-        against |= is(context.against);
-        towards |= is(context.words);
+        against |= lists.against.contains_lower(word);
+        towards |= lists.words.contains_lower(word);
     }
     // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
     let c = if against {
@@ -1352,6 +1379,7 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         validator: Validator::None,
         gate: CompiledGate::Always,
         context: None,
+        context_words: None,
         slot: None,
     })
 }
@@ -1885,7 +1913,7 @@ mod tests {
             // Words in other scripts are compared byte for byte (no case folding there).
             for word in r.context.iter().flat_map(|c| c.words.iter().chain(c.against)) {
                 let ok = word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b >= 0x80);
-                assert!(ok && !word.is_empty(), "{}: {word}", r.id);
+                assert!(ok && !word.is_empty() && word.len() <= wordset::WordSet::MAX, "{}: {word}", r.id);
             }
         }
     }

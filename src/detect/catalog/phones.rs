@@ -69,6 +69,7 @@
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::text::Text;
+use crate::detect::wordset::WordSet;
 use crate::detect::validate::Validator;
 
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
@@ -921,6 +922,17 @@ fn intl_trunk(m: &[u8]) -> bool {
 /// How far before a number its label may be.
 const LABEL_REACH: usize = 48;
 
+struct LabelSets {
+    labels: WordSet,
+    abbreviations: WordSet,
+}
+
+/// [`LABELS`] and [`ABBREVIATIONS`] as sets, built once.
+fn label_sets() -> &'static LabelSets {
+    static SETS: std::sync::OnceLock<LabelSets> = std::sync::OnceLock::new();
+    SETS.get_or_init(|| LabelSets { labels: WordSet::new(LABELS), abbreviations: WordSet::new(ABBREVIATIONS) })
+}
+
 /// Is there a phone label in `before` (the bytes just before a number, on its line)?
 /// A Latin label is a whole word, with nothing between it and the number but spaces,
 /// punctuation other than a sentence end, and at most three short words ("Tel. (mobil):",
@@ -935,6 +947,7 @@ fn labelled(before: &[u8]) -> bool {
         return true;
     }
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
+    let sets = label_sets();
     let mut end = line.len();
     let mut words = 0;
     while words < 4 {
@@ -943,14 +956,13 @@ fn labelled(before: &[u8]) -> bool {
         let start = line.get(..last).and_then(|l| l.iter().rposition(|b| !word(b))).map_or(0, |p| p + 1);
         let gap = line.get(last + 1..end).unwrap_or_default();
         let candidate = line.get(start..=last).unwrap_or_default();
-        let is = |list: &[&str]| list.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(candidate));
         // A sentence ends in the gap: "… by phone. 13812345678" is not a label; the dot
         // of an abbreviation is no sentence end ("Tel. 13812345678").
-        let abbreviation = gap.first() == Some(&b'.') && is(ABBREVIATIONS);
+        let abbreviation = gap.first() == Some(&b'.') && sets.abbreviations.contains(candidate);
         if gap.iter().skip(usize::from(abbreviation)).any(|b| b".!?".contains(b)) {
             return false;
         }
-        if is(LABELS) {
+        if sets.labels.contains(candidate) {
             return true;
         }
         end = start;
