@@ -88,6 +88,101 @@ macro_rules! token_pattern {
     };
 }
 
+/// `token_pattern!(r"[ .\-]")` without a regex: the span of its group (the number),
+/// from the leftmost match at or after `from`. See [`token_at`].
+pub fn find_token(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    token_at(hay, from, |b| matches!(b, b' ' | b'.' | b'-'))
+}
+
+/// `token_pattern!(r"[ ./\-]")` without a regex (the slash is a connector too).
+pub fn find_token_slash(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    token_at(hay, from, |b| matches!(b, b' ' | b'.' | b'/' | b'-'))
+}
+
+/// The group of [`token_pattern!`] with these connectors, as the regex finds it: the
+/// leftmost whole match at or after `from` (its guard, spaces, then the number), in
+/// the regex's order of preference. Every part of the number is decided by the bytes:
+/// a run of digits is taken whole (a shorter one leaves a digit where a connector, a
+/// `)` or the final `\b` must be), the optional `(area) ` is taken when it is there,
+/// and the connectors' three forms begin with different bytes; only the number of
+/// groups is backtracked, to the last one after which a word boundary follows. The
+/// regex's captures search of every numeric run cost more than anything else the
+/// phone rules did (BENCHMARKS.md §2); a test compares the two on generated text.
+fn token_at(hay: &[u8], from: usize, connector: impl Fn(u8) -> bool) -> Option<(usize, usize)> {
+    let byte = |i: usize| hay.get(i).copied();
+    let digit = |i: usize| byte(i).is_some_and(|b| b.is_ascii_digit());
+    // The end of the run of 1 to `max` digits at `at`, taken whole.
+    let digits = |at: usize, max: usize| {
+        let n = hay.get(at..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+        (1..=max).contains(&n).then_some(at + n)
+    };
+    let word = |i: usize| byte(i).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+    // The number from `p`, or None.
+    let number = |p: usize| -> Option<usize> {
+        // `(?:\(\d{1,5}\) ?)?`
+        let mut at = p;
+        if byte(p) == Some(b'(') {
+            if let Some(end) = digits(p + 1, 5).filter(|&e| byte(e) == Some(b')')) {
+                at = end + 1 + usize::from(byte(end + 1) == Some(b' ') && digit(end + 2));
+            }
+        }
+        // `\d{1,20}`, then up to seven `(?:C|\) ?| ?\()\d{1,20}`.
+        let mut ends = [0usize; 8];
+        let first = digits(at, 20)?;
+        let (mut count, mut end) = (1, first);
+        if let Some(e) = ends.get_mut(0) {
+            *e = first;
+        }
+        while count < 8 {
+            let next = match byte(end) {
+                Some(b) if connector(b) && digit(end + 1) => end + 1,
+                Some(b')') => end + 1 + usize::from(byte(end + 1) == Some(b' ') && digit(end + 2)),
+                Some(b'(') => end + 1,
+                Some(b' ') if byte(end + 1) == Some(b'(') => end + 2,
+                _ => break,
+            };
+            let Some(after) = digits(next, 20) else { break };
+            if let Some(e) = ends.get_mut(count) {
+                *e = after;
+            }
+            count += 1;
+            end = after;
+        }
+        // `\b`: the last digit is a word byte, so the next byte must not be one.
+        ends.get(..count)?.iter().rev().copied().find(|&e| !word(e))
+    };
+    let mut s = from;
+    while s < hay.len() {
+        // A number begins with a digit or `(`, at most five bytes after the match's
+        // start (a guard of two bytes and three spaces).
+        if !hay.get(s..(s + 6).min(hay.len())).unwrap_or_default().iter().any(|&b| b.is_ascii_digit() || b == b'(') {
+            s += 1;
+            continue;
+        }
+        let line_start = s == 0 || byte(s - 1) == Some(b'\n') || (byte(s - 1) == Some(b'\r') && byte(s) != Some(b'\n'));
+        let b = byte(s).unwrap_or(0);
+        let other = !(b.is_ascii_alphanumeric() || b"_.+-)/#$%@&~^`\\ \r\n".contains(&b));
+        let before_space = (b.is_ascii_alphabetic() || b"./-".contains(&b)) && byte(s + 1) == Some(b' ');
+        // The guard's three forms in the regex's order: a line start, one other byte, a
+        // letter (or `.` `/` `-`) and a space; then up to three spaces.
+        for (ok, after_guard) in [(line_start, s), (other, s + 1), (before_space, s + 2)] {
+            if !ok {
+                continue;
+            }
+            let spaces = hay.get(after_guard..).unwrap_or_default().iter().take_while(|&&b| b == b' ').count();
+            if spaces > 3 {
+                continue;
+            }
+            let p = after_guard + spaces;
+            if let Some(end) = number(p) {
+                return Some((p, end));
+            }
+        }
+        s += 1;
+    }
+    None
+}
+
 /// Context that moves every rule here: phone words in the ten languages (and other
 /// scripts) raise the confidence, and order, invoice and tracking words lower it.
 /// Only the words count, so the rule with the labels also gets the boost.
@@ -1004,6 +1099,7 @@ pub const RULES: &[BuiltinRule] = &[
         category: "PHONE",
         pattern: token_pattern!(r"[ .\-]"),
         group: 1,
+        finder: Some(find_token),
         validator: Validator::Code(national),
         confidence: 0.75,
         gate: Gate::NumericRun { min_digits: 9, min_dashes: 0, min_dots: 0, plus: false },
@@ -1056,6 +1152,7 @@ pub const RULES: &[BuiltinRule] = &[
         category: "PHONE",
         pattern: token_pattern!(r"[ ./\-]"),
         group: 1,
+        finder: Some(find_token_slash),
         validator: Validator::Code(labeled),
         confidence: 0.7,
         gate: Gate::Windows(label_windows),
@@ -1098,6 +1195,7 @@ pub const RULES: &[BuiltinRule] = &[
         category: "PHONE",
         pattern: token_pattern!(r"[ ./\-]"),
         group: 1,
+        finder: Some(find_token_slash),
         validator: Validator::Code(slashed),
         confidence: 0.75,
         gate: Gate::Windows(slash_windows),
