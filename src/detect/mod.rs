@@ -1918,6 +1918,15 @@ mod tests {
         }
     }
 
+    /// The start index asks its raw, case-sensitive set only at capitals and digits
+    /// when every prefix that goes on with letters or digits begins with one; a rule
+    /// whose prefix begins with a small letter would make it ask at every start.
+    #[test]
+    fn open_prefixes_of_the_catalog_begin_with_a_capital_or_a_digit() {
+        let engine = engine();
+        assert!(engine.starts.as_ref().is_some_and(|s| !s.raw_everywhere()));
+    }
+
     #[test]
     fn context_words_count_only_as_whole_words_in_the_same_sentence() {
         let e = engine();

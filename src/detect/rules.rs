@@ -755,7 +755,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::Jwt,
         confidence: 0.95,
-        gate: Gate::Prefix(&[b"eyJ"]),
+        gate: Gate::Contains(b".eyJ"),
         severity: Severity::High,
         context: None,
         assignment: false,
@@ -963,7 +963,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.9,
-        gate: Gate::Prefix(&[b"Bearer", b"bearer"]),
+        // `bearer` goes on with a space, which the start index reads as the end
+        // of the word: it is found like a keyword (see `detect/starts.rs`).
+        gate: Gate::Prefix(&[b"Bearer", b"bearer ", b"bearer\t", b"bearer\n", b"bearer\x0b", b"bearer\x0c", b"bearer\r"]),
         severity: Severity::High,
         context: None,
         assignment: false,

@@ -3,16 +3,31 @@
 //!
 //! Keywords ("passport", "born", "Dr") gate the `Near` rules, and prefixes (`sk-`,
 //! `ghp_`, `AKIA`) gate the `Prefix` rules; both begin where a word begins. The pass
-//! finds word starts eight bytes at a time (a letter or digit after a byte that is
-//! neither), then tests the start's first three bytes, case-folded, against a hashed
-//! bit set of the keys the entries begin with. English words share their first two
-//! letters with some keyword far too often ("the" and "this is"); three leave few false
-//! hits, and only those are compared with the entries of their hash bucket. This
-//! replaced a case-insensitive Aho-Corasick pass over every byte plus one substring
-//! search per prefix rule; with it, a chat text is scanned 1.3–2× faster in V8
-//! (BENCHMARKS.md §2).
+//! finds word starts 64 bytes at a time (a letter or digit after a byte that is
+//! neither, from the masks of [`Text`]) and asks two hashed bit sets about each,
+//! without a branch between them:
+//!
+//! - **the word's first segment**: its folded bytes up to the first byte that is not
+//!   an ASCII letter or digit, at most eight. A keyword is a whole word, so the
+//!   segment of a start where it begins is the keyword's own first segment, exactly:
+//!   "the" passes only if some keyword's segment is "the", not because "theft" is
+//!   one. A prefix with a `_`, `-` or `.` in its first eight bytes (`ghp_`, `sk-`,
+//!   `xoxb-`) is known by its segment too.
+//! - **the first three raw bytes**, for the prefixes that go on with letters or digits
+//!   (`AKIA…`, `AIza…`, `MzQ…`): case-sensitive, like the prefixes, and asked only at
+//!   the starts with a capital or a digit (a mask of [`Text`]), where all of them
+//!   begin: the catalog writes the rest so (a test holds it to that), and an index
+//!   given one that begins with a small letter asks at every start instead. A
+//!   two-byte one (`AC`, `SK`) is entered once for every third byte.
+//!
+//! About 2.5 % of the starts of English text pass (keywords found, and hash
+//! collisions) and only those are compared with the entries of their hash bucket.
+//! Earlier versions keyed every start by three, then four, six and eight bytes in
+//! turn: with hundreds of keywords, 17 % of English word starts passed the four-byte
+//! test (`conf` for `confluent`, `data` for `datadog`), and each start paid for a
+//! chain of lookups (BENCHMARKS.md §2, session 10).
 
-use super::text::{fold, Text};
+use super::text::{fold, Text, ONES};
 
 /// A keyword occurrence on word boundaries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +35,6 @@ pub(crate) struct Hit {
     pub word: usize,
     pub start: usize,
 }
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
     /// Case-insensitive, whole word (by [`super::is_word_byte`]): the keyword's id.
@@ -29,16 +43,15 @@ enum Kind {
     Prefix(usize),
 }
 
+/// Which of the two sets an entry is keyed in.
+const SEGMENT: usize = 0;
+const RAW: usize = 1;
+
 #[derive(Debug, Clone)]
 struct Entry {
-    /// The first [`WIDTH`] bytes of the literal's tier, folded (see [`folded`]).
+    /// The key in its set: the first segment, or the first three raw bytes.
     key: u64,
-    tier: usize,
-    /// The literal's first eight bytes folded (fewer if it is shorter, the rest 0), and
-    /// the mask of those bytes: a start whose folded bytes differ is not this entry,
-    /// found without reading the literal.
-    head: u64,
-    head_mask: u64,
+    set: usize,
     literal: Box<[u8]>,
     kind: Kind,
 }
@@ -84,51 +97,33 @@ pub(crate) fn by_word(hits: &[Hit]) -> (Vec<u32>, Vec<usize>) {
 /// The compiled keywords and prefixes of one engine.
 #[derive(Debug, Clone)]
 pub(crate) struct StartIndex {
-    /// For each tier of entries by length ([`tier`]), one bit per hashed key (16 bits
-    /// of [`hash`]) of its entries: the first [`WIDTH`] bytes of the tier, folded.
-    /// With hundreds of keywords, three bytes pass a quarter of English word starts
-    /// (`con`, `cal`, `pag`), and even four pass many (`roll` for `rollbar`, `conf`
-    /// for `confluent`, `data` for `datadog`); a longer entry is keyed by more bytes.
-    bits: [Box<[u64; BIT_WORDS]>; TIERS],
-    /// One bit per hashed four-byte key of every entry of four bytes or more: the
-    /// first test for the long tiers, so that a start that begins none of them (most)
-    /// costs two bit tests, not four.
-    long: Box<[u64; BIT_WORDS]>,
-    /// Entries grouped by bucket (the top [`BUCKET_BITS`] of the hash): bucket `b`'s
-    /// are `entries[heads[b]..heads[b + 1]]`.
-    heads: Vec<u16>,
+    /// One bit per hashed key of each set ([`SEGMENT`], [`RAW`]): 2^[`BITS`] bits.
+    bits: [Box<[u64]>; 2],
+    /// Entries grouped by set and bucket (the top [`BUCKET_BITS`] of the hash): set
+    /// `s`, bucket `b` holds `entries[heads[s][b]..heads[s][b + 1]]`.
+    heads: [Vec<u32>; 2],
     entries: Vec<Entry>,
     slots: usize,
+    /// Some open prefix begins with a small letter: the raw set is asked at every
+    /// start, not only at capitals and digits.
+    raw_everywhere: bool,
 }
 
 const BUCKET_BITS: u32 = 10;
-/// 2^16 bits.
-const BIT_WORDS: usize = 1024;
+/// 2^17 bits (16 KiB) per set: with ~1,200 segment keys, under 1 % of the starts
+/// that begin no entry pass by a collision.
+const BITS: u32 = 17;
 
-/// Tiers of entries by length: up to 3 bytes, 4–5, 6–7, 8 and more.
-const TIERS: usize = 4;
-/// The salt of [`StartIndex::long`]'s hash (the tiers use their index).
-const LONG: usize = TIERS;
-/// How many bytes key an entry of each tier.
-const WIDTH: [u32; TIERS] = [3, 4, 6, 8];
-
-/// The tier of a literal of `len` bytes.
-fn tier(len: usize) -> usize {
-    match len {
-        0..=3 => 0,
-        4..=5 => 1,
-        6..=7 => 2,
-        _ => 3,
-    }
-}
-
-/// The first [`WIDTH`] bytes of tier `t` of eight folded bytes.
+/// The first segment of eight folded bytes: the bytes before the first 0 (a byte
+/// that is not an ASCII letter or digit), the rest 0.
 #[inline(always)]
-fn key_of(eight: u64, t: usize) -> u64 {
-    match WIDTH.get(t) {
-        Some(&w) if w < 8 => eight & ((1u64 << (8 * w)) - 1),
-        _ => eight,
-    }
+fn segment(eight: u64) -> u64 {
+    // The high bit of the first zero byte (exact for the first; later ones may be
+    // missed or false, which does not matter).
+    let zero = eight.wrapping_sub(ONES) & !eight & (ONES << 7);
+    let first = zero & zero.wrapping_neg();
+    // No zero byte: `first` is 0 and the mask all ones.
+    eight & (first >> 7).wrapping_sub(1)
 }
 
 /// The first eight bytes of `bytes`, letters folded to lower case and every byte that
@@ -141,6 +136,22 @@ fn folded(bytes: &[u8]) -> u64 {
     fold(u64::from_le_bytes(word)).0
 }
 
+/// The first three bytes at `start` (fewer at the end of the text, the rest 0), as the
+/// low bytes of a word.
+#[inline(always)]
+fn raw_three(text: &[u8], start: usize) -> u64 {
+    match text.get(start..start + 3) {
+        Some(&[a, b, c]) => u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16,
+        _ => {
+            let mut word = [0u8; 8];
+            let rest = text.get(start..).unwrap_or_default();
+            let n = rest.len().min(3);
+            word.get_mut(..n).unwrap_or_default().copy_from_slice(rest.get(..n).unwrap_or_default());
+            u64::from_le_bytes(word)
+        }
+    }
+}
+
 /// The eight bytes at `start` in a folded text (see [`Text`]; it is padded so
 /// that they are always there).
 #[inline(always)]
@@ -151,11 +162,18 @@ fn folded_eight(folded: &[u8], start: usize) -> u64 {
     }
 }
 
-/// Mixes a key (and its tier); its top 16 bits index the bit set, the top
+/// Mixes a key (and its set); its top [`BITS`] bits index the bit set, the top
 /// [`BUCKET_BITS`] the buckets.
 #[inline(always)]
-fn hash(key: u64, tier: usize) -> u32 {
-    ((key ^ tier as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
+fn hash(key: u64, set: usize) -> u32 {
+    ((key ^ (set as u64) << 60).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
+}
+
+/// Whether bit `h >> (32 - BITS)` is set in `bits` (0 or 1).
+#[inline(always)]
+fn bit(bits: &[u64], h: u32) -> u64 {
+    let at = h >> (32 - BITS);
+    bits.get((at >> 6) as usize).map_or(0, |w| (w >> (at & 63)) & 1)
 }
 
 impl StartIndex {
@@ -164,29 +182,28 @@ impl StartIndex {
     /// two bytes long; others are left out.
     pub fn new(keywords: &[String], prefixes: &[&[&[u8]]]) -> StartIndex {
         let mut entries = Vec::new();
-        // Bytes a key can hold: 0, the digits and the folded letters.
-        let keyed: Vec<u8> = std::iter::once(0u8).chain(b'0'..=b'9').chain(b'a'..=b'z').collect();
+        let mut raw_everywhere = false;
         let mut add = |literal: &[u8], kind: Kind| {
             if !literal.first().is_some_and(u8::is_ascii_alphanumeric) {
                 return;
             }
+            let head = folded(literal);
+            // A keyword is followed by a byte that folds to 0, so its first segment is
+            // known; so is a prefix's that has such a byte in its first eight (or is
+            // eight bytes long). Other prefixes go on with letters or digits.
             let n = literal.len().min(8);
-            let head_mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
-            let head = folded(literal) & head_mask;
-            let t = tier(literal.len());
-            let mut push = |key: u64| entries.push(Entry { key, tier: t, head, head_mask, literal: literal.into(), kind });
-            match (kind, literal.len()) {
-                // A whole word of two bytes is followed by a byte that reads as 0;
-                // longer literals have all the bytes of their tier's key.
-                (Kind::Keyword(_), 2) | (_, 3..) => push(key_of(head, t)),
-                // A one-byte word, or a two-byte prefix, goes on with any byte: one
-                // key for each byte a key can hold there.
-                (Kind::Keyword(_), 1) | (Kind::Prefix(_), 2) => {
-                    for &third in &keyed {
-                        push(key_of(head, 0) | (u64::from(third) << 16));
-                    }
-                }
-                _ => {}
+            let closed = matches!(kind, Kind::Keyword(_))
+                || literal.len() >= 8
+                || head.to_le_bytes().get(..n).is_some_and(|b| b.contains(&0));
+            let mut push = |key: u64, set: usize| entries.push(Entry { key, set, literal: literal.into(), kind });
+            if closed {
+                push(segment(head), SEGMENT);
+                return;
+            }
+            raw_everywhere |= !literal.first().is_some_and(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+            match literal {
+                [a, b] => (0..=255u8).for_each(|third| push(raw_three(&[*a, *b, third], 0), RAW)),
+                _ => push(raw_three(literal, 0), RAW),
             }
         };
         for (id, word) in keywords.iter().enumerate() {
@@ -197,91 +214,82 @@ impl StartIndex {
                 add(literal, Kind::Prefix(slot));
             }
         }
-        let bucket = |e: &Entry| (hash(e.key, e.tier) >> (32 - BUCKET_BITS)) as usize;
-        entries.sort_by(|a, b| (bucket(a), a.key, &a.literal, a.kind).cmp(&(bucket(b), b.key, &b.literal, b.kind)));
-        entries.dedup_by(|a, b| a.key == b.key && a.literal == b.literal && a.kind == b.kind);
-        let mut bits: [Box<[u64; BIT_WORDS]>; TIERS] = std::array::from_fn(|_| Box::new([0u64; BIT_WORDS]));
-        let mut heads = vec![0u16; (1 << BUCKET_BITS) + 1];
-        let mut long = Box::new([0u64; BIT_WORDS]);
+        let bucket = |e: &Entry| (hash(e.key, e.set) >> (32 - BUCKET_BITS)) as usize;
+        entries.sort_by(|a, b| (a.set, bucket(a), a.key, a.kind, &a.literal).cmp(&(b.set, bucket(b), b.key, b.kind, &b.literal)));
+        entries.dedup_by(|a, b| a.set == b.set && a.key == b.key && a.literal == b.literal && a.kind == b.kind);
+        let mut bits: [Box<[u64]>; 2] = std::array::from_fn(|_| vec![0u64; 1 << (BITS - 6)].into_boxed_slice());
         for e in &entries {
-            if e.tier > 0 {
-                let at = (hash(key_of(e.head, 1), LONG) >> 16) as usize;
-                if let Some(word) = long.get_mut(at >> 6) {
-                    *word |= 1 << (at & 63);
-                }
-            }
-            let at = (hash(e.key, e.tier) >> 16) as usize;
-            if let Some(word) = bits.get_mut(e.tier).and_then(|b| b.get_mut(at >> 6)) {
+            let at = hash(e.key, e.set) >> (32 - BITS);
+            if let Some(word) = bits.get_mut(e.set).and_then(|b| b.get_mut((at >> 6) as usize)) {
                 *word |= 1 << (at & 63);
             }
-            // Counted one bucket up, then summed: heads[b] = entries before bucket b.
-            if let Some(head) = heads.get_mut(bucket(e) + 1) {
-                *head = head.saturating_add(1);
-            }
         }
-        for b in 1..heads.len() {
-            let before = heads.get(b - 1).copied().unwrap_or(0);
-            if let Some(head) = heads.get_mut(b) {
-                *head = head.saturating_add(before);
-            }
-        }
-        StartIndex { bits, long, heads, entries, slots: prefixes.len() }
+        // Entries are sorted by set, then bucket.
+        let heads: [Vec<u32>; 2] = std::array::from_fn(|set| {
+            (0..=1usize << BUCKET_BITS).map(|b| entries.partition_point(|e| (e.set, bucket(e)) < (set, b)) as u32).collect()
+        });
+        StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere }
+    }
+
+    #[inline(never)]
+    /// Whether the raw set is asked at every start (see [`StartIndex::raw_everywhere`]).
+    #[cfg(test)]
+    pub fn raw_everywhere(&self) -> bool {
+        self.raw_everywhere
     }
 
     pub fn find(&self, prepared: &Text<'_>) -> Found {
         let text = prepared.bytes();
         let mut found = Found { hits: Vec::new(), first: vec![None; self.slots] };
         let (folded, masks) = (prepared.folded(), prepared.alnum_masks());
-        // Word starts whose key is in the bit set, gathered without a branch per start
-        // (whether a key passes is unpredictable), then compared.
-        let mut passed = [0usize; 64];
+        let caps = if self.raw_everywhere { masks } else { prepared.caps_masks() };
+        let [seg_bits, raw_bits] = &self.bits;
+        // Which word starts of a block pass a set, as a mask (whether one passes is
+        // unpredictable: no branch on it).
         // Bit 63 of the previous block's mask: its last byte is a letter or digit.
         let mut carry = 0u64;
-        for (block, &mask) in masks.iter().enumerate() {
-            let mut starts = mask & !((mask << 1) | carry);
+        for (block, (&mask, &caps)) in masks.iter().zip(caps).enumerate() {
+            let starts = mask & !((mask << 1) | carry);
             carry = mask >> 63;
             let base = block * 64;
-            let mut n = 0;
-            while starts != 0 {
-                let start = base + starts.trailing_zeros() as usize;
-                if let Some(slot) = passed.get_mut(n) {
-                    *slot = start;
-                }
-                n += usize::from(self.may_begin(folded_eight(folded, start)));
-                starts &= starts - 1;
+            let mut pass = 0u64;
+            let mut each = starts;
+            while each != 0 {
+                let j = each.trailing_zeros();
+                let seg = segment(folded_eight(folded, base + j as usize));
+                pass |= bit(seg_bits, hash(seg, SEGMENT)) << j;
+                each &= each - 1;
             }
-            for &start in passed.get(..n).unwrap_or_default() {
+            let mut each = starts & caps;
+            while each != 0 {
+                let j = each.trailing_zeros();
+                let raw = raw_three(text, base + j as usize);
+                pass |= bit(raw_bits, hash(raw, RAW)) << j;
+                each &= each - 1;
+            }
+            while pass != 0 {
+                let start = base + pass.trailing_zeros() as usize;
                 self.compare(text, start, folded_eight(folded, start), &mut found);
+                pass &= pass - 1;
             }
         }
         found
     }
 
-    /// Whether some entry may begin with these eight folded bytes: the key of some
-    /// tier is in its bit set (false positives are rare).
-    #[inline(always)]
-    fn may_begin(&self, eight: u64) -> bool {
-        let [a, b, c, d] = &self.bits;
-        let four = key_of(eight, 1);
-        bit(a, hash(key_of(eight, 0), 0))
-            || (bit(&self.long, hash(four, LONG)) && (bit(b, hash(four, 1)) || bit(c, hash(key_of(eight, 2), 2)) || bit(d, hash(eight, 3))))
-    }
-
-    /// Compares the entries that begin with the folded bytes at `start` (`eight` of
-    /// them): those of each tier whose key passes, by their folded heads, then byte by
-    /// byte. Rare, so kept out of the scan loop.
+    /// Compares the entries whose key the start has, in each set whose bit passes, by
+    /// their literals. Rare, so kept out of the scan loop.
     #[inline(never)]
     fn compare(&self, text: &[u8], start: usize, eight: u64, found: &mut Found) {
-        for (t, bits) in self.bits.iter().enumerate() {
-            let key = key_of(eight, t);
-            let h = hash(key, t);
-            if !bit(bits, h) {
+        for (set, key) in [(SEGMENT, segment(eight)), (RAW, raw_three(text, start))] {
+            let h = hash(key, set);
+            let (Some(bits), Some(heads)) = (self.bits.get(set), self.heads.get(set)) else { continue };
+            if bit(bits, h) == 0 {
                 continue;
             }
             let bucket = (h >> (32 - BUCKET_BITS)) as usize;
-            let (Some(&from), Some(&to)) = (self.heads.get(bucket), self.heads.get(bucket + 1)) else { continue };
-            let entries = self.entries.get(usize::from(from)..usize::from(to)).unwrap_or_default();
-            for entry in entries.iter().filter(|e| e.key == key && e.tier == t && eight & e.head_mask == e.head) {
+            let (Some(&from), Some(&to)) = (heads.get(bucket), heads.get(bucket + 1)) else { continue };
+            let entries = self.entries.get(from as usize..to as usize).unwrap_or_default();
+            for entry in entries.iter().filter(|e| e.key == key) {
                 let end = start + entry.literal.len();
                 let Some(here) = text.get(start..end) else { continue };
                 match entry.kind {
@@ -303,21 +311,29 @@ impl StartIndex {
     }
 }
 
-/// Whether bit `h >> 16` is set in `bits`.
-#[inline(always)]
-fn bit(bits: &[u64; BIT_WORDS], h: u32) -> bool {
-    let at = h >> 16;
-    // 1024 words of 64 bits: `at >> 6` is always in range.
-    bits.get((at >> 6) as usize & (BIT_WORDS - 1)).is_some_and(|w| (w >> (at & 63)) & 1 == 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn index() -> StartIndex {
-        let keywords: Vec<String> = ["passport", "dr", "full name", "d.o.b", "x"].iter().map(|s| s.to_string()).collect();
-        StartIndex::new(&keywords, &[&[b"sk-"], &[b"ghp_", b"gho_"]])
+        let keywords: Vec<String> = KEYWORDS.iter().map(|s| s.to_string()).collect();
+        StartIndex::new(&keywords, PREFIXES)
+    }
+
+    const KEYWORDS: &[&str] = &["passport", "dr", "full name", "d.o.b", "x", "téléphone", "confidential"];
+    /// Closed prefixes (`sk-`, `ghp_`: their first segment is theirs) and open ones
+    /// (`AKIA`, `AC`: letters or digits go on after them); the last begins with a small
+    /// letter, which makes the index ask its raw set at every start.
+    const PREFIXES: &[&[&[u8]]] = &[&[b"sk-"], &[b"ghp_", b"gho_"], &[b"AKIA", b"ASIA", b"0x1"], &[b"AC"], &[b"eyJ"]];
+
+    #[test]
+    fn segments_end_at_the_first_zero_byte() {
+        let seg = |s: &[u8]| segment(folded(s)).to_le_bytes();
+        assert_eq!(&seg(b"sk-proj")[..], b"sk\0\0\0\0\0\0");
+        assert_eq!(&seg(b"Passport1")[..], b"passport");
+        assert_eq!(&seg(b"x")[..], b"x\0\0\0\0\0\0\0");
+        assert_eq!(&seg(b"a.b.c")[..], b"a\0\0\0\0\0\0\0");
+        assert_eq!(&seg(b"")[..], &[0u8; 8]);
     }
 
     /// The same answers by brute force: every position, the plain definitions.
@@ -344,7 +360,7 @@ mod tests {
 
     #[test]
     fn keywords_whole_words_any_case_and_prefixes_at_word_starts() {
-        let text = b"Passport no. 1; DR. Who; address: x; fullname; Full Name: y; D.O.B 1990; dry; mask-1 sk-abc _ghp_x \xc3\xa9gho_y";
+        let text = b"Passport no. 1; DR. Who; address: x; fullname; Full Name: y; D.O.B 1990; dry; mask-1 sk-abc _ghp_x \xc3\xa9gho_y Acc ACC AC1 AKIAX";
         let found = index().find(&Text::new(text));
         let words: Vec<(usize, &[u8])> = found.hits.iter().map(|h| (h.word, &text[h.start..h.start + 2])).collect();
         assert_eq!(
@@ -356,21 +372,30 @@ mod tests {
         // word start for prefixes (regex `\b` decides), and `é` too.
         assert_eq!(found.first[0], Some(sk));
         assert_eq!(found.first[1], Some(text.windows(4).position(|w| w == b"ghp_").unwrap()));
+        // Open prefixes are case-sensitive: `Acc` is not `AC`, `ACC` is.
+        assert_eq!(found.first[3], Some(text.windows(3).position(|w| w == b"ACC").unwrap()));
+        assert_eq!(found.first[2], Some(text.windows(5).position(|w| w == b"AKIAX").unwrap()));
+        assert_eq!(found.first[4], None);
     }
 
     #[test]
     fn agrees_with_brute_force_on_every_alignment() {
-        let keywords = ["passport", "dr", "full name", "d.o.b", "x"];
-        let prefixes: &[&[&[u8]]] = &[&[b"sk-"], &[b"ghp_", b"gho_"]];
-        let index = index();
-        let base = b"x DR dr. passportX passport; Full name ghp_1 sk-2 \xff x".to_vec();
+        // With every prefix (the raw set asked everywhere), and without the one that
+        // begins with a small letter (asked at capitals and digits only).
+        let keywords: Vec<String> = KEYWORDS.iter().map(|s| s.to_string()).collect();
+        let some = PREFIXES.get(..4).unwrap_or_default();
+        let indexes = [(index(), PREFIXES), (StartIndex::new(&keywords, some), some)];
+        assert!(indexes[0].0.raw_everywhere && !indexes[1].0.raw_everywhere);
+        let base = b"0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC".to_vec();
         for shift in 0..16 {
             let mut text = b"ab c-".repeat(shift);
             text.extend_from_slice(&base);
             for cut in [text.len(), text.len() - 1, text.len() - 3] {
                 let t = &text[..cut];
-                let (a, b) = (index.find(&Text::new(t)), naive(t, &keywords, prefixes));
-                assert_eq!((a.hits, a.first), (b.hits, b.first), "shift {shift} cut {cut}");
+                for (index, prefixes) in &indexes {
+                    let (a, b) = (index.find(&Text::new(t)), naive(t, KEYWORDS, prefixes));
+                    assert_eq!((a.hits, a.first), (b.hits, b.first), "shift {shift} cut {cut}");
+                }
             }
         }
     }

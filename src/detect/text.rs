@@ -2,7 +2,8 @@
 //! for classes of bytes.
 //!
 //! The start index needs the text folded (letters to lower case, every other byte
-//! but a digit to 0) and the word starts; the window finders need the digits (an ID
+//! but a digit to 0), the word starts, and the capitals and digits (where its
+//! case-sensitive prefixes begin); the window finders need the digits (an ID
 //! or a phone number is found around them), the runs of identifier bytes, and whether
 //! any character outside the first two UTF-8 planes is there at all (CJK, Hangul and
 //! Devanagari keywords). Each used to walk the text itself — ten passes of a 128 KiB
@@ -23,6 +24,9 @@ pub struct Text<'a> {
     digit: Vec<u64>,
     /// Per block: `_` and `-`.
     dash: Vec<u64>,
+    /// Per block: ASCII capitals and digits (where a case-sensitive token prefix such
+    /// as `AKIA` or `MzQ` can begin).
+    caps: Vec<u64>,
     /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
     wide: bool,
 }
@@ -33,6 +37,7 @@ struct Masks {
     alnum: u64,
     digit: u64,
     dash: u64,
+    caps: u64,
     wide: u64,
 }
 
@@ -45,6 +50,7 @@ impl<'a> Text<'a> {
             alnum: vec![0; blocks],
             digit: vec![0; blocks],
             dash: vec![0; blocks],
+            caps: vec![0; blocks],
             wide: false,
         };
         let mut wide = 0u64;
@@ -58,8 +64,10 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            if let (Some(a), Some(d), Some(s)) = (text.alnum.get_mut(i), text.digit.get_mut(i), text.dash.get_mut(i)) {
-                (*a, *d, *s) = (masks.alnum, masks.digit, masks.dash);
+            if let (Some(a), Some(d), Some(s), Some(c)) =
+                (text.alnum.get_mut(i), text.digit.get_mut(i), text.dash.get_mut(i), text.caps.get_mut(i))
+            {
+                (*a, *d, *s, *c) = (masks.alnum, masks.digit, masks.dash, masks.caps);
             }
             wide |= masks.wide;
         }
@@ -84,6 +92,11 @@ impl<'a> Text<'a> {
     /// The letter-or-digit masks, one per 64-byte block.
     pub(crate) fn alnum_masks(&self) -> &[u64] {
         &self.alnum
+    }
+
+    /// The capital-or-digit masks, one per 64-byte block.
+    pub(crate) fn caps_masks(&self) -> &[u64] {
+        &self.caps
     }
 
     /// The first ASCII digit at or after `from`.
@@ -189,6 +202,7 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         let letter = u8x16_lt(u8x16_sub(lower, u8x16_splat(b'a')), u8x16_splat(26));
         let keep = v128_or(digit, letter);
         let dash = v128_or(i8x16_eq(v, u8x16_splat(b'_')), i8x16_eq(v, u8x16_splat(b'-')));
+        let caps = v128_or(u8x16_lt(u8x16_sub(v, u8x16_splat(b'A')), u8x16_splat(26)), digit);
         let wide = u8x16_ge(v, u8x16_splat(0xE0));
         let lanes = v128_and(lower, keep);
         let (lo, hi) = (
@@ -205,6 +219,7 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.alnum |= u64::from(u8x16_bitmask(keep)) << shift;
         masks.digit |= u64::from(u8x16_bitmask(digit)) << shift;
         masks.dash |= u64::from(u8x16_bitmask(dash)) << shift;
+        masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
         masks.wide |= u64::from(u8x16_bitmask(wide)) << shift;
     }
     masks
@@ -225,6 +240,7 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.alnum |= gather(lanes) << shift;
         masks.digit |= gather(between(v, b'0' - 1, b'9' + 1)) << shift;
         masks.dash |= gather(between(v, b'_' - 1, b'_' + 1) | between(v, b'-' - 1, b'-' + 1)) << shift;
+        masks.caps |= gather(between(v, b'A' - 1, b'Z' + 1) | between(v, b'0' - 1, b'9' + 1)) << shift;
         masks.wide |= v & (v << 1) & (v << 2) & HIGH;
     }
     masks
@@ -272,7 +288,7 @@ mod tests {
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {
                     seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff"[(seed >> 33) as usize % 19]
+                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:"[(seed >> 33) as usize % 26]
                 })
                 .collect();
             let text = Text::new(&bytes);
@@ -281,6 +297,7 @@ mod tests {
                 assert_eq!(bit(&text.alnum), b.is_ascii_alphanumeric(), "{b:#x}");
                 assert_eq!(bit(&text.digit), b.is_ascii_digit(), "{b:#x}");
                 assert_eq!(bit(&text.dash), b == b'_' || b == b'-', "{b:#x}");
+                assert_eq!(bit(&text.caps), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
                 let folded = if b.is_ascii_alphanumeric() { b.to_ascii_lowercase() } else { 0 };
                 assert_eq!(text.folded[i], folded);
             }

@@ -44,7 +44,8 @@ pub fn reference() -> String {
             Gate::Always => "everywhere".to_string(),
             Gate::Contains(n) => format!("text contains `{}`", String::from_utf8_lossy(n).trim()),
             Gate::Prefix(p) => {
-                let list: Vec<String> = p.iter().take(4).map(|x| format!("`{}`", String::from_utf8_lossy(x))).collect();
+                // Escaped: a prefix may end in a tab or a line break (`bearer\t`).
+                let list: Vec<String> = p.iter().take(4).map(|x| format!("`{}`", x.escape_ascii())).collect();
                 let more = if p.len() > 4 { format!(" +{}", p.len() - 4) } else { String::new() };
                 format!("word start {}{more}", list.join(" "))
             }

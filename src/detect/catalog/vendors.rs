@@ -14,6 +14,8 @@ use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, BASE};
 use crate::detect::text::Text;
 use crate::detect::validate::Validator;
 
+use super::world::id_token_windows;
+
 const ELEVENLABS_CONTEXT: Context = Context {
     window: 64,
     words: &["elevenlabs", "eleven", "xi", "voice", "tts"],
@@ -161,6 +163,22 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         }
         let (s, e) = (at.saturating_sub(33), (at + 7).min(text.len()));
         push_window(&mut windows, s, e);
+    }
+    windows
+}
+
+/// Windows for the tokens that end in a long run after a dot (Airtable's
+/// `pat….<64 hex>`, Dynatrace's `dt0c01.….<64>`): each run of 64 identifier bytes or
+/// more that follows a `.`, from 40 bytes before it (the token's head: at most 32
+/// bytes, and one more for `\b`) to two bytes after. Their prefixes begin with a small
+/// letter, which the start index does not look for (see `detect/starts.rs`).
+fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
+    let mut windows = Vec::new();
+    for (s, e) in t.long_token_runs(64) {
+        if s > 0 && text.get(s - 1) == Some(&b'.') {
+            push_window(&mut windows, s.saturating_sub(40), (e + 2).min(text.len()));
+        }
     }
     windows
 }
@@ -1329,7 +1347,7 @@ pub const RULES: &[BuiltinRule] = &[
         pattern: r##"(?-u)\b(?:dapi|dose)[0-9a-f]{32}(?:-\d)?\b"##,
         validator: Validator::Code(varied),
         confidence: 0.98,
-        gate: Gate::Prefix(&[b"dapi", b"dose"]),
+        gate: Gate::Windows(id_token_windows),
         examples: &[
             r##"DATABRICKS_TOKEN=⟦dapi87cbde0acfeec8ea5680ea93783d2158⟧"##,
             r##"[DEFAULT]
@@ -1712,7 +1730,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\bpat[A-Za-z0-9]{14}\.[0-9a-f]{64}\b"##,
         confidence: 0.98,
-        gate: Gate::Prefix(&[b"pat"]),
+        gate: Gate::Windows(dotted_tail_windows),
         examples: &[
             r##"AIRTABLE_API_KEY=⟦patrdTYlDAFP6gt94.8421ad67de5e92ff9009c387963552808acc58c1c161dbac43a361a4a27c897b⟧"##,
             r##"curl -H "Authorization: Bearer ⟦patH9jcRm1R1aBGTV.c79aac2d8365d8260d415b33c27d0f06995e63dad68ade2f3b791b61ca4d3a97⟧" https://api.airtable.com/v0/meta/bases"##,
@@ -2187,7 +2205,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         pattern: r##"(?-u)\boy2[a-z0-9]{43}\b"##,
         validator: Validator::Code(varied),
         confidence: 0.97,
-        gate: Gate::Prefix(&[b"oy2"]),
+        gate: Gate::Windows(id_token_windows),
         examples: &[
             r##"NUGET_API_KEY=⟦oy27dtjvtw03lpspn6vq1tb67257rj1kxuhcmodx56rgz6⟧"##,
             r##"dotnet nuget push pkg.nupkg --api-key ⟦oy28hdxuen6jhfr6adqww5cw241zcudl0vkarm4sbugrbu⟧ --source https://api.nuget.org/v3/index.json"##,
@@ -2543,7 +2561,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\bdt0[cs]\d{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b"##,
         confidence: 0.99,
-        gate: Gate::Prefix(&[b"dt0c", b"dt0s"]),
+        gate: Gate::Windows(dotted_tail_windows),
         examples: &[
             r##"DT_API_TOKEN=⟦dt0c01.OBZ8ZSFYSIVK4TGKRZKBA5WM.9BIMNWONAEL8OH4DO1Y53XBXC4VST99440J29CHOTPXU55BUXH6RAF0YQUTTE1B6⟧"##,
             r##"curl -H "Authorization: Api-Token ⟦dt0c01.SSLMK5KRA5O0W3SF6OS4OAEY.9NFESSJUQENLMGBZH338QERNE9N7L3IVB9APOHAEG0TDNJJ8VMAWOLE81U0I6C5O⟧" https://abc123.live.dynatrace.com/api/v2/metrics"##,
@@ -2958,7 +2976,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         pattern: r##"(?-u)\bdG9rO[A-Za-z0-9+/_-]{50,120}={0,2}"##,
         validator: Validator::Entropy,
         confidence: 0.95,
-        gate: Gate::Prefix(&[b"dG9rO"]),
+        gate: Gate::Contains(b"dG9rO"),
         examples: &[
             r##"INTERCOM_ACCESS_TOKEN=⟦dG9rOjvn+XD1vS+uWpheYojQnITRxm/oyn63t5NWsyUKDNMhiAvA9wc0R5qZ=⟧"##,
             r##"curl -H "Authorization: Bearer ⟦dG9rOjie513eQO+wH7JuCtxJeyWVufY4XuiSQRsJuUZsZFE0ZYr7qPP8jTfw=⟧" https://api.intercom.io/me"##,
@@ -3957,7 +3975,7 @@ AAAAB3NzaC1yc2E
         pattern: r##"(?-u)\bcio[A-Za-z0-9]{32}\b"##,
         validator: Validator::Entropy,
         confidence: 0.93,
-        gate: Gate::Prefix(&[b"cio"]),
+        gate: Gate::Windows(id_token_windows),
         examples: &[
             r##"CARGO_REGISTRY_TOKEN=⟦cio0FPkcQ7NplfVzY54vCXgrhsOhaN0FEhv⟧"##,
             r##"[registry]
