@@ -29,6 +29,8 @@ pub struct Text<'a> {
     caps: Vec<u64>,
     /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
     wide: bool,
+    /// [`Text::long_runs`], found when first asked.
+    long: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
 
 /// The masks of one 64-byte block.
@@ -52,6 +54,7 @@ impl<'a> Text<'a> {
             dash: vec![0; blocks],
             caps: vec![0; blocks],
             wide: false,
+            long: std::cell::OnceCell::new(),
         };
         let mut wide = 0u64;
         for (i, (out, block)) in text.folded.chunks_exact_mut(64).zip(bytes.chunks(64)).enumerate() {
@@ -133,6 +136,13 @@ impl<'a> Text<'a> {
             end = if gaps == 0 { (block + 1) * 64 } else { end + gaps.trailing_zeros() as usize };
         }
         (start, end.min(self.bytes.len()))
+    }
+
+    /// The maximal runs of identifier bytes at least [`LONG_RUN`] bytes long, left to
+    /// right: found once per scan for every window finder that wants them (the
+    /// identifier-like tokens, the tokens with a dotted tail).
+    pub fn long_runs(&self) -> &[(usize, usize)] {
+        self.long.get_or_init(|| self.long_token_runs(LONG_RUN).collect())
     }
 
     /// The maximal runs of identifier bytes at least `min` long (at most 64), left to
@@ -245,6 +255,9 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     }
     masks
 }
+
+/// How long a run of identifier bytes [`Text::long_runs`] returns at least.
+pub const LONG_RUN: usize = 25;
 
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = ONES * 0x80;

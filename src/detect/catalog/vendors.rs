@@ -175,7 +175,7 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows = Vec::new();
-    for (s, e) in t.long_token_runs(64) {
+    for &(s, e) in t.long_runs().iter().filter(|(s, e)| e - s >= 64) {
         if s > 0 && text.get(s - 1) == Some(&b'.') {
             push_window(&mut windows, s.saturating_sub(40), (e + 2).min(text.len()));
         }

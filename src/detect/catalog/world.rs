@@ -26,7 +26,7 @@ pub fn id_token_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows = Vec::new();
     let (mut at, mut last_end) = (0, 0);
-    let mut long = t.long_token_runs(25);
+    let mut long = t.long_runs().iter().copied();
     let mut next_long = long.next();
     loop {
         // The next run with a digit: the run around the next digit.
