@@ -13,12 +13,13 @@
 //!   "the" passes only if some keyword's segment is "the", not because "theft" is
 //!   one. A prefix with a `_`, `-` or `.` in its first eight bytes (`ghp_`, `sk-`,
 //!   `xoxb-`) is known by its segment too.
-//! - **the first three raw bytes**, for the prefixes that go on with letters or digits
-//!   (`AKIA…`, `AIza…`, `MzQ…`): case-sensitive, like the prefixes, and asked only at
-//!   the starts with a capital or a digit (a mask of [`Text`]), where all of them
-//!   begin: the catalog writes the rest so (a test holds it to that), and an index
-//!   given one that begins with a small letter asks at every start instead. A
-//!   two-byte one (`AC`, `SK`) is entered once for every third byte.
+//! - **the first three raw bytes**, for the prefixes that begin with a capital or a
+//!   digit (`AKIA…`, `MzQ…`, `SG.`, `1//0`): case-sensitive, like the prefixes, and
+//!   asked only at the starts with a capital or a digit (a mask of [`Text`]). Three
+//!   raw bytes say more than a segment: `1/0` is not every `1-…`. A prefix that begins
+//!   with a small letter and goes on with letters or digits has no segment of its own
+//!   and would be asked at every start; the catalog has none (a test holds it to
+//!   that). A two-byte prefix (`AC`, `SK`) is entered once for every third byte.
 //!
 //! About 2.5 % of the starts of English text pass (keywords found, and hash
 //! collisions) and only those are compared with the entries of their hash bucket.
@@ -195,12 +196,16 @@ impl StartIndex {
             let closed = matches!(kind, Kind::Keyword(_))
                 || literal.len() >= 8
                 || head.to_le_bytes().get(..n).is_some_and(|b| b.contains(&0));
+            // A prefix that begins with a capital or a digit is asked of the raw set
+            // whether or not it goes on with letters: its three raw bytes say more than
+            // its segment (`1/0` and `SG.` are not every `1-…` and `sg …`).
+            let capital = literal.first().is_some_and(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
             let mut push = |key: u64, set: usize| entries.push(Entry { key, set, literal: literal.into(), kind });
-            if closed {
+            if matches!(kind, Kind::Keyword(_)) || (closed && !capital) {
                 push(segment(head), SEGMENT);
                 return;
             }
-            raw_everywhere |= !literal.first().is_some_and(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+            raw_everywhere |= !capital;
             match literal {
                 [a, b] => (0..=255u8).for_each(|third| push(raw_three(&[*a, *b, third], 0), RAW)),
                 _ => push(raw_three(literal, 0), RAW),
@@ -324,7 +329,10 @@ mod tests {
     /// Closed prefixes (`sk-`, `ghp_`: their first segment is theirs) and open ones
     /// (`AKIA`, `AC`: letters or digits go on after them); the last begins with a small
     /// letter, which makes the index ask its raw set at every start.
-    const PREFIXES: &[&[&[u8]]] = &[&[b"sk-"], &[b"ghp_", b"gho_"], &[b"AKIA", b"ASIA", b"0x1"], &[b"AC"], &[b"eyJ"]];
+    /// `SG.` and `1/0` are closed but begin with a capital or a digit: asked of the raw
+    /// set too.
+    const PREFIXES: &[&[&[u8]]] =
+        &[&[b"sk-"], &[b"ghp_", b"gho_"], &[b"AKIA", b"ASIA", b"0x1"], &[b"AC"], &[b"SG.", b"1/0"], &[b"eyJ"]];
 
     #[test]
     fn segments_end_at_the_first_zero_byte() {
@@ -376,6 +384,7 @@ mod tests {
         assert_eq!(found.first[3], Some(text.windows(3).position(|w| w == b"ACC").unwrap()));
         assert_eq!(found.first[2], Some(text.windows(5).position(|w| w == b"AKIAX").unwrap()));
         assert_eq!(found.first[4], None);
+        assert_eq!(found.first[5], None);
     }
 
     #[test]
@@ -383,10 +392,10 @@ mod tests {
         // With every prefix (the raw set asked everywhere), and without the one that
         // begins with a small letter (asked at capitals and digits only).
         let keywords: Vec<String> = KEYWORDS.iter().map(|s| s.to_string()).collect();
-        let some = PREFIXES.get(..4).unwrap_or_default();
+        let some = PREFIXES.get(..5).unwrap_or_default();
         let indexes = [(index(), PREFIXES), (StartIndex::new(&keywords, some), some)];
         assert!(indexes[0].0.raw_everywhere && !indexes[1].0.raw_everywhere);
-        let base = b"0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC".to_vec();
+        let base = b"1-0 1/0 sg.x SG.y 0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC".to_vec();
         for shift in 0..16 {
             let mut text = b"ab c-".repeat(shift);
             text.extend_from_slice(&base);

@@ -152,24 +152,27 @@ fn token_at(hay: &[u8], from: usize, connector: impl Fn(u8) -> bool) -> Option<(
         ends.get(..count)?.iter().rev().copied().find(|&e| !word(e))
     };
     let mut s = from;
-    while s < hay.len() {
+    while let Some(&b) = hay.get(s) {
+        // The guard's three forms in the regex's order: a line start, one other byte, a
+        // letter (or `.` `/` `-`) and a space; then up to three spaces. Most bytes of a
+        // number (digits, connectors) are none of them, found before anything else.
+        let class = guard_class(b);
+        let line_start = s == 0 || byte(s - 1) == Some(b'\n') || (byte(s - 1) == Some(b'\r') && b != b'\n');
+        let other = class & OTHER != 0;
+        let before_space = class & BEFORE_SPACE != 0 && byte(s + 1) == Some(b' ');
         // A number begins with a digit or `(`, at most five bytes after the match's
         // start (a guard of two bytes and three spaces).
-        if !hay.get(s..(s + 6).min(hay.len())).unwrap_or_default().iter().any(|&b| b.is_ascii_digit() || b == b'(') {
+        if !(line_start || other || before_space)
+            || !hay.get(s..(s + 6).min(hay.len())).unwrap_or_default().iter().any(|&b| b.is_ascii_digit() || b == b'(')
+        {
             s += 1;
             continue;
         }
-        let line_start = s == 0 || byte(s - 1) == Some(b'\n') || (byte(s - 1) == Some(b'\r') && byte(s) != Some(b'\n'));
-        let b = byte(s).unwrap_or(0);
-        let other = !(b.is_ascii_alphanumeric() || b"_.+-)/#$%@&~^`\\ \r\n".contains(&b));
-        let before_space = (b.is_ascii_alphabetic() || b"./-".contains(&b)) && byte(s + 1) == Some(b' ');
-        // The guard's three forms in the regex's order: a line start, one other byte, a
-        // letter (or `.` `/` `-`) and a space; then up to three spaces.
         for (ok, after_guard) in [(line_start, s), (other, s + 1), (before_space, s + 2)] {
             if !ok {
                 continue;
             }
-            let spaces = hay.get(after_guard..).unwrap_or_default().iter().take_while(|&&b| b == b' ').count();
+            let spaces = hay.get(after_guard..).unwrap_or_default().iter().take(4).take_while(|&&b| b == b' ').count();
             if spaces > 3 {
                 continue;
             }
@@ -181,6 +184,20 @@ fn token_at(hay: &[u8], from: usize, connector: impl Fn(u8) -> bool) -> Option<(
         s += 1;
     }
     None
+}
+
+/// [`guard_class`]: a byte that is a guard by itself (`[^0-9A-Za-z_.+\-)/#$%@&~^`\\ \r\n]`)…
+const OTHER: u8 = 1;
+/// …and one that is a guard before a space (`[A-Za-z./\-]`).
+const BEFORE_SPACE: u8 = 2;
+
+/// The guard classes of a byte, for [`token_at`].
+#[inline]
+fn guard_class(byte: u8) -> u8 {
+    let excluded = byte.is_ascii_alphanumeric()
+        || matches!(byte, b'_' | b'.' | b'+' | b'-' | b')' | b'/' | b'#' | b'$' | b'%' | b'@' | b'&' | b'~' | b'^' | b'`' | b'\\' | b' ' | b'\r' | b'\n');
+    let lead = byte.is_ascii_alphabetic() || matches!(byte, b'.' | b'/' | b'-');
+    (if excluded { 0 } else { OTHER }) | if lead { BEFORE_SPACE } else { 0 }
 }
 
 /// Context that moves every rule here: phone words in the ten languages (and other
