@@ -18,7 +18,7 @@ pub mod catalog;
 pub mod names;
 pub mod normalize;
 pub mod rules;
-pub mod starts;
+mod starts;
 pub mod text;
 pub mod validate;
 
@@ -84,9 +84,8 @@ pub struct Rule {
     clean_right: bool,
     validator: Validator,
     gate: CompiledGate,
-    context: Option<&'static Context>,
-    /// The context's word lists, compiled (shared by the rules of one context).
-    context_words: Option<std::sync::Arc<ContextWords>>,
+    /// The rule's context, its word lists compiled (shared by the rules of one context).
+    context: Option<std::sync::Arc<CompiledContext>>,
     /// The rule's place in the prefilter of the rules that share its windows.
     slot: Option<prefilter::Slot>,
 }
@@ -513,8 +512,7 @@ impl Engine {
                 clean_right: builtin.clean_right,
                 validator: builtin.validator,
                 gate,
-                context: builtin.context,
-                context_words: builtin.context.map(|c| compiled_context(&mut contexts, c)),
+                context: builtin.context.map(|c| compiled_context(&mut contexts, c)),
                 slot: None,
             });
         }
@@ -538,7 +536,7 @@ impl Engine {
                     CompiledGate::AfterCountryCode { span } => *span,
                     _ => 0,
                 };
-                gate.max(r.context.map_or(0, |c| c.window))
+                gate.max(r.context.as_ref().map_or(0, |c| c.context.window))
             })
             .max()
             .unwrap_or(0)
@@ -729,7 +727,7 @@ impl Engine {
         for index in self.visits.rules(&found) {
             let Some(rule) = self.rules.get(index) else { continue };
             let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
-            let best = rule.confidence + rule.context.map_or(0.0, |c| c.boost) + known_both;
+            let best = rule.confidence + rule.context.as_ref().map_or(0.0, |c| c.context.boost) + known_both;
             if best < self.min_confidence {
                 continue;
             }
@@ -861,9 +859,9 @@ impl Engine {
                     Matcher::Regex(_) | Matcher::Code(_) => {}
                 },
             }
-            if let (Some(context), Some(words)) = (rule.context, &rule.context_words) {
+            if let Some(context) = &rule.context {
                 for cand in candidates.get_mut(from..).unwrap_or_default() {
-                    cand.confidence = adjust(text, cand.start, cand.confidence, context, words);
+                    cand.confidence = adjust(text, cand.start, cand.confidence, context);
                 }
             }
         }
@@ -1014,31 +1012,34 @@ fn word_boundary(text: &[u8], start: usize, end: usize) -> bool {
     left && right
 }
 
-/// A [`Context`]'s word lists as sets.
+/// A [`Context`] with its word lists as sets.
 #[derive(Debug)]
-struct ContextWords {
+struct CompiledContext {
+    context: &'static Context,
     words: wordset::WordSet,
     against: wordset::WordSet,
 }
 
-/// The compiled lists of `context`, shared with the rules compiled before that use it.
+/// `context` compiled, shared with the rules compiled before that use it.
 fn compiled_context(
-    done: &mut Vec<(&'static Context, std::sync::Arc<ContextWords>)>,
+    done: &mut Vec<std::sync::Arc<CompiledContext>>,
     context: &'static Context,
-) -> std::sync::Arc<ContextWords> {
-    if let Some((_, words)) = done.iter().find(|(c, _)| std::ptr::eq(*c, context)) {
-        return words.clone();
+) -> std::sync::Arc<CompiledContext> {
+    if let Some(compiled) = done.iter().find(|c| std::ptr::eq(c.context, context)) {
+        return compiled.clone();
     }
-    let words = std::sync::Arc::new(ContextWords {
+    let compiled = std::sync::Arc::new(CompiledContext {
+        context,
         words: wordset::WordSet::new(context.words),
         against: wordset::WordSet::new(context.against),
     });
-    done.push((context, words.clone()));
-    words
+    done.push(compiled.clone());
+    compiled
 }
 
 /// A confidence moved by the context words in the `window` bytes before `start`.
-fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context, lists: &ContextWords) -> f32 {
+fn adjust(text: &[u8], start: usize, confidence: f32, compiled: &CompiledContext) -> f32 {
+    let context = compiled.context;
     let mut buf = [0u8; 64];
     let from = start.saturating_sub(context.window.min(buf.len()));
     let Some(before) = text.get(from..start) else {
@@ -1059,8 +1060,8 @@ fn adjust(text: &[u8], start: usize, confidence: f32, context: &Context, lists: 
     // whole word of the window with the lists, once.
     let (mut against, mut towards) = (false, false);
     for word in window.split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()) {
-        against |= lists.against.contains_lower(word);
-        towards |= lists.words.contains_lower(word);
+        against |= compiled.against.contains_lower(word);
+        towards |= compiled.words.contains_lower(word);
     }
     // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
     let c = if against {
@@ -1379,7 +1380,6 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         validator: Validator::None,
         gate: CompiledGate::Always,
         context: None,
-        context_words: None,
         slot: None,
     })
 }

@@ -4,8 +4,9 @@
 //! Keywords ("passport", "born", "Dr") gate the `Near` rules, and prefixes (`sk-`,
 //! `ghp_`, `AKIA`) gate the `Prefix` rules; both begin where a word begins. The pass
 //! finds word starts 64 bytes at a time (a letter or digit after a byte that is
-//! neither, from the masks of [`Text`]) and asks two hashed bit sets about each,
-//! without a branch between them:
+//! neither, from the masks of [`Text`]) and asks hashed bit sets about them, with no
+//! branch on an answer (a start's passing is unpredictable; they are gathered as a
+//! mask of the block):
 //!
 //! - **the word's first segment**: its folded bytes up to the first byte that is not
 //!   an ASCII letter or digit, at most eight. A keyword is a whole word, so the
@@ -236,8 +237,8 @@ impl StartIndex {
         StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere }
     }
 
-    #[inline(never)]
-    /// Whether the raw set is asked at every start (see [`StartIndex::raw_everywhere`]).
+    /// Whether the raw set is asked at every start (some open prefix begins with a
+    /// small letter).
     #[cfg(test)]
     pub fn raw_everywhere(&self) -> bool {
         self.raw_everywhere

@@ -117,26 +117,25 @@ fn token_at(hay: &[u8], from: usize, connector: impl Fn(u8) -> bool) -> Option<(
         (1..=max).contains(&n).then_some(at + n)
     };
     let word = |i: usize| byte(i).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+    // Past the `)` at `close` and the space after it when a digit follows (`\) ?`).
+    let past_paren = |close: usize| close + 1 + usize::from(byte(close + 1) == Some(b' ') && digit(close + 2));
     // The number from `p`, or None.
     let number = |p: usize| -> Option<usize> {
         // `(?:\(\d{1,5}\) ?)?`
         let mut at = p;
         if byte(p) == Some(b'(') {
             if let Some(end) = digits(p + 1, 5).filter(|&e| byte(e) == Some(b')')) {
-                at = end + 1 + usize::from(byte(end + 1) == Some(b' ') && digit(end + 2));
+                at = past_paren(end);
             }
         }
         // `\d{1,20}`, then up to seven `(?:C|\) ?| ?\()\d{1,20}`.
-        let mut ends = [0usize; 8];
         let first = digits(at, 20)?;
+        let mut ends = [first; 8];
         let (mut count, mut end) = (1, first);
-        if let Some(e) = ends.get_mut(0) {
-            *e = first;
-        }
         while count < 8 {
             let next = match byte(end) {
                 Some(b) if connector(b) && digit(end + 1) => end + 1,
-                Some(b')') => end + 1 + usize::from(byte(end + 1) == Some(b' ') && digit(end + 2)),
+                Some(b')') => past_paren(end),
                 Some(b'(') => end + 1,
                 Some(b' ') if byte(end + 1) == Some(b'(') => end + 2,
                 _ => break,
