@@ -17,6 +17,8 @@
 //! `<your-key>`, `var.x`, `os.environ[...]`, `process.env.X`, function calls, `xxxx`,
 //! `changeme`, `***`, values that say `example` or `your`.
 
+use super::wordset::WordMap;
+
 /// What a name says its value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameClass {
@@ -199,7 +201,7 @@ fn assignment(hay: &[u8], op: usize) -> Option<(NameClass, usize, usize)> {
     }
     // A bare `key` (`cache key=…`, `"key": …`) names too many things: a hex digest
     // after it is an id.
-    if weak_key(name) && value.iter().all(u8::is_ascii_hexdigit) {
+    if value.iter().all(u8::is_ascii_hexdigit) && weak_key(name) {
         return None;
     }
     let bare_code = !quoted && spaced_code;
@@ -392,22 +394,39 @@ fn value_after(hay: &[u8], from: usize, kind: Op, code: bool) -> Option<(usize, 
 /// A key name without a word that makes it a secret (`key`, `DATA_KEY`, `cache_key`):
 /// a hex digest after it is as likely an id.
 fn weak_key(name: &[u8]) -> bool {
-    let lower = name.to_ascii_lowercase();
-    let ends_key = lower.ends_with(b"key") || lower.ends_with(b"keys");
+    let ends = |s: &[u8]| name.len() >= s.len() && name.get(name.len() - s.len()..).is_some_and(|e| e.eq_ignore_ascii_case(s));
+    let ends_key = ends(b"key") || ends(b"keys");
     let qualified = KEY_QUALIFIERS
         .iter()
-        .any(|q| memchr::memmem::find(&lower, q.as_bytes()).is_some_and(|at| at + q.len() + 3 <= lower.len()))
-        || SECRET_WORDS.iter().any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some());
+        .any(|q| find_folded(name, q.as_bytes()).is_some_and(|at| at + q.len() + 3 <= name.len()))
+        || SECRET_WORDS.iter().any(|w| find_folded(name, w.as_bytes()).is_some());
     ends_key && !qualified
+}
+
+/// Where `needle` (lower case) first occurs in `hay`, whatever the case of `hay`. The
+/// names and values read here are short: building a `memmem` searcher for each of the
+/// few dozen words looked for cost more than this search, and lower-casing a copy an
+/// allocation.
+fn find_folded(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    let last = hay.len().checked_sub(needle.len())?;
+    (0..=last).find(|&i| {
+        hay.get(i).is_some_and(|b| b.to_ascii_lowercase() == first) && hay.get(i + 1..i + needle.len()).is_some_and(|r| r.eq_ignore_ascii_case(rest))
+    })
+}
+
+/// Whether `hay` begins with `prefix` (lower case), whatever the case of `hay`.
+fn starts_folded(hay: &[u8], prefix: &[u8]) -> bool {
+    hay.get(..prefix.len()).is_some_and(|h| h.eq_ignore_ascii_case(prefix))
 }
 
 /// The class of a name, or `None` when it names no secret (or names something about
 /// one: `password_length`, `token_url`, `secret_name`, `api_key_id`, `max_tokens`).
 pub fn classify(name: &[u8]) -> Option<NameClass> {
     // Most names in code, configuration and logs name no secret (`status`, `timeout`,
-    // `request_id`): without one of the words below in them they cannot, and one
-    // automaton pass says so before the name is split and compared word by word.
-    if triggers().is_some_and(|t| !t.is_match(name)) {
+    // `request_id`): without one of the words below in them they cannot, and a look at
+    // the name's letter triples says so before it is split and compared word by word.
+    if !may_trigger(name) {
         return None;
     }
     let mut words: [&[u8]; 12] = [&[]; 12];
@@ -431,43 +450,113 @@ pub fn classify(name: &[u8]) -> Option<NameClass> {
         }
     }
     let words = words.get(..count)?;
-    let is = |w: &[u8], list: &[&str]| list.iter().any(|l| w.eq_ignore_ascii_case(l.as_bytes()));
-    let last = *words.last()?;
-    let first = *words.first()?;
+    // Each word looked up once: the lists it is on.
+    let map = word_map();
+    let mut lists = [0u8; 12];
+    for (l, w) in lists.iter_mut().zip(words) {
+        *l = map.get(w).unwrap_or(0);
+    }
+    let lists = lists.get(..count)?;
+    let (first, last) = (*lists.first()?, *lists.last()?);
+    let any = lists.iter().fold(0, |a, l| a | l);
     // What the name is about, not the secret itself.
-    if is(last, DESCRIPTORS) || is(first, QUANTIFIERS) || words.iter().any(|w| is(w, NOT_SECRET)) {
+    if last & DESCRIPTOR != 0 || first & QUANTIFIER != 0 || any & NOT_A_SECRET != 0 {
         return None;
     }
-    let joined_has = |needle: &str| {
-        let n = needle.len();
-        name.windows(n).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-    };
-    if words.iter().any(|w| is(w, PASSWORD_WORDS)) || PASSWORD_PARTS.iter().any(|p| joined_has(p)) {
+    let joined_has = |needle: &&str| find_folded(name, needle.as_bytes()).is_some();
+    if any & PASSWORD != 0 || PASSWORD_PARTS.iter().any(joined_has) {
         return Some(NameClass::Password);
     }
-    if words.iter().any(|w| is(w, SECRET_WORDS)) || SECRET_PARTS.iter().any(|p| joined_has(p)) {
+    if any & SECRET != 0 || SECRET_PARTS.iter().any(joined_has) {
         return Some(NameClass::Secret);
     }
     // A name that ends in `key` (`access_key`, `signingKey`, `DATA_KEY`, a bare `key`),
     // unless a word before it says it is a lookup key (`cache_key`, `sort_key`); the
     // value must then look random (a hex digest only after a qualifier, `weak_key`).
-    let last_is_key = is(last, &["key", "keys"]);
-    let lookup = words.iter().any(|w| is(w, LOOKUP_KEYS));
-    (last_is_key && !lookup).then_some(NameClass::Secret)
+    (last & KEY != 0 && any & LOOKUP == 0).then_some(NameClass::Secret)
 }
 
-/// Every word and part that can make a name a password's or a secret's, and `key`
-/// (case-insensitive): a name holds one of them, or [`classify`] says `None`. (A few
-/// dozen literals cannot fail to build; were they to, every name is read in full.)
-fn triggers() -> Option<&'static aho_corasick::AhoCorasick> {
-    static TRIGGERS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
-    TRIGGERS
-        .get_or_init(|| {
-            let words = PASSWORD_WORDS.iter().chain(PASSWORD_PARTS).chain(SECRET_WORDS).chain(SECRET_PARTS).chain(&["key"]);
-            aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(words).ok()
-        })
-        .as_ref()
+// The lists a word is on, as bits.
+const DESCRIPTOR: u8 = 1;
+const QUANTIFIER: u8 = 2;
+const NOT_A_SECRET: u8 = 4;
+const PASSWORD: u8 = 8;
+const SECRET: u8 = 16;
+const LOOKUP: u8 = 32;
+const KEY: u8 = 64;
+
+/// Every word of the lists that [`classify`] looks a name's words up in, with the
+/// lists it is on: one lookup per word of a name, not a comparison with each of the
+/// lists' 250 entries (that was a fifth of the scan of a text of configuration and
+/// logs, where a quarter of the names hold a trigger's letters).
+fn word_map() -> &'static WordMap<u8> {
+    static MAP: std::sync::OnceLock<WordMap<u8>> = std::sync::OnceLock::new();
+    MAP.get_or_init(|| {
+        let lists: [(&[&str], u8); 7] = [
+            (DESCRIPTORS, DESCRIPTOR),
+            (QUANTIFIERS, QUANTIFIER),
+            (NOT_SECRET, NOT_A_SECRET),
+            (PASSWORD_WORDS, PASSWORD),
+            (SECRET_WORDS, SECRET),
+            (LOOKUP_KEYS, LOOKUP),
+            (&["key", "keys"], KEY),
+        ];
+        WordMap::from_entries(lists.iter().flat_map(|(list, bit)| list.iter().map(|w| (*w, *bit))), |a, b| a | b)
+    })
 }
+
+/// Whether `name` may hold one of the words that can make a name a password's or a
+/// secret's (every word and part below, and `key`; case-insensitive): whether one of
+/// their first two or three letters ([`TRIGGERS`]) begin at one of its bytes. A name
+/// without any cannot be classified: every test of [`classify`] needs one of those
+/// words in it.
+fn may_trigger(name: &[u8]) -> bool {
+    let letter = |i: usize| name.get(i).filter(|b| b.is_ascii_alphabetic()).map(|b| usize::from((b | 0x20) - b'a'));
+    (0..name.len()).any(|i| match (letter(i), letter(i + 1)) {
+        (Some(a), Some(b)) => {
+            let pair = a * 26 + b;
+            TRIGGERS.pairs.get(pair / 64).is_some_and(|w| w >> (pair % 64) & 1 == 1)
+                || letter(i + 2).is_some_and(|c| {
+                    let triple = pair * 26 + c;
+                    TRIGGERS.triples.get(triple / 64).is_some_and(|w| w >> (triple % 64) & 1 == 1)
+                })
+        }
+        _ => false,
+    })
+}
+
+/// The first letters of the trigger words, as bits: `pairs` for the two-letter words
+/// (`pw`), `triples` for the first three letters of the others.
+struct Triggers {
+    pairs: [u64; 11],
+    triples: [u64; 275],
+}
+
+// Evaluated by the compiler: an index out of range fails the build, not a request.
+#[allow(clippy::indexing_slicing)]
+const TRIGGERS: Triggers = {
+    let mut t = Triggers { pairs: [0; 11], triples: [0; 275] };
+    let lists: [&[&str]; 5] = [PASSWORD_WORDS, PASSWORD_PARTS, SECRET_WORDS, SECRET_PARTS, &["key"]];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut w = 0;
+        while w < lists[l].len() {
+            let b = lists[l][w].as_bytes();
+            // Every trigger word is two letters or more, in lower case: any other byte
+            // underflows or indexes past the tables, and the build fails.
+            let pair = (b[0] - b'a') as usize * 26 + (b[1] - b'a') as usize;
+            if b.len() == 2 {
+                t.pairs[pair / 64] |= 1 << (pair % 64);
+            } else {
+                let triple = pair * 26 + (b[2] - b'a') as usize;
+                t.triples[triple / 64] |= 1 << (triple % 64);
+            }
+            w += 1;
+        }
+        l += 1;
+    }
+    t
+};
 
 const PASSWORD_WORDS: &[&str] = &[
     "password", "passwd", "pwd", "pass", "passphrase", "passcode", "pw", "passwort", "kennwort", "motdepasse", "mdp",
@@ -587,13 +676,12 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     if matches!(first, b'$' | b'%' | b'{' | b'<' | b'[' | b'(' | b'@' | b'!' | b'&' | b'*' | b'#' | b'|' | b'>') {
         return true;
     }
-    let lower = v.to_ascii_lowercase();
-    let has = |n: &[u8]| memchr::memmem::find(&lower, n).is_some();
-    if has(b"${") || has(b"{{") || has(b"}}") || has(b"$(") || lower.starts_with(b"env.") || lower.starts_with(b"var.") {
+    let has = |n: &[u8]| find_folded(v, n).is_some();
+    if has(b"${") || has(b"{{") || has(b"}}") || has(b"$(") || starts_folded(v, b"env.") || starts_folded(v, b"var.") {
         return true;
     }
     const SCHEMES: &[&[u8]] = &[b"op://", b"vault:", b"arn:aws:", b"ref+", b"secret://", b"sm://", b"awssm:", b"azurekv:", b"keyvault:", b"gcpsm:", b"projects/"];
-    if SCHEMES.iter().any(|s| lower.starts_with(s)) {
+    if SCHEMES.iter().any(|s| starts_folded(v, s)) {
         return true;
     }
     if quoted {
@@ -607,7 +695,7 @@ fn reference(v: &[u8], quoted: bool) -> bool {
         b"environment.", b"context.", b"props.", b"this.", b"self.", b"params.", b"args.", b"options.", b"opts.",
         b"credentials.", b"creds.", b"request.", b"req.", b"cfg.", b"conf.", b"app.config", b"viper.",
     ];
-    if OBJECTS.iter().any(|o| lower.starts_with(o)) {
+    if OBJECTS.iter().any(|o| starts_folded(v, o)) {
         return true;
     }
     let v = v.strip_suffix(b"!").unwrap_or(v); // TypeScript's non-null assertion
@@ -620,19 +708,18 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     let path = v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
         && !v.iter().any(u8::is_ascii_digit);
-    call || path || matches!(&lower[..], b"true" | b"false" | b"null" | b"none" | b"nil" | b"undefined")
+    call || path || [&b"true"[..], b"false", b"null", b"none", b"nil", b"undefined"].iter().any(|w| v.eq_ignore_ascii_case(w))
 }
 
 /// A value that stands in for one: `changeme`, `xxxx`, `***`, `your-token-here`,
 /// `<redacted>`, `example`, a run of one character.
 fn placeholder(v: &[u8]) -> bool {
-    let lower = v.to_ascii_lowercase();
     const WORDS: &[&[u8]] = &[
         b"example", b"your", b"xxxx", b"changeme", b"change_me", b"change-me", b"placeholder", b"dummy", b"redacted",
         b"sample", b"replace", b"insert", b"todo", b"fixme", b"...", b"***", b"<", b"here", b"secret_value",
         b"notreal", b"not_real", b"not-a-real", b"fake", b"foobar", b"lorem", b"mysecret", b"my_secret", b"my-secret",
     ];
-    if WORDS.iter().any(|w| memchr::memmem::find(&lower, w).is_some()) {
+    if WORDS.iter().any(|w| find_folded(v, w).is_some()) {
         return true;
     }
     const EXACT: &[&[u8]] = &[
@@ -640,11 +727,11 @@ fn placeholder(v: &[u8]) -> bool {
         b"value", b"admin", b"root", b"user", b"guest", b"demo", b"required", b"optional", b"none", b"null", b"false",
         b"true", b"apikey", b"api_key", b"api-key", b"key", b"str", b"bool", b"int", b"text", b"hidden", b"masked",
     ];
-    if EXACT.contains(&&lower[..]) {
+    if EXACT.iter().any(|e| v.eq_ignore_ascii_case(e)) {
         return true;
     }
-    let first = lower.first().copied().unwrap_or(0);
-    lower.iter().all(|&b| b == first) || lower.iter().all(|&b| matches!(b, b'x' | b'*' | b'-' | b'_' | b'.' | b'0'))
+    let first = v.first().map_or(0, u8::to_ascii_lowercase);
+    v.iter().all(|b| b.to_ascii_lowercase() == first) || v.iter().all(|b| matches!(b.to_ascii_lowercase(), b'x' | b'*' | b'-' | b'_' | b'.' | b'0'))
 }
 
 #[cfg(test)]
@@ -659,6 +746,19 @@ mod tests {
             at = e;
         }
         out
+    }
+
+    #[test]
+    fn the_letter_tables_let_every_trigger_word_through_and_most_names_not() {
+        let lists: [&[&str]; 5] = [PASSWORD_WORDS, PASSWORD_PARTS, SECRET_WORDS, SECRET_PARTS, &["key"]];
+        for word in lists.iter().flat_map(|l| l.iter()) {
+            for name in [word.to_string(), word.to_ascii_uppercase(), format!("db_{word}_2"), format!("x{}", word.to_ascii_uppercase())] {
+                assert!(may_trigger(name.as_bytes()), "{name}");
+            }
+        }
+        for name in ["status", "timeout", "request_id", "latency_ms", "replicas", "image", "version", "backoff_ms", "p", "w", ""] {
+            assert!(!may_trigger(name.as_bytes()), "{name}");
+        }
     }
 
     #[test]

@@ -196,6 +196,8 @@ pub struct Engine {
     visits: visit::Visits,
     /// Prefilters of the rules that share a window finder (see [`prefilter`]).
     groups: Vec<prefilter::Group>,
+    /// The fewest digits that a rule gated by numeric runs needs in a run.
+    numeric_min_digits: usize,
     /// How far any rule looks around a position for its context (`Near` windows, the
     /// context window, a country code's span): [`Engine::scan_parts`] keeps parts this
     /// far apart.
@@ -541,6 +543,14 @@ impl Engine {
             .max()
             .unwrap_or(0)
             .max(64);
+        let numeric_min_digits = compiled
+            .iter()
+            .filter_map(|r| match r.gate {
+                CompiledGate::NumericRun { min_digits, .. } => Some(min_digits),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(0);
         Ok(Engine {
             rules: compiled,
             min_confidence: config.confidence_threshold,
@@ -548,6 +558,7 @@ impl Engine {
             names,
             dictionaries,
             groups,
+            numeric_min_digits,
             visits,
             reach,
             memo: config.memory.then(memo::Memo::new),
@@ -718,6 +729,7 @@ impl Engine {
     fn scan_checked(&self, text: &[u8], gaps: &[(usize, usize)]) -> Option<Vec<Finding>> {
         let mut candidates = Vec::new();
         let mut runs: Option<Vec<NumericRun>> = None;
+        let mut long_runs: Option<Vec<usize>> = None;
         let prepared = Text::new(text);
         let found = self.find_starts(&prepared);
         let mut windows: Vec<(WindowsFn, Vec<(usize, usize)>)> = Vec::new();
@@ -778,7 +790,12 @@ impl Engine {
                     plus,
                 } => {
                     let runs = runs.get_or_insert_with(|| numeric_runs(&prepared));
-                    for (at, run) in runs.iter().enumerate() {
+                    // Most runs are a number or two (`200`, `10:00`): only those with
+                    // as many digits as some rule needs are visited by each rule.
+                    let long = long_runs.get_or_insert_with(|| {
+                        runs.iter().enumerate().filter(|(_, r)| r.digits >= self.numeric_min_digits).map(|(i, _)| i).collect()
+                    });
+                    for (at, run) in long.iter().filter_map(|&at| Some((at, runs.get(at)?))) {
                         if run.digits >= *min_digits
                             && run.dashes >= *min_dashes
                             && run.dots >= *min_dots
@@ -803,9 +820,18 @@ impl Engine {
                         }
                     };
                     let found = windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default();
-                    for (i, &(s, e)) in found.iter().enumerate() {
-                        if answers.allows(rule.slot, text, found.len(), i, (s, e)) {
-                            rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                    match rule.slot {
+                        Some(slot) => {
+                            for &i in answers.windows_for(slot, text, found) {
+                                if let Some(&(s, e)) = found.get(i as usize) {
+                                    rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                                }
+                            }
+                        }
+                        None => {
+                            for &(s, e) in found {
+                                rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
+                            }
                         }
                     }
                 }
@@ -1060,8 +1086,8 @@ fn adjust(text: &[u8], start: usize, confidence: f32, compiled: &CompiledContext
     // whole word of the window with the lists, once.
     let (mut against, mut towards) = (false, false);
     for word in window.split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()) {
-        against |= compiled.against.contains_lower(word);
-        towards |= compiled.words.contains_lower(word);
+        against |= compiled.against.contains(word);
+        towards |= compiled.words.contains(word);
     }
     // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
     let c = if against {
@@ -1913,7 +1939,7 @@ mod tests {
             // Words in other scripts are compared byte for byte (no case folding there).
             for word in r.context.iter().flat_map(|c| c.words.iter().chain(c.against)) {
                 let ok = word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b >= 0x80);
-                assert!(ok && !word.is_empty() && word.len() <= wordset::WordSet::MAX, "{}: {word}", r.id);
+                assert!(ok && !word.is_empty() && word.len() <= wordset::MAX, "{}: {word}", r.id);
             }
         }
     }

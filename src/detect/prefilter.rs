@@ -71,11 +71,69 @@ impl Group {
 pub(crate) struct Answers<'g> {
     groups: &'g [Group],
     per_group: Vec<Option<(PatternSet, Vec<Option<u64>>)>>,
+    /// For the groups asked by [`Answers::windows_for`]: for each rule's bit, the
+    /// windows where it may match.
+    per_rule: Vec<Option<ByRule>>,
+}
+
+/// Window indexes by rule bit: those of bit `b` are `windows[starts[b]..starts[b + 1]]`.
+struct ByRule {
+    starts: Vec<u32>,
+    windows: Vec<u32>,
 }
 
 impl<'g> Answers<'g> {
     pub fn new(groups: &'g [Group]) -> Answers<'g> {
-        Answers { groups, per_group: groups.iter().map(|_| None).collect() }
+        Answers { groups, per_group: groups.iter().map(|_| None).collect(), per_rule: groups.iter().map(|_| None).collect() }
+    }
+
+    /// The indexes, in order, of the `windows` (the list that every rule of the group
+    /// in `slot` shares) in which that rule may match: the group's pass runs once over
+    /// every window, at its first rule, and each rule then visits its own windows only
+    /// (most visit none), not every window to ask.
+    pub fn windows_for(&mut self, slot: Slot, text: &[u8], windows: &[(usize, usize)]) -> &[u32] {
+        let (Some(group), Some(entry)) = (self.groups.get(slot.group), self.per_rule.get_mut(slot.group)) else {
+            return &[];
+        };
+        let by_rule = entry.get_or_insert_with(|| {
+            let mut found = group.matches();
+            let masks: Vec<u64> = windows.iter().map(|&w| group.mask(text, w, &mut found)).collect();
+            let mut starts = vec![0u32; MAX_MEMBERS + 1];
+            for mask in &masks {
+                let mut m = *mask;
+                while m != 0 {
+                    if let Some(c) = starts.get_mut(m.trailing_zeros() as usize + 1) {
+                        *c += 1;
+                    }
+                    m &= m - 1;
+                }
+            }
+            for b in 1..starts.len() {
+                let before = starts.get(b - 1).copied().unwrap_or(0);
+                if let Some(c) = starts.get_mut(b) {
+                    *c += before;
+                }
+            }
+            let mut next = starts.clone();
+            let mut by_window = vec![0u32; starts.last().copied().unwrap_or(0) as usize];
+            for (i, mask) in masks.iter().enumerate() {
+                let mut m = *mask;
+                while m != 0 {
+                    let bit = m.trailing_zeros() as usize;
+                    if let Some(at) = next.get_mut(bit) {
+                        if let Some(cell) = by_window.get_mut(*at as usize) {
+                            *cell = i as u32;
+                        }
+                        *at += 1;
+                    }
+                    m &= m - 1;
+                }
+            }
+            ByRule { starts, windows: by_window }
+        });
+        let bit = slot.bit as usize;
+        let (Some(&from), Some(&to)) = (by_rule.starts.get(bit), by_rule.starts.get(bit + 1)) else { return &[] };
+        by_rule.windows.get(from as usize..to as usize).unwrap_or_default()
     }
 
     /// Whether the rule in `slot` can match in `window`, the `index`th of `count`
@@ -123,6 +181,20 @@ mod tests {
         let mut found = group.matches();
         let masks: Vec<u64> = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6)].iter().map(|&w| group.mask(text, w, &mut found)).collect();
         assert_eq!(masks, vec![0b001, 0b010, 0b100, 0, 0]);
+    }
+
+    #[test]
+    fn each_rule_gets_the_windows_its_pattern_matches_in() {
+        let group = Group::new(&[r"\b\d{3}\b", r"[A-Z]{2}\d", r"(?i)key"]).unwrap_or_else(|| unreachable!());
+        let text = b"abc 123 AB1 xKEYx 1234 999";
+        let windows = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6), (23, 26)];
+        let mut answers = Answers::new(std::slice::from_ref(&group));
+        let of = |answers: &mut Answers<'_>, bit| answers.windows_for(Slot { group: 0, bit }, text, &windows).to_vec();
+        assert_eq!(of(&mut answers, 0), vec![0, 5]);
+        assert_eq!(of(&mut answers, 1), vec![1]);
+        assert_eq!(of(&mut answers, 2), vec![2]);
+        assert_eq!(of(&mut answers, 3), Vec::<u32>::new(), "no such pattern");
+        assert_eq!(answers.windows_for(Slot { group: 1, bit: 0 }, text, &windows), &[] as &[u32], "no such group");
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub fn mac_like(text: &[u8]) -> bool {
     // Cisco's `hhhh.hhhh.hhhh`.
     let quad = |i: usize| (i..i + 4).all(hex);
     let dotted = memchr::memchr_iter(b'.', text)
-        .any(|at| at >= 4 && quad(at - 4) && quad(at + 1) && text.get(at + 5) == Some(&b'.') && quad(at + 6));
+        .any(|at| text.get(at + 5) == Some(&b'.') && at >= 4 && quad(at - 4) && quad(at + 1) && quad(at + 6));
     if dotted {
         return true;
     }
