@@ -314,7 +314,7 @@ pub struct BuiltinRule {
     pub gate: Gate,
     pub severity: Severity,
     pub context: Option<&'static Context>,
-    /// With a `Near` gate: skip a keyword unless a `:` or `=` follows within 32 bytes
+    /// With a `Near` gate: skip a keyword unless a `:` or `=` follows within 48 bytes
     /// (the rule matches assignments only).
     pub assignment: bool,
     /// Matches exactly what `pattern` matches, without a regex: for rules whose
