@@ -698,6 +698,7 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     if OBJECTS.iter().any(|o| starts_folded(v, o)) {
         return true;
     }
+    let literal = [&b"true"[..], b"false", b"null", b"none", b"nil", b"undefined"].iter().any(|w| v.eq_ignore_ascii_case(w));
     let v = v.strip_suffix(b"!").unwrap_or(v); // TypeScript's non-null assertion
     // A call or an index: an identifier path right before the first `(` or `[`
     // (`getpass()`, `ENV['X']`); a Django key holds `(` after other punctuation.
@@ -708,7 +709,7 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     let path = v.contains(&b'.')
         && v.split(|&b| b == b'.').all(|p| p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
         && !v.iter().any(u8::is_ascii_digit);
-    call || path || [&b"true"[..], b"false", b"null", b"none", b"nil", b"undefined"].iter().any(|w| v.eq_ignore_ascii_case(w))
+    call || path || literal
 }
 
 /// A value that stands in for one: `changeme`, `xxxx`, `***`, `your-token-here`,

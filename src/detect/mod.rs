@@ -820,9 +820,10 @@ impl Engine {
                         }
                     };
                     let found = windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default();
-                    match rule.slot {
-                        Some(slot) => {
-                            for &i in answers.windows_for(slot, text, found) {
+                    // Without a group's answer (a rule alone on its finder), every window.
+                    match rule.slot.and_then(|slot| answers.windows_for(slot, text, found)) {
+                        Some(mine) => {
+                            for &i in mine {
                                 if let Some(&(s, e)) = found.get(i as usize) {
                                     rule.search(index, text.get(..e).unwrap_or(text), s, &mut candidates);
                                 }

@@ -90,10 +90,11 @@ impl<'g> Answers<'g> {
     /// The indexes, in order, of the `windows` (the list that every rule of the group
     /// in `slot` shares) in which that rule may match: the group's pass runs once over
     /// every window, at its first rule, and each rule then visits its own windows only
-    /// (most visit none), not every window to ask.
-    pub fn windows_for(&mut self, slot: Slot, text: &[u8], windows: &[(usize, usize)]) -> &[u32] {
+    /// (most visit none), not every window to ask. `None` if the slot names no group
+    /// (the engine builds none such): then the rule searches every window.
+    pub fn windows_for(&mut self, slot: Slot, text: &[u8], windows: &[(usize, usize)]) -> Option<&[u32]> {
         let (Some(group), Some(entry)) = (self.groups.get(slot.group), self.per_rule.get_mut(slot.group)) else {
-            return &[];
+            return None;
         };
         let by_rule = entry.get_or_insert_with(|| {
             let mut found = group.matches();
@@ -132,8 +133,8 @@ impl<'g> Answers<'g> {
             ByRule { starts, windows: by_window }
         });
         let bit = slot.bit as usize;
-        let (Some(&from), Some(&to)) = (by_rule.starts.get(bit), by_rule.starts.get(bit + 1)) else { return &[] };
-        by_rule.windows.get(from as usize..to as usize).unwrap_or_default()
+        let (from, to) = (*by_rule.starts.get(bit)?, *by_rule.starts.get(bit + 1)?);
+        by_rule.windows.get(from as usize..to as usize)
     }
 
     /// Whether the rule in `slot` can match in `window`, the `index`th of `count`
@@ -189,12 +190,12 @@ mod tests {
         let text = b"abc 123 AB1 xKEYx 1234 999";
         let windows = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6), (23, 26)];
         let mut answers = Answers::new(std::slice::from_ref(&group));
-        let of = |answers: &mut Answers<'_>, bit| answers.windows_for(Slot { group: 0, bit }, text, &windows).to_vec();
-        assert_eq!(of(&mut answers, 0), vec![0, 5]);
-        assert_eq!(of(&mut answers, 1), vec![1]);
-        assert_eq!(of(&mut answers, 2), vec![2]);
-        assert_eq!(of(&mut answers, 3), Vec::<u32>::new(), "no such pattern");
-        assert_eq!(answers.windows_for(Slot { group: 1, bit: 0 }, text, &windows), &[] as &[u32], "no such group");
+        let of = |answers: &mut Answers<'_>, bit| answers.windows_for(Slot { group: 0, bit }, text, &windows).map(<[u32]>::to_vec);
+        assert_eq!(of(&mut answers, 0), Some(vec![0, 5]));
+        assert_eq!(of(&mut answers, 1), Some(vec![1]));
+        assert_eq!(of(&mut answers, 2), Some(vec![2]));
+        assert_eq!(of(&mut answers, 3), Some(vec![]), "a bit no pattern has");
+        assert_eq!(answers.windows_for(Slot { group: 1, bit: 0 }, text, &windows), None, "no such group: every window");
     }
 
     #[test]
