@@ -121,9 +121,38 @@ enum CompiledGate {
         span: usize,
     },
     /// Keyword ids in the engine's keyword automaton.
-    Near { words: Vec<usize>, before: usize, after: usize, assignment: bool },
+    Near { words: Vec<usize>, before: usize, after: usize, keep: KeywordTest },
     Windows(WindowsFn),
     Dictionary,
+}
+
+/// Which keyword occurrences of a `Near` rule open a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeywordTest {
+    Any,
+    /// A `:` or `=` follows within 48 bytes (`BuiltinRule::assignment`).
+    Assignment,
+    /// The keyword is part of a command-line flag (`BuiltinRule::flag`).
+    Flag,
+}
+
+impl KeywordTest {
+    /// Whether the keyword that begins at `start` opens a window.
+    fn keeps(self, text: &[u8], start: usize) -> bool {
+        match self {
+            KeywordTest::Any => true,
+            KeywordTest::Assignment => {
+                text.get(start..(start + 48).min(text.len())).is_some_and(|t| memchr::memchr2(b'=', b':', t).is_some())
+            }
+            KeywordTest::Flag => {
+                let after = text.get(start..).unwrap_or_default();
+                let word = after.iter().position(|b| !b.is_ascii_alphanumeric()).unwrap_or(after.len());
+                let rest = after.get(word..).unwrap_or_default();
+                let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+                (start > 0 && text.get(start - 1) == Some(&b'-')) || (blanks > 0 && rest.get(blanks) == Some(&b'-'))
+            }
+        }
+    }
 }
 
 type WindowsFn = fn(&Text<'_>) -> Vec<(usize, usize)>;
@@ -474,7 +503,16 @@ impl Engine {
                     let mut ids: Vec<usize> = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
                     ids.sort_unstable();
                     ids.dedup();
-                    CompiledGate::Near { words: ids, before, after, assignment: builtin.assignment }
+                    CompiledGate::Near {
+                        words: ids,
+                        before,
+                        after,
+                        keep: match (builtin.assignment, builtin.flag) {
+                            (true, _) => KeywordTest::Assignment,
+                            (false, true) => KeywordTest::Flag,
+                            (false, false) => KeywordTest::Any,
+                        },
+                    }
                 }
                 Gate::Windows(f) => CompiledGate::Windows(f),
             };
@@ -490,7 +528,7 @@ impl Engine {
                 }
                 ids.sort_unstable();
                 ids.dedup();
-                CompiledGate::Near { words: ids, before: 192, after: 64, assignment: false }
+                CompiledGate::Near { words: ids, before: 192, after: 64, keep: KeywordTest::Any }
             } else {
                 gate
             };
@@ -836,7 +874,7 @@ impl Engine {
                         }
                     }
                 }
-                CompiledGate::Near { words, before, after, assignment } => {
+                CompiledGate::Near { words, before, after, keep } => {
                     let (heads, by_word) = hits_by_word.get_or_insert_with(|| starts::by_word(&found.hits));
                     // This rule's keyword positions, in order. Its keyword ids are
                     // sorted: past the last id with a head, none was hit.
@@ -851,13 +889,7 @@ impl Engine {
                     // Windows around them, merged so that no byte is searched twice
                     // (and no match reported twice).
                     let mut window: Option<(usize, usize)> = None;
-                    let assigned = |start: usize| {
-                        !*assignment
-                            || text
-                                .get(start..(start + 48).min(text.len()))
-                                .is_some_and(|t| memchr::memchr2(b'=', b':', t).is_some())
-                    };
-                    for &start in near.iter().filter(|&&start| assigned(start)) {
+                    for &start in near.iter().filter(|&&start| keep.keeps(text, start)) {
                         let (s, e) = (start.saturating_sub(*before), (start + after).min(text.len()));
                         match window {
                             Some((ws, we)) if s <= we => window = Some((ws, we.max(e))),
@@ -1859,6 +1891,38 @@ mod tests {
             count += found.iter().filter(|f| windowed.rules[f.rule].id.contains("_assignment")).count();
         }
         assert!(count > 300, "{count}");
+    }
+
+    /// A `Near` rule that keeps only keywords in command-line flags finds what it finds
+    /// around every keyword: on the corpus, the catalog's examples, and flags written
+    /// every way the rule takes them.
+    #[cfg(not(target_family = "wasm"))]
+    #[test]
+    fn flag_keywords_change_nothing() {
+        let kept = engine();
+        let mut every = engine();
+        let mut flagged = 0;
+        for rule in &mut every.rules {
+            if let CompiledGate::Near { keep: keep @ KeywordTest::Flag, .. } = &mut rule.gate {
+                *keep = KeywordTest::Any;
+                flagged += 1;
+            }
+        }
+        assert!(flagged > 0);
+        let mut texts = corpus_texts();
+        texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
+        for flag in ["--password", "--PASSWD", "--db-password", "--admin-password", "--root-password", "--requirepass", "--masterauth", "sshpass\t-p", "sshpass  -p"] {
+            for sep in [" ", "\t", " , ", "', '", " '", "=\""] {
+                texts.push(format!("run {flag}{sep}Kq7vR2xm-11 now; password = Kq7vR2xm-12, db_password: x"));
+            }
+        }
+        let mut count = 0;
+        for text in &texts {
+            let found = kept.scan(text.as_bytes());
+            assert_eq!(found, every.scan(text.as_bytes()), "{text}");
+            count += found.iter().filter(|f| kept.rules[f.rule].id == "secret.cli_password.flag.v1").count();
+        }
+        assert!(count > 40, "{count}");
     }
 
     /// The prefilter of rules that share windows only skips searches that find nothing:

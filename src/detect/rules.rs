@@ -94,12 +94,13 @@ pub fn mac_like(text: &[u8]) -> bool {
     {
         let at = from + rel;
         let sep = text.get(at).copied();
-        let full = at >= 2
+        // The separators first: in logs most `:` and `-` have hex digits around them
+        // (`10:00`, a UUID) but no second separator three bytes on.
+        let full = (1..5).all(|k| text.get(at + 3 * k).copied() == sep)
+            && at >= 2
             && hex(at - 2)
             && hex(at - 1)
-            && (0..5).all(|k| {
-                text.get(at + 3 * k).copied() == sep && hex(at + 3 * k + 1) && hex(at + 3 * k + 2)
-            });
+            && (0..5).all(|k| hex(at + 3 * k + 1) && hex(at + 3 * k + 2));
         if full {
             return true;
         }
@@ -317,6 +318,10 @@ pub struct BuiltinRule {
     /// With a `Near` gate: skip a keyword unless a `:` or `=` follows within 48 bytes
     /// (the rule matches assignments only).
     pub assignment: bool,
+    /// With a `Near` gate: skip a keyword unless it is part of a command-line flag,
+    /// with a `-` just before it (`--password`, `--db-password`) or blanks and a `-`
+    /// after it (`sshpass -p`).
+    pub flag: bool,
     /// Matches exactly what `pattern` matches, without a regex: for rules whose
     /// candidates are retried at every byte of a long run, where a regex call per
     /// byte costs far more than the match (a test compares the two).
@@ -466,6 +471,7 @@ pub const BASE: BuiltinRule = BuiltinRule {
     severity: Severity::High,
     context: None,
     assignment: false,
+    flag: false,
     finder: None,
     examples: &[],
     negatives: &[],
@@ -516,6 +522,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Medium,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -538,6 +545,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: Some(&SSN_CONTEXT),
         assignment: false,
+        flag: false,
         finder: Some(find_ssn),
         examples: &[],
         negatives: &[],
@@ -560,6 +568,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Medium,
         context: Some(&PHONE_CONTEXT),
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -582,6 +591,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Medium,
         context: Some(&PHONE_CONTEXT),
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -607,6 +617,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: Some(&CARD_CONTEXT),
         assignment: false,
+        flag: false,
     },
     BuiltinRule {
         id: "secret.aws_access_key_id.v1",
@@ -621,6 +632,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -638,6 +650,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -655,6 +668,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -672,6 +686,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -690,6 +705,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -707,6 +723,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -724,6 +741,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -741,6 +759,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -759,6 +778,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[
             "Authorization: Bearer ⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIn0.c2lnbmF0dXJlLXN5bnRoZXRpYw⟧",
@@ -780,6 +800,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[
             "⟦-----BEGIN RSA PRIVATE KEY-----\r\nMIIEowIBAAKCAQEAsynthetic0only\r\n-----END RSA PRIVATE KEY-----⟧\r\n",
@@ -808,6 +829,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -894,6 +916,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // `--db-password`: "password" begins a word after the `-`, 16 bytes back covers
         // the flag's start; ordinary words ("root", "db") would open windows everywhere.
         gate: Gate::Near { words: &["requirepass", "masterauth", "password", "passwd", "sshpass"], before: 16, after: 120 },
+        // Every match has its keyword in a flag: a `password` elsewhere (`db_password =`,
+        // `password_min_length:`) opens no window.
+        flag: true,
         examples: &[
             "command: [\"redis-server\", \"--requirepass\", \"⟦Sunset_maple.27⟧\"]",
             "redis-server --requirepass ⟦Harbor-copper_52⟧",
@@ -969,6 +994,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -986,6 +1012,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::High,
         context: Some(&IBAN_CONTEXT),
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -1003,6 +1030,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Low,
         context: Some(&MAC_CONTEXT),
         assignment: false,
+        flag: false,
         finder: None,
         examples: &["mac ⟦3c:22:fb:1a:9e:07⟧", "Cisco: ⟦0012.3456.789A⟧ on Gi0/1", "hwaddr ⟦3C-22-FB-1A-9E-07⟧"],
         negatives: &["release 2024.1105.1200", "00:00:00:00:00:00"],
@@ -1026,6 +1054,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Low,
         context: Some(&PRIVATE_IP_CONTEXT),
         assignment: false,
+        flag: false,
         finder: Some(find_private_ipv4),
         examples: &[],
         negatives: &[],
@@ -1044,6 +1073,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Low,
         context: None,
         assignment: false,
+        flag: false,
         finder: None,
         examples: &[
             "see ⟦http://wiki.corp/runbook⟧ first",

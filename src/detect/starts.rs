@@ -109,6 +109,10 @@ pub(crate) struct StartIndex {
     /// Some open prefix begins with a small letter: the raw set is asked at every
     /// start, not only at capitals and digits.
     raw_everywhere: bool,
+    /// Some entry of the segment set begins with a digit: the segment set is asked at
+    /// every start, not only at letters (no keyword of the catalog begins with a
+    /// digit, and a run of digits is a third of the starts of logs).
+    segment_digits: bool,
 }
 
 const BUCKET_BITS: u32 = 10;
@@ -234,7 +238,8 @@ impl StartIndex {
         let heads: [Vec<u32>; 2] = std::array::from_fn(|set| {
             (0..=1usize << BUCKET_BITS).map(|b| entries.partition_point(|e| (e.set, bucket(e)) < (set, b)) as u32).collect()
         });
-        StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere }
+        let segment_digits = entries.iter().any(|e| e.set == SEGMENT && e.literal.first().is_some_and(u8::is_ascii_digit));
+        StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere, segment_digits }
     }
 
     /// Whether the raw set is asked at every start (some open prefix begins with a
@@ -249,17 +254,18 @@ impl StartIndex {
         let mut found = Found { hits: Vec::new(), first: vec![None; self.slots] };
         let (folded, masks) = (prepared.folded(), prepared.alnum_masks());
         let caps = if self.raw_everywhere { masks } else { prepared.caps_masks() };
+        let digits = prepared.digit_masks();
         let [seg_bits, raw_bits] = &self.bits;
         // Which word starts of a block pass a set, as a mask (whether one passes is
         // unpredictable: no branch on it).
         // Bit 63 of the previous block's mask: its last byte is a letter or digit.
         let mut carry = 0u64;
-        for (block, (&mask, &caps)) in masks.iter().zip(caps).enumerate() {
+        for (block, ((&mask, &caps), &digit)) in masks.iter().zip(caps).zip(digits).enumerate() {
             let starts = mask & !((mask << 1) | carry);
             carry = mask >> 63;
             let base = block * 64;
             let mut pass = 0u64;
-            let mut each = starts;
+            let mut each = if self.segment_digits { starts } else { starts & !digit };
             while each != 0 {
                 let j = each.trailing_zeros();
                 let seg = segment(folded_eight(folded, base + j as usize));

@@ -27,6 +27,9 @@ pub struct Text<'a> {
     /// Per block: ASCII capitals and digits (where a case-sensitive token prefix such
     /// as `AKIA` or `MzQ` can begin).
     caps: Vec<u64>,
+    /// Per block: the bytes of a written identifier number ([`class::ID`]: digits,
+    /// capitals, space, `.`, `-`, `+`).
+    id: Vec<u64>,
     /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
     wide: bool,
     /// [`Text::long_runs`], found when first asked.
@@ -40,6 +43,7 @@ struct Masks {
     digit: u64,
     dash: u64,
     caps: u64,
+    id: u64,
     wide: u64,
 }
 
@@ -53,6 +57,7 @@ impl<'a> Text<'a> {
             digit: vec![0; blocks],
             dash: vec![0; blocks],
             caps: vec![0; blocks],
+            id: vec![0; blocks],
             wide: false,
             long: std::cell::OnceCell::new(),
         };
@@ -67,10 +72,14 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            if let (Some(a), Some(d), Some(s), Some(c)) =
-                (text.alnum.get_mut(i), text.digit.get_mut(i), text.dash.get_mut(i), text.caps.get_mut(i))
-            {
-                (*a, *d, *s, *c) = (masks.alnum, masks.digit, masks.dash, masks.caps);
+            if let (Some(a), Some(d), Some(s), Some(c), Some(n)) = (
+                text.alnum.get_mut(i),
+                text.digit.get_mut(i),
+                text.dash.get_mut(i),
+                text.caps.get_mut(i),
+                text.id.get_mut(i),
+            ) {
+                (*a, *d, *s, *c, *n) = (masks.alnum, masks.digit, masks.dash, masks.caps, masks.id);
             }
             wide |= masks.wide;
         }
@@ -97,6 +106,11 @@ impl<'a> Text<'a> {
         &self.alnum
     }
 
+    /// The digit masks, one per 64-byte block.
+    pub(crate) fn digit_masks(&self) -> &[u64] {
+        &self.digit
+    }
+
     /// The capital-or-digit masks, one per 64-byte block.
     pub(crate) fn caps_masks(&self) -> &[u64] {
         &self.caps
@@ -107,32 +121,44 @@ impl<'a> Text<'a> {
         next_bit(&self.digit, from).filter(|&at| at < self.bytes.len())
     }
 
-    /// Whether the byte at `at` is an identifier byte: an ASCII letter or digit, `_`
-    /// or `-`.
-    fn token(&self, at: usize) -> bool {
-        let (block, bit) = (at / 64, at % 64);
-        let mask = self.alnum.get(block).copied().unwrap_or(0) | self.dash.get(block).copied().unwrap_or(0);
-        at < self.bytes.len() && (mask >> bit) & 1 == 1
+    /// The mask of `K`'s bytes in block `block` (0 past the end).
+    #[inline(always)]
+    fn run_mask<const K: u8>(&self, block: usize) -> u64 {
+        if K == ID_BYTES {
+            self.id.get(block).copied().unwrap_or(0)
+        } else {
+            self.alnum.get(block).copied().unwrap_or(0) | self.dash.get(block).copied().unwrap_or(0)
+        }
+    }
+
+    /// Whether the byte at `at` is one of `K`'s.
+    #[inline(always)]
+    fn in_run<const K: u8>(&self, at: usize) -> bool {
+        at < self.bytes.len() && (self.run_mask::<K>(at / 64) >> (at % 64)) & 1 == 1
     }
 
     /// The maximal run of identifier bytes (ASCII letters, digits, `_`, `-`) around
     /// `at`, which must be one: `(start, end)`.
     pub fn token_run(&self, at: usize) -> (usize, usize) {
+        self.run_around::<TOKEN_BYTES>(at)
+    }
+
+    /// The maximal run of `K`'s bytes around `at`, which must be one.
+    fn run_around<const K: u8>(&self, at: usize) -> (usize, usize) {
         let (mut start, mut end) = (at, at);
         // Whole blocks at a time where the run goes on through them.
-        while start > 0 && self.token(start - 1) {
+        while start > 0 && self.in_run::<K>(start - 1) {
             let block = (start - 1) / 64;
-            let mask = self.alnum.get(block).copied().unwrap_or(0) | self.dash.get(block).copied().unwrap_or(0);
+            let mask = self.run_mask::<K>(block);
             // The bits below `start` in its block (or the whole block at a boundary).
             let below = (start - 1) % 64 + 1;
             let part = if below == 64 { mask } else { mask & ((1u64 << below) - 1) };
             let gaps = !part & if below == 64 { u64::MAX } else { (1u64 << below) - 1 };
             start = if gaps == 0 { block * 64 } else { block * 64 + (64 - gaps.leading_zeros() as usize) };
         }
-        while end < self.bytes.len() && self.token(end) {
+        while end < self.bytes.len() && self.in_run::<K>(end) {
             let block = end / 64;
-            let mask = self.alnum.get(block).copied().unwrap_or(0) | self.dash.get(block).copied().unwrap_or(0);
-            let gaps = !mask >> (end % 64);
+            let gaps = !self.run_mask::<K>(block) >> (end % 64);
             end = if gaps == 0 { (block + 1) * 64 } else { end + gaps.trailing_zeros() as usize };
         }
         (start, end.min(self.bytes.len()))
@@ -155,7 +181,8 @@ impl<'a> Text<'a> {
         let mut block = 0usize;
         let mut at = 0usize;
         std::iter::from_fn(move || loop {
-            let mask = self.alnum.get(block).copied()? | self.dash.get(block).copied().unwrap_or(0);
+            self.alnum.get(block)?;
+            let mask = self.run_mask::<TOKEN_BYTES>(block);
             // Bits that begin `half` consecutive set bits in this block, from `at` on.
             let mut runs = mask;
             let mut have = 1;
@@ -176,6 +203,78 @@ impl<'a> Text<'a> {
             if end - start >= min {
                 return Some((start, end));
             }
+        })
+    }
+
+    /// The maximal runs of identifier bytes (ASCII letters, digits, `_`, `-`) at least
+    /// `min` long (at most 64) that hold a digit, left to right (see [`Text::digit_runs`]).
+    pub fn digit_token_runs(&self, min: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.digit_runs::<TOKEN_BYTES>(min)
+    }
+
+    /// The maximal runs of the bytes of written identifier numbers ([`class::ID`]) at
+    /// least `min` long (at most 64) that hold a digit, left to right.
+    pub fn digit_id_runs(&self, min: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.digit_runs::<ID_BYTES>(min)
+    }
+
+    /// The maximal runs of `K`'s bytes at least `min` long (at most 64) that hold
+    /// an ASCII digit, left to right. A byte lies in such a run when `min` of the
+    /// run's bytes in a row cover it: per 64-byte block with a digit, the bits where such a
+    /// row begins (a few shifts over this block and the next) are spread over the row,
+    /// and only the digits under them are looked at. Logs and code hold ten thousand
+    /// short numbers per 128 KiB (`200`, `10:00`, the digits of a hex id); none of
+    /// them costs a walk over its run.
+    fn digit_runs<const K: u8>(&self, min: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let min = min.clamp(1, 64);
+        // Bits of block `b` where `min` of the run's bytes begin (going on into the
+        // next block if need be).
+        let row_starts = move |b: usize| {
+            let both = u128::from(self.run_mask::<K>(b)) | u128::from(self.run_mask::<K>(b + 1)) << 64;
+            let (mut rows, mut have) = (both, 1);
+            while have < min {
+                let step = have.min(min - have);
+                rows &= rows >> step;
+                have += step;
+            }
+            rows as u64
+        };
+        let (mut block, mut at) = (0usize, 0usize);
+        // `row_starts` of the block before `block`, when known.
+        let mut before: Option<(usize, u64)> = None;
+        std::iter::from_fn(move || loop {
+            let digits = *self.digit.get(block)?;
+            let from = at.saturating_sub(block * 64);
+            let digits = if from >= 64 { 0 } else { digits & (u64::MAX << from) };
+            if digits == 0 {
+                block += 1;
+                continue;
+            }
+            let previous = match before {
+                Some((b, rows)) if b + 1 == block => rows,
+                _ if block == 0 => 0,
+                _ => row_starts(block - 1),
+            };
+            let here = row_starts(block);
+            before = Some((block, here));
+            // The rows that begin in the block before or in this one, spread over
+            // their `min` bytes; the upper half is this block's covered bytes.
+            let rows = u128::from(previous) | u128::from(here) << 64;
+            let (mut covered, mut have) = (rows, 1);
+            while have < min {
+                let step = have.min(min - have);
+                covered |= covered << step;
+                have += step;
+            }
+            let hits = (covered >> 64) as u64 & digits;
+            if hits == 0 {
+                block += 1;
+                continue;
+            }
+            let (start, end) = self.run_around::<K>(block * 64 + hits.trailing_zeros() as usize);
+            at = end;
+            block = end / 64;
+            return Some((start, end));
         })
     }
 }
@@ -211,8 +310,11 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         let digit = u8x16_lt(u8x16_sub(v, u8x16_splat(b'0')), u8x16_splat(10));
         let letter = u8x16_lt(u8x16_sub(lower, u8x16_splat(b'a')), u8x16_splat(26));
         let keep = v128_or(digit, letter);
-        let dash = v128_or(i8x16_eq(v, u8x16_splat(b'_')), i8x16_eq(v, u8x16_splat(b'-')));
+        let minus = i8x16_eq(v, u8x16_splat(b'-'));
+        let dash = v128_or(i8x16_eq(v, u8x16_splat(b'_')), minus);
         let caps = v128_or(u8x16_lt(u8x16_sub(v, u8x16_splat(b'A')), u8x16_splat(26)), digit);
+        let marks = v128_or(i8x16_eq(v, u8x16_splat(b' ')), v128_or(i8x16_eq(v, u8x16_splat(b'.')), i8x16_eq(v, u8x16_splat(b'+'))));
+        let id = v128_or(caps, v128_or(minus, marks));
         let wide = u8x16_ge(v, u8x16_splat(0xE0));
         let lanes = v128_and(lower, keep);
         let (lo, hi) = (
@@ -230,6 +332,7 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.digit |= u64::from(u8x16_bitmask(digit)) << shift;
         masks.dash |= u64::from(u8x16_bitmask(dash)) << shift;
         masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
+        masks.id |= u64::from(u8x16_bitmask(id)) << shift;
         masks.wide |= u64::from(u8x16_bitmask(wide)) << shift;
     }
     masks
@@ -250,11 +353,63 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.alnum |= gather(lanes) << shift;
         masks.digit |= gather(between(v, b'0' - 1, b'9' + 1)) << shift;
         masks.dash |= gather(between(v, b'_' - 1, b'_' + 1) | between(v, b'-' - 1, b'-' + 1)) << shift;
-        masks.caps |= gather(between(v, b'A' - 1, b'Z' + 1) | between(v, b'0' - 1, b'9' + 1)) << shift;
+        let caps = between(v, b'A' - 1, b'Z' + 1) | between(v, b'0' - 1, b'9' + 1);
+        masks.caps |= gather(caps) << shift;
+        let marks = [b' ', b'.', b'-', b'+'].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
+        masks.id |= gather(caps | marks) << shift;
         masks.wide |= v & (v << 1) & (v << 2) & HIGH;
     }
     masks
 }
+
+/// Byte classes of the run finders, one table lookup per byte instead of a chain of
+/// comparisons (the finders walk the run around every digit of a text).
+pub(crate) mod class {
+    /// A digit or a byte written inside a phone number: space, `.`, `-`, `(`, `)`, `/`, `+`.
+    pub const PHONE: u8 = 1;
+    /// A digit, an ASCII capital, or a separator written inside identifiers: space,
+    /// `.`, `-`, `+`.
+    pub const ID: u8 = 2;
+    /// An ASCII digit.
+    pub const DIGIT: u8 = 4;
+
+    /// The classes of each byte value.
+    #[allow(clippy::indexing_slicing)] // `b` counts to 255 in a table of 256
+    pub static TABLE: [u8; 256] = {
+        let mut table = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            let digit = c.is_ascii_digit();
+            let mut class = 0;
+            if digit || matches!(c, b' ' | b'.' | b'-' | b'(' | b')' | b'/' | b'+') {
+                class |= PHONE;
+            }
+            if digit || c.is_ascii_uppercase() || matches!(c, b' ' | b'.' | b'-' | b'+') {
+                class |= ID;
+            }
+            if digit {
+                class |= DIGIT;
+            }
+            table[b] = class;
+            b += 1;
+        }
+        table
+    };
+
+    /// Whether `b` is in `class`.
+    #[inline(always)]
+    #[allow(clippy::indexing_slicing)] // a byte indexes a table of 256
+    pub fn is(b: u8, class: u8) -> bool {
+        TABLE[usize::from(b)] & class != 0
+    }
+}
+
+/// The bytes a run is made of ([`Text::run_around`], [`Text::digit_runs`]): identifier
+/// bytes (ASCII letters and digits, `_`, `-`), or those of a written identifier number
+/// ([`class::ID`]).
+const TOKEN_BYTES: u8 = 0;
+const ID_BYTES: u8 = 1;
 
 /// How long a run of identifier bytes [`Text::long_runs`] returns at least.
 pub const LONG_RUN: usize = 25;
@@ -301,7 +456,7 @@ mod tests {
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {
                     seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:"[(seed >> 33) as usize % 26]
+                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+"[(seed >> 33) as usize % 27]
                 })
                 .collect();
             let text = Text::new(&bytes);
@@ -311,11 +466,22 @@ mod tests {
                 assert_eq!(bit(&text.digit), b.is_ascii_digit(), "{b:#x}");
                 assert_eq!(bit(&text.dash), b == b'_' || b == b'-', "{b:#x}");
                 assert_eq!(bit(&text.caps), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(&text.id), class::is(b, class::ID), "{b:#x}");
                 let folded = if b.is_ascii_alphanumeric() { b.to_ascii_lowercase() } else { 0 };
                 assert_eq!(text.folded[i], folded);
             }
             assert_eq!(text.has_wide(), bytes.iter().any(|&b| b >= 0xE0));
             assert_eq!(text.next_digit(0), bytes.iter().position(u8::is_ascii_digit));
+        }
+    }
+
+    #[test]
+    fn class_table_matches_its_definitions() {
+        for b in 0..=255u8 {
+            let digit = b.is_ascii_digit();
+            assert_eq!(class::is(b, class::DIGIT), digit);
+            assert_eq!(class::is(b, class::PHONE), digit || b" .-()/+".contains(&b), "{b:#x}");
+            assert_eq!(class::is(b, class::ID), digit || b.is_ascii_uppercase() || b" .-+".contains(&b), "{b:#x}");
         }
     }
 
@@ -326,6 +492,48 @@ mod tests {
             let expect = |x: u8| if x.is_ascii_alphanumeric() { 0x80 } else { 0 };
             let want = u64::from_le_bytes([expect(b), 0x80, 0, expect(b), 0x80, 0, 0x80, expect(b)]);
             assert_eq!(lanes, want, "byte {b:#x}");
+        }
+    }
+
+    /// The runs with a digit that the masks find are those of a walk over the bytes,
+    /// for both kinds of run and every length, across block boundaries.
+    #[test]
+    fn digit_runs_agree_with_a_walk() {
+        let mut seed = 5u64;
+        for len in [0, 1, 9, 63, 64, 65, 127, 128, 200, 700] {
+            for alphabet in [&b"a7_- .X+:"[..], b"0123456789 ", b"ab-9", b"Z1. \n"] {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                        alphabet[(seed >> 33) as usize % alphabet.len()]
+                    })
+                    .collect();
+                let text = Text::new(&bytes);
+                for class in [0u8, 1] {
+                    let found = |min: usize| -> Vec<(usize, usize)> {
+                        if class == 0 { text.digit_token_runs(min).collect() } else { text.digit_id_runs(min).collect() }
+                    };
+                    let member = |b: u8| if class == 0 { b.is_ascii_alphanumeric() || b == b'_' || b == b'-' } else { class::is(b, class::ID) };
+                    for min in [1, 5, 9, 25, 64] {
+                        let mut want = Vec::new();
+                        let mut at = 0;
+                        while at < bytes.len() {
+                            if !member(bytes[at]) {
+                                at += 1;
+                                continue;
+                            }
+                            let start = at;
+                            while at < bytes.len() && member(bytes[at]) {
+                                at += 1;
+                            }
+                            if at - start >= min && bytes[start..at].iter().any(u8::is_ascii_digit) {
+                                want.push((start, at));
+                            }
+                        }
+                        assert_eq!(found(min), want, "class {class} min {min} len {len}");
+                    }
+                }
+            }
         }
     }
 

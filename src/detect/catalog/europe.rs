@@ -17,12 +17,6 @@ use crate::detect::validate::{luhn, Validator};
 // Windows
 // ---------------------------------------------------------------------------------
 
-/// A byte that can be part of an identifier token: a digit, an upper-case ASCII
-/// letter, or a separator written inside identifiers (space, `.`, `-`, `+`).
-fn run_byte(b: u8) -> bool {
-    b.is_ascii_digit() || b.is_ascii_uppercase() || matches!(b, b' ' | b'.' | b'-' | b'+')
-}
-
 /// The fewest digits a run must have to be searched: a codice fiscale has seven
 /// (five when two are written as letters, *omocodia*), a NINO six.
 const RUN_MIN_DIGITS: usize = 5;
@@ -31,33 +25,18 @@ const RUN_MIN_DIGITS: usize = 5;
 /// `+` that hold at least [`RUN_MIN_DIGITS`] digits, with one byte of context on each
 /// side (for `\b` and the clean-right check). Every rule gated here has a pattern made
 /// of those bytes only (case-sensitive), so each of its matches lies inside one run;
-/// the runs are found once per scan for all of them. Digits are rare in prose: the
-/// search skips to the next digit, then grows the run around it.
+/// the runs are found once per scan for all of them, from the masks of [`Text`]
+/// ([`Text::digit_id_runs`]): only digits in five or more such bytes in a row are looked
+/// at, not the digits of every hex id and short number of a log.
 pub fn id_runs(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    let mut at = 0;
-    let mut last_end = 0;
-    while let Some(digit) = t.next_digit(at) {
-        let mut start = digit;
-        while start > last_end && text.get(start - 1).copied().is_some_and(run_byte) {
-            start -= 1;
-        }
-        let mut end = digit;
-        let mut digits = 0;
-        while let Some(&b) = text.get(end) {
-            if !run_byte(b) {
-                break;
-            }
-            digits += usize::from(b.is_ascii_digit());
-            end += 1;
-        }
+    // A run with five digits is at least five bytes long.
+    for (start, end) in t.digit_id_runs(RUN_MIN_DIGITS) {
+        let digits = text.get(start..end).unwrap_or_default().iter().filter(|b| b.is_ascii_digit()).count();
         if digits >= RUN_MIN_DIGITS {
-            let (s, e) = (start.saturating_sub(1), (end + 1).min(text.len()));
-            push_window(&mut windows, s, e);
+            push_window(&mut windows, start.saturating_sub(1), (end + 1).min(text.len()));
         }
-        last_end = end;
-        at = end.max(digit + 1);
     }
     windows
 }

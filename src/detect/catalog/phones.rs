@@ -68,7 +68,7 @@
 //! `00`.
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
-use crate::detect::text::Text;
+use crate::detect::text::{class, Text};
 use crate::detect::wordset::WordSet;
 use crate::detect::validate::Validator;
 
@@ -1089,15 +1089,24 @@ fn labelled(before: &[u8]) -> bool {
 fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/+".contains(b);
+    let numeric = |b: u8| class::is(b, class::PHONE);
     let mut from = 0;
     while let Some(digit) = t.next_digit(from) {
-        let before = text.get(..digit).unwrap_or_default().iter().rev().take_while(|b| numeric(b)).count();
-        let start = digit - before;
-        let len = text.get(start..).unwrap_or_default().iter().take_while(|b| numeric(b)).count();
-        let end = start + len;
-        from = end.max(digit + 1);
-        let digits = text.get(start..end).unwrap_or_default().iter().filter(|b| b.is_ascii_digit()).count();
+        // Back over the separators before the digit (no digit is there: the last run
+        // ended at `from`, and `digit` is the first one after it).
+        let mut start = digit;
+        while start > from && text.get(start - 1).is_some_and(|&b| numeric(b)) {
+            start -= 1;
+        }
+        let (mut end, mut digits) = (digit, 0usize);
+        while let Some(&b) = text.get(end) {
+            if !numeric(b) {
+                break;
+            }
+            digits += usize::from(b.is_ascii_digit());
+            end += 1;
+        }
+        from = end;
         // The label is looked for before the run's first digit (the run may begin with
         // the `. ` after "Tel").
         if digits < 8 || !labelled(text.get(digit.saturating_sub(LABEL_REACH)..digit).unwrap_or_default()) {

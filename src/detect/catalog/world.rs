@@ -23,37 +23,25 @@ use crate::detect::validate::{luhn, Validator};
 /// of `clean_right`). Every pattern gated by it is a `\b…\b` run of these bytes with a
 /// digit in it (or 26 bytes or more), so it lies inside one such run.
 pub fn id_token_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
-    let text = t.bytes();
+    let len = t.bytes().len();
     let mut windows = Vec::new();
-    let (mut at, mut last_end) = (0, 0);
-    let mut long = t.long_runs().iter().copied();
-    let mut next_long = long.next();
+    // Two ordered lists of maximal runs; a run in both (a long one with a digit) is
+    // taken once.
+    let mut digit = t.digit_token_runs(9).peekable();
+    let mut long = t.long_runs().iter().copied().peekable();
     loop {
-        // The next run with a digit: the run around the next digit.
-        let digit_run = t.next_digit(at).map(|d| {
-            let (start, end) = t.token_run(d);
-            (start.max(last_end), end)
-        });
-        // Runs without a digit count from 25 bytes (`long_token_runs`); whichever
-        // comes first is next.
-        let (start, end, wanted) = match (digit_run, next_long) {
-            (Some((s, e)), Some((ls, _))) if s <= ls => (s, e, e - s >= 9),
-            (_, Some((ls, le))) => {
-                next_long = long.next();
-                (ls, le, true)
+        let run = match (digit.peek().copied(), long.peek().copied()) {
+            (Some(d), Some(l)) if d.0 < l.0 => digit.next(),
+            (Some(d), Some(l)) if d.0 == l.0 => {
+                digit.next();
+                long.next()
             }
-            (Some((s, e)), None) => (s, e, e - s >= 9),
-            (None, None) => break,
+            (_, Some(_)) => long.next(),
+            (Some(_), None) => digit.next(),
+            (None, None) => None,
         };
-        if wanted {
-            push_window(&mut windows, start, (end + 2).min(text.len()));
-        }
-        // A long run already taken may hold this digit run: skip what it covered.
-        while next_long.is_some_and(|(ls, _)| ls < end) {
-            next_long = long.next();
-        }
-        last_end = last_end.max(end);
-        at = end.max(start + 1);
+        let Some((start, end)) = run else { break };
+        push_window(&mut windows, start, (end + 2).min(len));
     }
     windows
 }
