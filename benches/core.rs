@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the pure core (native): detection, redaction, stream
 //! restoration and the vault. `cargo bench --bench core`; figures in BENCHMARKS.md.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // a test harness
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use veil::policy::CompiledPolicy;
@@ -10,9 +11,40 @@ use veil::token::{TokenMap, TokenMinter};
 use veil::vault::{MemStore, Vault, VaultConfig};
 
 const WORDS: &[&str] = &[
-    "the", "deployment", "pipeline", "failed", "again", "after", "config", "change", "so", "we", "rolled", "back",
-    "and", "opened", "an", "incident", "to", "track", "root", "cause", "while", "customers", "reported", "slow",
-    "checkout", "pages", "version", "2.4.1", "at", "12:30", "on", "2024-05-01", "order", "#88123",
+    "the",
+    "deployment",
+    "pipeline",
+    "failed",
+    "again",
+    "after",
+    "config",
+    "change",
+    "so",
+    "we",
+    "rolled",
+    "back",
+    "and",
+    "opened",
+    "an",
+    "incident",
+    "to",
+    "track",
+    "root",
+    "cause",
+    "while",
+    "customers",
+    "reported",
+    "slow",
+    "checkout",
+    "pages",
+    "version",
+    "2.4.1",
+    "at",
+    "12:30",
+    "on",
+    "2024-05-01",
+    "order",
+    "#88123",
 ];
 const PII: &[&str] = &["jane.doe@example.com", "(415) 555-0132", "123-45-6789", "4111 1111 1111 1111", "10.20.30.40"];
 
@@ -87,7 +119,8 @@ fn detection(c: &mut Criterion) {
             let t = corpus(kind, size);
             assert!(policy.engine.scan(t.as_bytes()).is_empty(), "the {kind} corpus must be free of findings");
             group.throughput(Throughput::Bytes(t.len() as u64));
-            group.bench_with_input(BenchmarkId::new(kind, size), &t, |b, t| b.iter(|| policy.engine.scan(t.as_bytes())));
+            group
+                .bench_with_input(BenchmarkId::new(kind, size), &t, |b, t| b.iter(|| policy.engine.scan(t.as_bytes())));
         }
     }
     group.finish();
@@ -109,13 +142,23 @@ fn redaction(c: &mut Criterion) {
                 .collect();
             let body = serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages})).unwrap();
             group.throughput(Throughput::Bytes(body.len() as u64));
-            group.bench_with_input(BenchmarkId::new(if pii { "pii_per_kib" } else { "clean" }, size), &body, |b, body| {
-                b.iter(|| {
-                    let minter = minter.clone();
-                    Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", taken: &|_, _| false }
+            group.bench_with_input(
+                BenchmarkId::new(if pii { "pii_per_kib" } else { "clean" }, size),
+                &body,
+                |b, body| {
+                    b.iter(|| {
+                        let minter = minter.clone();
+                        Redactor {
+                            policy: &policy,
+                            provider: Provider::OpenAiChat,
+                            minter: &minter,
+                            scope: b"s",
+                            taken: &|_, _| false,
+                        }
                         .redact(body)
-                })
-            });
+                    })
+                },
+            );
         }
     }
     group.finish();
@@ -154,7 +197,13 @@ fn vault(c: &mut Criterion) {
     let vault = Vault::new(&[9; 32], config);
     let store = MemStore::default();
     for i in 0..100_000u64 {
-        vault.put(&store, b"scope", &format!("«token:EMAIL:{i:08x}»"), format!("user{i}@example.com").as_bytes(), 1_000);
+        vault.put(
+            &store,
+            b"scope",
+            &format!("«token:EMAIL:{i:08x}»"),
+            format!("user{i}@example.com").as_bytes(),
+            1_000,
+        );
     }
     let mut group = c.benchmark_group("vault");
     let mut i = 0u64;

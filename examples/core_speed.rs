@@ -2,6 +2,7 @@
 //! when built for wasm32-wasip1 and run under Node's WASI (`cargo xtask bench-v8` runs
 //! both). Same runtime family as Envoy's, without Envoy: for comparing builds of the
 //! detection engine. Figures in BENCHMARKS.md §2.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // a test harness
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -33,7 +34,8 @@ fn chat_body(size: usize, pii_every: usize) -> Vec<u8> {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         (seed >> 33) as usize % n
     };
-    let mut messages = vec![serde_json::json!({"role": "system", "content": "You are a helpful assistant for the platform team."})];
+    let mut messages =
+        vec![serde_json::json!({"role": "system", "content": "You are a helpful assistant for the platform team."})];
     let (mut total, mut since, mut turn) = (200, 0, 0);
     while total < size {
         let mut content = String::new();
@@ -51,10 +53,12 @@ fn chat_body(size: usize, pii_every: usize) -> Vec<u8> {
             content.push_str(word);
         }
         total += content.len() + 40;
-        messages.push(serde_json::json!({"role": if turn % 2 == 0 { "user" } else { "assistant" }, "content": content}));
+        messages
+            .push(serde_json::json!({"role": if turn % 2 == 0 { "user" } else { "assistant" }, "content": content}));
         turn += 1;
     }
-    serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages, "temperature": 0.2})).unwrap_or_default()
+    serde_json::to_vec(&serde_json::json!({"model": "gpt-4o-mini", "messages": messages, "temperature": 0.2}))
+        .unwrap_or_default()
 }
 
 /// Lines of configuration, code and logs as engineers paste them, with no value in
@@ -128,7 +132,13 @@ fn main() {
                 .into_bytes();
             let redact = time(|| {
                 let minter = minter.clone();
-                let redactor = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"s", taken: &|_, _| false };
+                let redactor = Redactor {
+                    policy: &policy,
+                    provider: Provider::OpenAiChat,
+                    minter: &minter,
+                    scope: b"s",
+                    taken: &|_, _| false,
+                };
                 black_box(redactor.redact(&body));
             });
             let scan = time(|| {

@@ -121,7 +121,10 @@ pub fn request_id(raw: &[u8], key: &[u8; 32]) -> String {
 /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits.
 fn is_uuid(raw: &[u8]) -> bool {
     raw.len() == 36
-        && raw.iter().enumerate().all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { *b == b'-' } else { b.is_ascii_hexdigit() })
+        && raw
+            .iter()
+            .enumerate()
+            .all(|(i, b)| if matches!(i, 8 | 13 | 18 | 23) { *b == b'-' } else { b.is_ascii_hexdigit() })
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -195,7 +198,8 @@ impl Outbox {
     }
 
     pub fn due(&self, now: u64) -> bool {
-        self.waiting && (self.count >= FLUSH_LINES || self.last.is_none_or(|last| now >= last.saturating_add(self.flush_ms)))
+        self.waiting
+            && (self.count >= FLUSH_LINES || self.last.is_none_or(|last| now >= last.saturating_add(self.flush_ms)))
     }
 
     /// When what waits is due, if anything waits.
@@ -288,8 +292,10 @@ mod tests {
         assert_eq!(v["findings"]["EMAIL"], 2);
         assert!(v.get("blocked_category").is_none());
         assert!(v.get("unscannable").is_none() && v.get("content_encoding").is_none());
-        let v: serde_json::Value =
-            serde_json::from_str(&AuditEvent { unscannable: 1, outcome: Outcome::UnscannablePassed, ..event }.to_line()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(
+            &AuditEvent { unscannable: 1, outcome: Outcome::UnscannablePassed, ..event }.to_line(),
+        )
+        .unwrap();
         assert_eq!((v["unscannable"].as_u64(), v["outcome"].as_str()), (Some(1), Some("unscannable_passed")));
     }
 

@@ -249,11 +249,22 @@ mod tests {
     #[test]
     fn base64_vectors() {
         let padded = base64::Style { url_safe: false, padded: true };
-        for (plain, encoded) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")] {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
             assert_eq!(base64::encode(plain.as_bytes(), padded), encoded.as_bytes());
             assert_eq!(base64::decode(encoded.as_bytes()).unwrap().0, plain.as_bytes());
             let bare = encoded.trim_end_matches('=');
-            assert_eq!(base64::decode(bare.as_bytes()).unwrap(), (plain.as_bytes().to_vec(), base64::Style { url_safe: false, padded: false }));
+            assert_eq!(
+                base64::decode(bare.as_bytes()).unwrap(),
+                (plain.as_bytes().to_vec(), base64::Style { url_safe: false, padded: false })
+            );
         }
         let data = [0xfb_u8, 0xff, 0xbf];
         assert_eq!(base64::encode(&data, base64::Style { url_safe: true, padded: false }), b"-_-_");

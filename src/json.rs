@@ -81,10 +81,7 @@ pub fn visit_strings_and_keys<'d>(
 
 /// Walks `doc` and calls `visit(path, span)` for every string *value* (keys are not
 /// values). Fails on anything that is not a single well-formed JSON document.
-pub fn visit_strings<'d>(
-    doc: &'d [u8],
-    visit: &mut dyn FnMut(&[Seg<'d>], StrSpan),
-) -> Result<(), JsonError> {
+pub fn visit_strings<'d>(doc: &'d [u8], visit: &mut dyn FnMut(&[Seg<'d>], StrSpan)) -> Result<(), JsonError> {
     visit_scalars(doc, &mut |path, scalar| {
         if let Scalar::String(span) = scalar {
             visit(path, span);
@@ -94,10 +91,7 @@ pub fn visit_strings<'d>(
 
 /// Like [`visit_strings`], but also reports numbers (stream events carry their
 /// indices as numbers next to the text).
-pub fn visit_scalars<'d>(
-    doc: &'d [u8],
-    visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
-) -> Result<(), JsonError> {
+pub fn visit_scalars<'d>(doc: &'d [u8], visit: &mut dyn FnMut(&[Seg<'d>], Scalar)) -> Result<(), JsonError> {
     walk(doc, false, visit)
 }
 
@@ -149,11 +143,7 @@ impl<'d> Scanner<'d> {
         }
     }
 
-    fn value(
-        &mut self,
-        visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
-        depth: usize,
-    ) -> Result<(), JsonError> {
+    fn value(&mut self, visit: &mut dyn FnMut(&[Seg<'d>], Scalar), depth: usize) -> Result<(), JsonError> {
         if depth > MAX_DEPTH {
             return Err(self.err(JsonErrorKind::TooDeep));
         }
@@ -179,11 +169,7 @@ impl<'d> Scanner<'d> {
         }
     }
 
-    fn object(
-        &mut self,
-        visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
-        depth: usize,
-    ) -> Result<(), JsonError> {
+    fn object(&mut self, visit: &mut dyn FnMut(&[Seg<'d>], Scalar), depth: usize) -> Result<(), JsonError> {
         self.expect(b'{')?;
         self.skip_ws();
         if self.peek() == Some(b'}') {
@@ -216,11 +202,7 @@ impl<'d> Scanner<'d> {
         }
     }
 
-    fn array(
-        &mut self,
-        visit: &mut dyn FnMut(&[Seg<'d>], Scalar),
-        depth: usize,
-    ) -> Result<(), JsonError> {
+    fn array(&mut self, visit: &mut dyn FnMut(&[Seg<'d>], Scalar), depth: usize) -> Result<(), JsonError> {
         self.expect(b'[')?;
         self.skip_ws();
         if self.peek() == Some(b']') {
@@ -263,9 +245,7 @@ impl<'d> Scanner<'d> {
                 Some(b'\\') => {
                     self.pos += 1;
                     match self.peek() {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
-                            self.pos += 1
-                        }
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
                         Some(b'u') => {
                             self.pos += 1;
                             for _ in 0..4 {
@@ -414,10 +394,7 @@ pub fn decode(raw: &[u8]) -> Decoded<'_> {
                 let len = utf8_len(raw.get(i).copied().unwrap_or(0));
                 let piece = raw.get(i..i + len).unwrap_or_default();
                 i += len.max(1);
-                std::str::from_utf8(piece)
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                    .unwrap_or(char::REPLACEMENT_CHARACTER)
+                std::str::from_utf8(piece).ok().and_then(|s| s.chars().next()).unwrap_or(char::REPLACEMENT_CHARACTER)
             }
             None => break,
         };
@@ -546,14 +523,7 @@ mod tests {
     #[test]
     fn finds_string_values_with_paths() {
         let got = strings(r#"{"a":"x","b":[1,"y",{"c":"z"}],"d":null,"e":-1.5e3}"#).unwrap();
-        assert_eq!(
-            got,
-            vec![
-                ("a".into(), "x".into()),
-                ("b/1".into(), "y".into()),
-                ("b/2/c".into(), "z".into()),
-            ]
-        );
+        assert_eq!(got, vec![("a".into(), "x".into()), ("b/1".into(), "y".into()), ("b/2/c".into(), "z".into()),]);
     }
 
     #[test]

@@ -411,17 +411,8 @@ pub struct Rule {
 
 /// Top-level settings a rule may override. The others (`apiVersion`, `destinations`,
 /// `exempt`, `routes`, `tokens`, `vault`, `hold_headers`, `rules`) are gateway-wide.
-pub const RULE_OVERRIDES: &[&str] = &[
-    "mode",
-    "detectors",
-    "actions",
-    "default_action",
-    "restore",
-    "limits",
-    "failure_mode",
-    "audit",
-    "verification",
-];
+pub const RULE_OVERRIDES: &[&str] =
+    &["mode", "detectors", "actions", "default_action", "restore", "limits", "failure_mode", "audit", "verification"];
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -654,7 +645,8 @@ impl CompiledPolicy {
             Some((i, r)) => (&r.profile, Some(i), r.provider),
             None => (self, None, None),
         };
-        let provider = provider.or_else(|| self.route(req.authority, &path).map(|r| r.provider)).unwrap_or(Provider::Generic);
+        let provider =
+            provider.or_else(|| self.route(req.authority, &path).map(|r| r.provider)).unwrap_or(Provider::Generic);
         Some(Selection { profile, provider, rule })
     }
 
@@ -725,7 +717,10 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
     issues.extend(validate_match(&rule.matches, &format!("{at}.match")));
     for key in rule.overrides.keys() {
         if !RULE_OVERRIDES.contains(&key.as_str()) {
-            let message = if matches!(key.as_str(), "apiVersion" | "destinations" | "exempt" | "routes" | "tokens" | "vault" | "hold_headers" | "rules") {
+            let message = if matches!(
+                key.as_str(),
+                "apiVersion" | "destinations" | "exempt" | "routes" | "tokens" | "vault" | "hold_headers" | "rules"
+            ) {
                 "cannot be set per rule (gateway-wide)".to_string()
             } else {
                 format!("unknown field, expected one of name, match, provider, {}", RULE_OVERRIDES.join(", "))
@@ -735,7 +730,10 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
     }
     // One outbox per worker: its interval cannot differ between rules.
     if rule.overrides.get("audit").and_then(|a| a.get("flush_ms")).is_some() {
-        issues.push(Issue { path: format!("{at}.audit.flush_ms"), message: "cannot be set per rule (gateway-wide)".into() });
+        issues.push(Issue {
+            path: format!("{at}.audit.flush_ms"),
+            message: "cannot be set per rule (gateway-wide)".into(),
+        });
     }
     issues
 }
@@ -904,11 +902,15 @@ fn validate(policy: &Policy) -> Vec<Issue> {
         }
     }
     if policy.destinations.is_empty() {
-        field("destinations".into(), "must name at least one host ('*' for any); to protect nothing, remove the filter");
+        field(
+            "destinations".into(),
+            "must name at least one host ('*' for any); to protect nothing, remove the filter",
+        );
     }
     for (i, host) in policy.destinations.iter().enumerate() {
         let bare = host.strip_prefix("*.").unwrap_or(host);
-        let ok = host == "*" || (!bare.is_empty() && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.'));
+        let ok = host == "*"
+            || (!bare.is_empty() && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.'));
         if !ok {
             field(format!("destinations[{i}]"), "'*', a host name, or '*.' and a domain (no port)");
         }
@@ -996,10 +998,15 @@ mod tests {
         assert_eq!(provider("/v1beta/models/gemini-2.0-flash:countTokens"), Some(Provider::Gemini));
         assert_eq!(provider("/v1beta/tunedModels/my-model:generateContent"), Some(Provider::Gemini));
         assert_eq!(
-            provider("/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent"),
+            provider(
+                "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent"
+            ),
             Some(Provider::Gemini)
         );
-        assert_eq!(provider("/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21"), Some(Provider::OpenAiChat));
+        assert_eq!(
+            provider("/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21"),
+            Some(Provider::OpenAiChat)
+        );
         // Spellings a lenient router accepts pick the same adapter.
         for spelling in [
             "/v1/chat/completions/",
@@ -1056,7 +1063,9 @@ mod tests {
             assert_eq!(p.select(&info).is_none(), exempt, "{method} {path}");
             assert_eq!(p.exempted(&info), exempt, "{method} {path}");
         }
-        let err = CompiledPolicy::from_json(br#"{"destinations": [], "exempt": [{"paths": ["nope"]}]}"#).unwrap_err().to_string();
+        let err = CompiledPolicy::from_json(br#"{"destinations": [], "exempt": [{"paths": ["nope"]}]}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("destinations: must name") && err.contains("exempt[0].paths[0]"), "{err}");
     }
 
@@ -1151,7 +1160,9 @@ mod tests {
         assert_eq!(s.provider, Provider::OpenAiChat);
         assert!(!s.profile.engine.rules().iter().any(|r| r.category == "EMAIL"));
         // Not a subdomain, and not a known path either: still scanned, generically.
-        for (host, path) in [("llm.corp.example", "/proxy/x"), ("evilllm.corp.example", "/proxy/x"), ("api.openai.com", "/v1/models")] {
+        for (host, path) in
+            [("llm.corp.example", "/proxy/x"), ("evilllm.corp.example", "/proxy/x"), ("api.openai.com", "/v1/models")]
+        {
             let s = select(&p, host, path, &[]).unwrap();
             assert_eq!((s.rule, s.provider), (None, Provider::Generic), "{host}{path}");
         }

@@ -101,13 +101,19 @@ impl Refusal {
     /// The message for the client (`limit`: the body limit, for `TooLarge`).
     pub fn message(self, limit: usize) -> String {
         match self {
-            Refusal::InvalidJson => "The request body is not valid JSON (RFC 8259), so the gateway could not inspect it; \
+            Refusal::InvalidJson => {
+                "The request body is not valid JSON (RFC 8259), so the gateway could not inspect it; \
                  it was not forwarded (limits.invalid_json)."
-                .into(),
-            Refusal::Unscannable => "The request body is not text the gateway can inspect; the policy blocks such bodies \
+                    .into()
+            }
+            Refusal::Unscannable => {
+                "The request body is not text the gateway can inspect; the policy blocks such bodies \
                  (limits.unscannable)."
-                .into(),
-            Refusal::TooLarge => format!("Request body exceeds the gateway limit of {limit} bytes (limits.max_body_bytes)."),
+                    .into()
+            }
+            Refusal::TooLarge => {
+                format!("Request body exceeds the gateway limit of {limit} bytes (limits.max_body_bytes).")
+            }
             Refusal::UnsupportedEncoding => {
                 "The request's content-encoding is not one the gateway can decode (gzip, deflate, br, zstd).".into()
             }
@@ -223,7 +229,14 @@ impl Redactor<'_> {
         } else {
             Verdict::Rewrite(splice(body, state.edits))
         };
-        Redaction { verdict, kind, counts: state.counts, tokens: state.tokens, remembered, unscannable: state.unscannable }
+        Redaction {
+            verdict,
+            kind,
+            counts: state.counts,
+            tokens: state.tokens,
+            remembered,
+            unscannable: state.unscannable,
+        }
     }
 
     fn refused(&self, refusal: Refusal, kind: BodyKind) -> Redaction {
@@ -412,10 +425,22 @@ pub fn classify(body: &[u8], content_type: &str) -> BodyKind {
     if !lines && (media.ends_with("json") || media.ends_with("+json") || matches!(first, Some(b'{' | b'['))) {
         return BodyKind::Json;
     }
-    let binary_type = ["image/", "audio/", "video/", "font/", "application/octet-stream", "application/pdf", "application/zip",
-        "application/gzip", "application/x-protobuf", "application/protobuf", "application/grpc", "application/vnd."]
-        .iter()
-        .any(|t| media.starts_with(t));
+    let binary_type = [
+        "image/",
+        "audio/",
+        "video/",
+        "font/",
+        "application/octet-stream",
+        "application/pdf",
+        "application/zip",
+        "application/gzip",
+        "application/x-protobuf",
+        "application/protobuf",
+        "application/grpc",
+        "application/vnd.",
+    ]
+    .iter()
+    .any(|t| media.starts_with(t));
     if binary_type {
         return BodyKind::Unscannable;
     }
@@ -463,7 +488,8 @@ fn multipart_parts(body: &[u8], content_type: &str) -> Option<Vec<Part>> {
         }
         // The rest of the delimiter line.
         at += memchr::memchr(b'\n', body.get(at..)?)? + 1;
-        let head_len = memchr::memmem::find(body.get(at..)?, b"\r\n\r\n").map(|i| (i, 4))
+        let head_len = memchr::memmem::find(body.get(at..)?, b"\r\n\r\n")
+            .map(|i| (i, 4))
             .or_else(|| memchr::memmem::find(body.get(at..)?, b"\n\n").map(|i| (i, 2)))?;
         let head = body.get(at..at + head_len.0)?;
         let start = at + head_len.0 + head_len.1;
@@ -482,11 +508,17 @@ fn multipart_parts(body: &[u8], content_type: &str) -> Option<Vec<Part>> {
             .find_map(|line| line.strip_prefix("content-type:"))
             .map(|t| t.trim().to_string())
             .unwrap_or_default();
-        let encoded = head.lines().any(|line| line.starts_with("content-transfer-encoding:") && !line.contains("8bit") && !line.contains("7bit") && !line.contains("binary"));
-        let text = !encoded && match classify(content, &part_type) {
-            BodyKind::Json | BodyKind::Text | BodyKind::Empty => true,
-            BodyKind::Multipart | BodyKind::Unscannable => false,
-        };
+        let encoded = head.lines().any(|line| {
+            line.starts_with("content-transfer-encoding:")
+                && !line.contains("8bit")
+                && !line.contains("7bit")
+                && !line.contains("binary")
+        });
+        let text = !encoded
+            && match classify(content, &part_type) {
+                BodyKind::Json | BodyKind::Text | BodyKind::Empty => true,
+                BodyKind::Multipart | BodyKind::Unscannable => false,
+            };
         parts.push(Part { start, end: end.max(start), text });
         at = next + delimiter.len();
     }
@@ -564,25 +596,46 @@ mod tests {
     fn every_string_of_every_provider_is_scanned() {
         let v = "jane.doe@example.com";
         let bodies: &[(Provider, String)] = &[
-            (Provider::OpenAiChat, format!(r#"{{"model":"gpt-4o","user":"{v}","metadata":{{"k":"{v}"}},"prediction":{{"type":"content","content":"{v}"}},
+            (
+                Provider::OpenAiChat,
+                format!(
+                    r#"{{"model":"gpt-4o","user":"{v}","metadata":{{"k":"{v}"}},"prediction":{{"type":"content","content":"{v}"}},
                 "tools":[{{"type":"function","function":{{"name":"f","description":"{v}"}}}}],
-                "messages":[{{"role":"assistant","content":[{{"type":"refusal","refusal":"{v}"}}]}}]}}"#)),
-            (Provider::OpenAiResponses, format!(r#"{{"model":"gpt-4o","prompt":{{"id":"pmpt_1","variables":{{"name":"{v}"}}}},
+                "messages":[{{"role":"assistant","content":[{{"type":"refusal","refusal":"{v}"}}]}}]}}"#
+                ),
+            ),
+            (
+                Provider::OpenAiResponses,
+                format!(
+                    r#"{{"model":"gpt-4o","prompt":{{"id":"pmpt_1","variables":{{"name":"{v}"}}}},
                 "input":[{{"type":"function_call_output","call_id":"c","output":[{{"type":"input_text","text":"{v}"}}]}},
                          {{"type":"reasoning","summary":[{{"type":"summary_text","text":"{v}"}}]}},
-                         {{"type":"custom_tool_call","call_id":"c2","name":"x","input":"{v}"}}]}}"#)),
-            (Provider::Anthropic, format!(r#"{{"model":"claude","metadata":{{"user_id":"{v}"}},"messages":[{{"role":"user","content":[
+                         {{"type":"custom_tool_call","call_id":"c2","name":"x","input":"{v}"}}]}}"#
+                ),
+            ),
+            (
+                Provider::Anthropic,
+                format!(
+                    r#"{{"model":"claude","metadata":{{"user_id":"{v}"}},"messages":[{{"role":"user","content":[
                 {{"type":"document","title":"{v}","context":"{v}","source":{{"type":"text","media_type":"text/plain","data":"{v}"}}}},
-                {{"type":"document","source":{{"type":"content","content":[{{"type":"text","text":"{v}"}}]}}}}]}}]}}"#)),
-            (Provider::Gemini, format!(r#"{{"contents":[{{"role":"model","parts":[{{"executableCode":{{"language":"PYTHON","code":"print('{v}')"}}}},
-                {{"codeExecutionResult":{{"outcome":"OUTCOME_OK","output":"{v}"}}}}]}}]}}"#)),
+                {{"type":"document","source":{{"type":"content","content":[{{"type":"text","text":"{v}"}}]}}}}]}}]}}"#
+                ),
+            ),
+            (
+                Provider::Gemini,
+                format!(
+                    r#"{{"contents":[{{"role":"model","parts":[{{"executableCode":{{"language":"PYTHON","code":"print('{v}')"}}}},
+                {{"codeExecutionResult":{{"outcome":"OUTCOME_OK","output":"{v}"}}}}]}}]}}"#
+                ),
+            ),
             (Provider::Generic, format!(r#"{{"a":{{"b":[1,{{"c":"{v}"}}]}},"{v}":true}}"#)),
         ];
         for (provider, body) in bodies {
             let policy = CompiledPolicy::new(Policy::default()).unwrap();
             let minter = TokenMinter::new([1; 32]);
-            let r = Redactor { policy: &policy, provider: *provider, minter: &minter, scope: b"t", taken: &|_, _| false }
-                .redact(body.as_bytes());
+            let r =
+                Redactor { policy: &policy, provider: *provider, minter: &minter, scope: b"t", taken: &|_, _| false }
+                    .redact(body.as_bytes());
             let Verdict::Rewrite(out) = &r.verdict else { panic!("{provider:?}: expected a rewrite") };
             let out = std::str::from_utf8(out).unwrap();
             assert!(!out.contains(v), "{provider:?}: {out}");
@@ -605,8 +658,14 @@ mod tests {
         );
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let r = Redactor { policy: &policy, provider: Provider::Anthropic, minter: &minter, scope: b"t", taken: &|_, _| false }
-            .redact(body.as_bytes());
+        let r = Redactor {
+            policy: &policy,
+            provider: Provider::Anthropic,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        }
+        .redact(body.as_bytes());
         assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN"), r.unscannable), (Some(&1), Some(&1), 0));
         let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
         let v: serde_json::Value = serde_json::from_slice(out).unwrap();
@@ -622,7 +681,9 @@ mod tests {
         png.extend_from_slice(b"tEXtAuthor\0jane.doe@example.com\0\0");
         let url_safe = Style { url_safe: true, padded: false };
         let url = format!("data:image/png;base64,{}", String::from_utf8(encode(&png, url_safe)).unwrap());
-        let body = format!(r#"{{"messages":[{{"role":"user","content":[{{"type":"image_url","image_url":{{"url":"{url}"}}}}]}}]}}"#);
+        let body = format!(
+            r#"{{"messages":[{{"role":"user","content":[{{"type":"image_url","image_url":{{"url":"{url}"}}}}]}}]}}"#
+        );
         let r = redact(body.as_bytes());
         assert_eq!((r.counts.get("EMAIL"), r.unscannable), (Some(&1), 1));
         let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
@@ -635,14 +696,19 @@ mod tests {
 
         // A value in base64's alphabet under a media key is read as the text it is too.
         for value in ["AKIAIOSFODNN7EXAMPLE", "4111111111111111"] {
-            let body = format!(r#"{{"messages":[{{"role":"user","content":[{{"type":"document","source":{{"type":"text","media_type":"text/plain","data":"{value}"}}}}]}}]}}"#);
+            let body = format!(
+                r#"{{"messages":[{{"role":"user","content":[{{"type":"document","source":{{"type":"text","media_type":"text/plain","data":"{value}"}}}}]}}]}}"#
+            );
             let r = redact(body.as_bytes());
             let Verdict::Rewrite(out) = &r.verdict else { panic!("{value}: expected a rewrite") };
             assert!(!String::from_utf8_lossy(out).contains(value));
         }
 
         // A plain image: forwarded byte for byte, counted.
-        let body = format!(r#"{{"contents":[{{"parts":[{{"inlineData":{{"mimeType":"image/png","data":"{}"}}}}]}}]}}"#, String::from_utf8(encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", padded)).unwrap());
+        let body = format!(
+            r#"{{"contents":[{{"parts":[{{"inlineData":{{"mimeType":"image/png","data":"{}"}}}}]}}]}}"#,
+            String::from_utf8(encode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", padded)).unwrap()
+        );
         let r = redact(body.as_bytes());
         assert_eq!((r.verdict.clone(), r.unscannable), (Verdict::Forward, 1));
     }
@@ -694,7 +760,13 @@ mod tests {
     fn form_bodies_are_read_as_a_server_reads_them() {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let redactor = Redactor { policy: &policy, provider: Provider::Generic, minter: &minter, scope: b"t", taken: &|_, _| false };
+        let redactor = Redactor {
+            policy: &policy,
+            provider: Provider::Generic,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        };
         let body = b"subject=hi&note=mail+jane%40example.com+card+4111+1111+1111+1111";
         let r = redactor.redact_typed(body, "application/x-www-form-urlencoded");
         assert_eq!((r.counts.get("EMAIL"), r.counts.get("CREDIT_CARD")), (Some(&1), Some(&1)), "{:?}", r.counts);
@@ -734,7 +806,13 @@ mod tests {
             --XyZ--\r\n";
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let redactor = Redactor { policy: &policy, provider: Provider::Generic, minter: &minter, scope: b"t", taken: &|_, _| false };
+        let redactor = Redactor {
+            policy: &policy,
+            provider: Provider::Generic,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        };
         let r = redactor.redact_typed(body, "multipart/form-data; boundary=XyZ");
         assert_eq!(r.kind, BodyKind::Multipart);
         assert_eq!(r.unscannable, 1);
@@ -808,18 +886,36 @@ mod tests {
     fn the_next_turn_of_a_conversation_rescans_only_its_new_message() {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let redactor = |scope: &'static [u8]| Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope, taken: &|_, _| false };
-        let history = format!(r#"{{"role":"user","content":"{} mail jane.doe@example.com"}}"#, "the pipeline failed again ".repeat(4));
+        let redactor = |scope: &'static [u8]| Redactor {
+            policy: &policy,
+            provider: Provider::OpenAiChat,
+            minter: &minter,
+            scope,
+            taken: &|_, _| false,
+        };
+        let history = format!(
+            r#"{{"role":"user","content":"{} mail jane.doe@example.com"}}"#,
+            "the pipeline failed again ".repeat(4)
+        );
         let turn_1 = format!(r#"{{"messages":[{history}]}}"#);
-        let turn_2 = format!(r#"{{"messages":[{history},{{"role":"user","content":"{} and ssn 123-45-6789"}}]}}"#, "and now the checkout is slow ".repeat(4));
+        let turn_2 = format!(
+            r#"{{"messages":[{history},{{"role":"user","content":"{} and ssn 123-45-6789"}}]}}"#,
+            "and now the checkout is slow ".repeat(4)
+        );
         let first = redactor(b"client-a").redact(turn_1.as_bytes());
         assert_eq!(first.remembered, 0);
         let second = redactor(b"client-a").redact(turn_2.as_bytes());
         assert_eq!(second.remembered, 1);
         // The same rewrite as without memory: both values found, the same tokens.
         let fresh = CompiledPolicy::new(Policy::default()).unwrap();
-        let alone = Redactor { policy: &fresh, provider: Provider::OpenAiChat, minter: &minter, scope: b"client-a", taken: &|_, _| false }
-            .redact(turn_2.as_bytes());
+        let alone = Redactor {
+            policy: &fresh,
+            provider: Provider::OpenAiChat,
+            minter: &minter,
+            scope: b"client-a",
+            taken: &|_, _| false,
+        }
+        .redact(turn_2.as_bytes());
         assert_eq!(alone.remembered, 0);
         assert_eq!(second.verdict, alone.verdict);
         assert_eq!(second.counts, alone.counts);

@@ -115,10 +115,8 @@ mod tests {
     #[test]
     fn unknown_tokens_and_non_text_fields_stay() {
         let (map, t) = map_with(&[("EMAIL", "jane@example.com")]);
-        let body = format!(
-            r#"{{"id":"{0}","choices":[{{"message":{{"content":"«token:EMAIL:00000000» x"}}}}]}}"#,
-            t[0]
-        );
+        let body =
+            format!(r#"{{"id":"{0}","choices":[{{"message":{{"content":"«token:EMAIL:00000000» x"}}}}]}}"#, t[0]);
         let r = restore_json(Provider::OpenAiChat, body.as_bytes(), &map).unwrap();
         assert_eq!(r, Restoration { body: None, restored: 0 });
     }

@@ -277,7 +277,11 @@ mod tests {
             let (events, rest) = split_all(input, chunk);
             assert_eq!(
                 events,
-                vec![b"data: a\n\n".to_vec(), b"event: x\r\ndata: b\r\n\r\n".to_vec(), b": comment\rdata: c\r\r".to_vec()],
+                vec![
+                    b"data: a\n\n".to_vec(),
+                    b"event: x\r\ndata: b\r\n\r\n".to_vec(),
+                    b": comment\rdata: c\r\r".to_vec()
+                ],
                 "chunk {chunk}"
             );
             assert_eq!(rest, b"data: tail");
@@ -317,7 +321,11 @@ mod tests {
                     _ => None,
                 })
                 .collect();
-            assert_eq!(elements, vec![b"{\"a\":\"x]}\\\"\"}".to_vec(), b"{\"b\":[1,{\"c\":2}]}".to_vec()], "chunk {chunk}");
+            assert_eq!(
+                elements,
+                vec![b"{\"a\":\"x]}\\\"\"}".to_vec(), b"{\"b\":[1,{\"c\":2}]}".to_vec()],
+                "chunk {chunk}"
+            );
             let joined: Vec<u8> = pieces
                 .iter()
                 .flat_map(|p| match p {

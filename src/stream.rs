@@ -185,13 +185,16 @@ impl StreamRestorer {
                     let Some(data) = event.data.as_deref() else { continue };
                     fill_template(self.provider, &p.template, data, key, &text, |s, e| event.raw_range(s, e))
                 }
-                Framing::JsonArray => fill_template(self.provider, &p.template, &p.template, key, &text, |s, e| Some((s, e)))
-                    .map(|mut element| {
-                        if self.emitted_element {
-                            element.insert(0, b',');
-                        }
-                        element
-                    }),
+                Framing::JsonArray => {
+                    fill_template(self.provider, &p.template, &p.template, key, &text, |s, e| Some((s, e))).map(
+                        |mut element| {
+                            if self.emitted_element {
+                                element.insert(0, b',');
+                            }
+                            element
+                        },
+                    )
+                }
             };
             if let Some(bytes) = synthesized {
                 out.extend_from_slice(&bytes);
@@ -351,7 +354,9 @@ mod tests {
         for line in String::from_utf8_lossy(&out).lines() {
             if let Some(json) = line.strip_prefix("data: ") {
                 if let Ok(v) = serde_json::from_str::<serde_json::Value>(json) {
-                    args_out.push_str(v["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"].as_str().unwrap_or(""));
+                    args_out.push_str(
+                        v["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"].as_str().unwrap_or(""),
+                    );
                 }
             }
         }
@@ -363,12 +368,23 @@ mod tests {
     fn gemini_json_array_stream() {
         let (map, t) = tokens();
         let (a, b) = t.split_at(4);
-        let el = |s: &str| format!("{{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":{}}}],\"role\":\"model\"}},\"index\":0}}]}}", serde_json::to_string(s).unwrap());
+        let el = |s: &str| {
+            format!(
+                "{{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":{}}}],\"role\":\"model\"}},\"index\":0}}]}}",
+                serde_json::to_string(s).unwrap()
+            )
+        };
         let stream = format!("[{}\n,\r\n{}\n,\r\n{}\n]", el("Hi "), el(&format!("x {a}")), el(&format!("{b} y «tok")));
         for chunk in [1, 5, 40, stream.len()] {
             let out = run(Provider::Gemini, Framing::JsonArray, stream.as_bytes(), chunk, &map);
-            let v: serde_json::Value = serde_json::from_slice(&out).unwrap_or_else(|e| panic!("chunk {chunk}: {e}: {}", String::from_utf8_lossy(&out)));
-            let text: String = v.as_array().unwrap().iter().map(|e| e["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap().to_string()).collect();
+            let v: serde_json::Value = serde_json::from_slice(&out)
+                .unwrap_or_else(|e| panic!("chunk {chunk}: {e}: {}", String::from_utf8_lossy(&out)));
+            let text: String = v
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap().to_string())
+                .collect();
             assert_eq!(text, "Hi x jane@example.com y «tok", "chunk {chunk}");
         }
     }

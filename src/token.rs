@@ -55,7 +55,10 @@ struct MacMemo {
 
 impl MacMemo {
     fn new() -> MacMemo {
-        MacMemo { keys: Fingerprints::new(), inner: Mutex::new(Generations::new(MAC_MEMO_ENTRIES, MAC_MEMO_ENTRIES, |_| 1)) }
+        MacMemo {
+            keys: Fingerprints::new(),
+            inner: Mutex::new(Generations::new(MAC_MEMO_ENTRIES, MAC_MEMO_ENTRIES, |_| 1)),
+        }
     }
 }
 
@@ -86,7 +89,11 @@ impl std::fmt::Debug for TokenMinter {
 
 impl TokenMinter {
     pub fn new(key: [u8; 32]) -> TokenMinter {
-        TokenMinter { keyed: <Hmac<Sha256> as Mac>::new_from_slice(&key).ok(), id_len: ID_HEX_LEN, macs: MacMemo::new() }
+        TokenMinter {
+            keyed: <Hmac<Sha256> as Mac>::new_from_slice(&key).ok(),
+            id_len: ID_HEX_LEN,
+            macs: MacMemo::new(),
+        }
     }
 
     /// The same minter issuing ids of `len` hex digits (clamped to 8..=64).
@@ -308,7 +315,9 @@ fn parse_at(text: &[u8], mark: usize) -> Option<TokenSpan<'_>> {
     let before = text.get(..mark)?;
     let start = if before.ends_with(OPEN.as_bytes()) {
         mark - OPEN.len()
-    } else if before.len() >= ESCAPED_OPEN.len() && starts_with_ci(before.get(mark - ESCAPED_OPEN.len()..)?, ESCAPED_OPEN) {
+    } else if before.len() >= ESCAPED_OPEN.len()
+        && starts_with_ci(before.get(mark - ESCAPED_OPEN.len()..)?, ESCAPED_OPEN)
+    {
         mark - ESCAPED_OPEN.len()
     } else if before.last().is_some_and(|&b| is_word(b)) {
         return None;
@@ -417,7 +426,8 @@ fn is_token_prefix(s: &[u8]) -> bool {
         return true;
     }
     // Only a partial closing mark can follow; a complete one ends the token.
-    (rest == [0xc2]) || (rest.first() == Some(&b'\\') && rest.len() < ESCAPED_CLOSE.len() && starts_with_ci(ESCAPED_CLOSE, rest))
+    (rest == [0xc2])
+        || (rest.first() == Some(&b'\\') && rest.len() < ESCAPED_CLOSE.len() && starts_with_ci(ESCAPED_CLOSE, rest))
 }
 
 #[cfg(test)]

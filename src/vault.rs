@@ -127,10 +127,7 @@ pub struct Recent {
 
 impl Recent {
     fn new() -> Recent {
-        Recent {
-            keys: Fingerprints::new(),
-            entries: std::collections::HashMap::new(),
-        }
+        Recent { keys: Fingerprints::new(), entries: std::collections::HashMap::new() }
     }
 
     /// What is known of `token` in `scope` at `now`, if anything.
@@ -253,7 +250,10 @@ impl Vault {
         let record = decode(&bytes).into_iter().find(|r| r.id == id && r.expires > now)?;
         let value = self
             .seal
-            .decrypt(Nonce::from_slice(&Self::nonce(&id)), Payload { msg: &record.sealed, aad: &Self::aad(scope, token) })
+            .decrypt(
+                Nonce::from_slice(&Self::nonce(&id)),
+                Payload { msg: &record.sealed, aad: &Self::aad(scope, token) },
+            )
             .ok()?;
         Some((value, record.expires))
     }

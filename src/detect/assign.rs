@@ -188,7 +188,9 @@ fn assignment(hay: &[u8], op: usize) -> Option<(NameClass, usize, usize)> {
     // Code (` = ` with spaces and a lower-case name, `:=`, `=>`), or a JSON or flow
     // collection (`{"k": v,`, `[a, b]`): punctuation ends a bare value.
     let spaced_code = kind == Op::Equals && spaced(hay, op_start, value_from) && code_name(name);
-    let in_collection = hay.get(line_start(hay, name_start)..name_start).is_some_and(|l| l.iter().any(|b| matches!(b, b'{' | b'[' | b'(' | b',')));
+    let in_collection = hay
+        .get(line_start(hay, name_start)..name_start)
+        .is_some_and(|l| l.iter().any(|b| matches!(b, b'{' | b'[' | b'(' | b',')));
     let walrus = kind == Op::Equals && hay.get(op_start) == Some(&b':'); // Go's `:=`
     let arrow = kind == Op::Equals && value_from.checked_sub(1).and_then(|p| hay.get(p)) == Some(&b'>'); // `=>`
     let code = spaced_code || in_collection || walrus || arrow;
@@ -276,7 +278,12 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
                 while c > 0 && matches!(hay.get(c - 1), Some(b' ' | b'\t' | b'&' | b'\'')) && s - c < 8 {
                     c -= 1;
                 }
-                if c > 0 && c < s && hay.get(c - 1) == Some(&b':') && hay.get(c.saturating_sub(2)) != Some(&b':') && s < e {
+                if c > 0
+                    && c < s
+                    && hay.get(c - 1) == Some(&b':')
+                    && hay.get(c.saturating_sub(2)) != Some(&b':')
+                    && s < e
+                {
                     if let Some((ns, ne)) = name_before(hay, c - 1, Op::Colon) {
                         return Some((ns, ne));
                     }
@@ -298,7 +305,8 @@ fn quoted_before(hay: &[u8], close: usize, q: u8) -> Option<(usize, usize)> {
     let from = close.saturating_sub(MAX_NAME + 1).max(line_start(hay, close));
     let open = hay.get(from..close)?.iter().rposition(|&b| b == q)? + from;
     let name = hay.get(open + 1..close)?;
-    (!name.is_empty() && name.iter().all(|&b| is_name_byte(b) || b == b':' || b == b' ')).then_some((open + 1, name.len()))
+    (!name.is_empty() && name.iter().all(|&b| is_name_byte(b) || b == b':' || b == b' '))
+        .then_some((open + 1, name.len()))
 }
 
 /// The start of the line `at` is in, looking back at most 256 bytes (a longer line is
@@ -394,12 +402,12 @@ fn value_after(hay: &[u8], from: usize, kind: Op, code: bool) -> Option<(usize, 
 /// A key name without a word that makes it a secret (`key`, `DATA_KEY`, `cache_key`):
 /// a hex digest after it is as likely an id.
 fn weak_key(name: &[u8]) -> bool {
-    let ends = |s: &[u8]| name.len() >= s.len() && name.get(name.len() - s.len()..).is_some_and(|e| e.eq_ignore_ascii_case(s));
+    let ends =
+        |s: &[u8]| name.len() >= s.len() && name.get(name.len() - s.len()..).is_some_and(|e| e.eq_ignore_ascii_case(s));
     let ends_key = ends(b"key") || ends(b"keys");
-    let qualified = KEY_QUALIFIERS
-        .iter()
-        .any(|q| find_folded(name, q.as_bytes()).is_some_and(|at| at + q.len() + 3 <= name.len()))
-        || SECRET_WORDS.iter().any(|w| find_folded(name, w.as_bytes()).is_some());
+    let qualified =
+        KEY_QUALIFIERS.iter().any(|q| find_folded(name, q.as_bytes()).is_some_and(|at| at + q.len() + 3 <= name.len()))
+            || SECRET_WORDS.iter().any(|w| find_folded(name, w.as_bytes()).is_some());
     ends_key && !qualified
 }
 
@@ -411,7 +419,8 @@ fn find_folded(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
     let last = hay.len().checked_sub(needle.len())?;
     (0..=last).find(|&i| {
-        hay.get(i).is_some_and(|b| b.to_ascii_lowercase() == first) && hay.get(i + 1..i + needle.len()).is_some_and(|r| r.eq_ignore_ascii_case(rest))
+        hay.get(i).is_some_and(|b| b.to_ascii_lowercase() == first)
+            && hay.get(i + 1..i + needle.len()).is_some_and(|r| r.eq_ignore_ascii_case(rest))
     })
 }
 
@@ -559,50 +568,332 @@ const TRIGGERS: Triggers = {
 };
 
 const PASSWORD_WORDS: &[&str] = &[
-    "password", "passwd", "pwd", "pass", "passphrase", "passcode", "pw", "passwort", "kennwort", "motdepasse", "mdp",
-    "contrasena", "senha", "haslo", "wachtwoord", "losenord", "sifre", "parola", "clave",
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "passphrase",
+    "passcode",
+    "pw",
+    "passwort",
+    "kennwort",
+    "motdepasse",
+    "mdp",
+    "contrasena",
+    "senha",
+    "haslo",
+    "wachtwoord",
+    "losenord",
+    "sifre",
+    "parola",
+    "clave",
 ];
 const PASSWORD_PARTS: &[&str] = &["password", "passwd", "passphrase", "passwort"];
 const SECRET_WORDS: &[&str] = &[
-    "secret", "secrets", "token", "apikey", "auth", "authorization", "credential", "credentials", "creds", "cred",
-    "bearer", "jwt", "pat", "dsn", "cookie", "salt", "privatekey", "secretkey", "accesskey", "authtoken",
-    "signature", "hmac",
+    "secret",
+    "secrets",
+    "token",
+    "apikey",
+    "auth",
+    "authorization",
+    "credential",
+    "credentials",
+    "creds",
+    "cred",
+    "bearer",
+    "jwt",
+    "pat",
+    "dsn",
+    "cookie",
+    "salt",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+    "authtoken",
+    "signature",
+    "hmac",
 ];
-const SECRET_PARTS: &[&str] = &["apikey", "secretkey", "accesskey", "privatekey", "authtoken", "accesstoken", "clientsecret"];
+const SECRET_PARTS: &[&str] =
+    &["apikey", "secretkey", "accesskey", "privatekey", "authtoken", "accesstoken", "clientsecret"];
 const KEY_QUALIFIERS: &[&str] = &[
-    "api", "access", "secret", "private", "signing", "sign", "encryption", "encrypt", "decryption", "master", "client",
-    "app", "application", "service", "account", "storage", "shared", "webhook", "consumer", "subscription", "admin",
-    "root", "session", "crypto", "cipher", "aes", "hmac", "license", "licence", "auth", "server", "ssh", "gpg", "pgp",
-    "deploy", "sas", "primary", "secondary", "instrumentation", "ingest", "ingestion", "write", "read", "user", "dev",
-    "prod", "live", "test", "mapbox", "stripe", "openai", "anthropic", "google", "azure", "aws",
+    "api",
+    "access",
+    "secret",
+    "private",
+    "signing",
+    "sign",
+    "encryption",
+    "encrypt",
+    "decryption",
+    "master",
+    "client",
+    "app",
+    "application",
+    "service",
+    "account",
+    "storage",
+    "shared",
+    "webhook",
+    "consumer",
+    "subscription",
+    "admin",
+    "root",
+    "session",
+    "crypto",
+    "cipher",
+    "aes",
+    "hmac",
+    "license",
+    "licence",
+    "auth",
+    "server",
+    "ssh",
+    "gpg",
+    "pgp",
+    "deploy",
+    "sas",
+    "primary",
+    "secondary",
+    "instrumentation",
+    "ingest",
+    "ingestion",
+    "write",
+    "read",
+    "user",
+    "dev",
+    "prod",
+    "live",
+    "test",
+    "mapbox",
+    "stripe",
+    "openai",
+    "anthropic",
+    "google",
+    "azure",
+    "aws",
 ];
 /// A name's last word that makes it a name about a secret, not of one.
 const DESCRIPTORS: &[&str] = &[
-    "id", "ids", "name", "names", "path", "file", "filename", "dir", "url", "uri", "endpoint", "host", "type", "kind",
-    "length", "len", "size", "count", "limit", "limits", "max", "min", "ttl", "expiry", "expires", "expiration",
-    "timeout", "lifetime", "header", "field", "env", "var", "ref", "policy", "prefix", "suffix", "format", "version",
-    "enabled", "disabled", "required", "hint", "label", "mode", "arn", "region", "hash", "hashed", "digest",
-    "algorithm", "alg", "location", "store", "provider", "source", "description", "help", "pattern", "regex",
-    "rotation", "validity", "age", "created", "updated", "at", "usage", "strength", "changed", "placeholder", "text",
-    "title", "message", "error", "errors", "prompt", "input", "class", "style", "template", "param",
-    "parameter", "option", "options", "flag", "reset", "manager", "service", "handler", "helper", "util", "utils",
-    "config", "settings", "schema", "spec", "model", "index", "fingerprint", "thumbprint", "issuer",
-    "audience", "scope", "scopes", "public", "exists", "set", "valid", "invalid", "check", "verify", "rule", "rules",
-    "mask", "masked", "char", "chars", "characters", "words", "budget", "spent", "used", "remaining",
+    "id",
+    "ids",
+    "name",
+    "names",
+    "path",
+    "file",
+    "filename",
+    "dir",
+    "url",
+    "uri",
+    "endpoint",
+    "host",
+    "type",
+    "kind",
+    "length",
+    "len",
+    "size",
+    "count",
+    "limit",
+    "limits",
+    "max",
+    "min",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "timeout",
+    "lifetime",
+    "header",
+    "field",
+    "env",
+    "var",
+    "ref",
+    "policy",
+    "prefix",
+    "suffix",
+    "format",
+    "version",
+    "enabled",
+    "disabled",
+    "required",
+    "hint",
+    "label",
+    "mode",
+    "arn",
+    "region",
+    "hash",
+    "hashed",
+    "digest",
+    "algorithm",
+    "alg",
+    "location",
+    "store",
+    "provider",
+    "source",
+    "description",
+    "help",
+    "pattern",
+    "regex",
+    "rotation",
+    "validity",
+    "age",
+    "created",
+    "updated",
+    "at",
+    "usage",
+    "strength",
+    "changed",
+    "placeholder",
+    "text",
+    "title",
+    "message",
+    "error",
+    "errors",
+    "prompt",
+    "input",
+    "class",
+    "style",
+    "template",
+    "param",
+    "parameter",
+    "option",
+    "options",
+    "flag",
+    "reset",
+    "manager",
+    "service",
+    "handler",
+    "helper",
+    "util",
+    "utils",
+    "config",
+    "settings",
+    "schema",
+    "spec",
+    "model",
+    "index",
+    "fingerprint",
+    "thumbprint",
+    "issuer",
+    "audience",
+    "scope",
+    "scopes",
+    "public",
+    "exists",
+    "set",
+    "valid",
+    "invalid",
+    "check",
+    "verify",
+    "rule",
+    "rules",
+    "mask",
+    "masked",
+    "char",
+    "chars",
+    "characters",
+    "words",
+    "budget",
+    "spent",
+    "used",
+    "remaining",
 ];
 /// A name's first word that counts or switches: `max_tokens`, `num_tokens`, `use_auth`.
 const QUANTIFIERS: &[&str] = &[
-    "max", "min", "num", "total", "count", "is", "has", "use", "enable", "enabled", "disable", "require", "required",
-    "show", "hide", "forgot", "no", "allow", "n", "input", "output", "prompt", "completion", "cached", "reasoning",
+    "max",
+    "min",
+    "num",
+    "total",
+    "count",
+    "is",
+    "has",
+    "use",
+    "enable",
+    "enabled",
+    "disable",
+    "require",
+    "required",
+    "show",
+    "hide",
+    "forgot",
+    "no",
+    "allow",
+    "n",
+    "input",
+    "output",
+    "prompt",
+    "completion",
+    "cached",
+    "reasoning",
 ];
 /// Words that make a `*_key` name a lookup key, not a secret one.
 const LOOKUP_KEYS: &[&str] = &[
-    "primary", "sort", "partition", "cache", "routing", "idempotency", "object", "lookup", "dedup", "dedupe", "map",
-    "hot", "translation", "i18n", "message", "msg", "row", "hash", "range", "shard", "group", "bucket", "redis", "s3",
-    "foreign", "unique", "composite", "natural", "dict", "field", "column", "entry", "index", "sharding", "distribution",
-    "cluster", "order", "label", "metadata", "tag", "event", "dimension", "react", "list", "item", "menu", "nav",
+    "primary",
+    "sort",
+    "partition",
+    "cache",
+    "routing",
+    "idempotency",
+    "object",
+    "lookup",
+    "dedup",
+    "dedupe",
+    "map",
+    "hot",
+    "translation",
+    "i18n",
+    "message",
+    "msg",
+    "row",
+    "hash",
+    "range",
+    "shard",
+    "group",
+    "bucket",
+    "redis",
+    "s3",
+    "foreign",
+    "unique",
+    "composite",
+    "natural",
+    "dict",
+    "field",
+    "column",
+    "entry",
+    "index",
+    "sharding",
+    "distribution",
+    "cluster",
+    "order",
+    "label",
+    "metadata",
+    "tag",
+    "event",
+    "dimension",
+    "react",
+    "list",
+    "item",
+    "menu",
+    "nav",
 ];
-const NOT_SECRET: &[&str] = &["public", "publishable", "foreign", "primarykey", "sort", "partition", "idempotency", "cache", "row", "lookup", "hotkey", "shortcut", "keyboard", "monkey", "turkey", "donkey", "whiskey"];
+const NOT_SECRET: &[&str] = &[
+    "public",
+    "publishable",
+    "foreign",
+    "primarykey",
+    "sort",
+    "partition",
+    "idempotency",
+    "cache",
+    "row",
+    "lookup",
+    "hotkey",
+    "shortcut",
+    "keyboard",
+    "monkey",
+    "turkey",
+    "donkey",
+    "whiskey",
+];
 
 /// Whether `value` reads as a secret for a name of `class`.
 fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool {
@@ -649,7 +940,10 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
             // not a word (`Read-Host`).
             let lower = v.iter().any(u8::is_ascii_lowercase);
             let upper = v.iter().any(u8::is_ascii_uppercase);
-            digits > 0 && letters > 0 && u8::from(lower) + u8::from(upper) + u8::from(digits > 0) + u8::from(others > 0) >= 3 && !bare_code
+            digits > 0
+                && letters > 0
+                && u8::from(lower) + u8::from(upper) + u8::from(digits > 0) + u8::from(others > 0) >= 3
+                && !bare_code
         }
     }
 }
@@ -657,7 +951,8 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
 /// A word that reads as a code identifier: letters only, with at most three changes of
 /// case (`getpass`, `userInput`, `PasswordField`).
 fn identifier_like(v: &[u8]) -> bool {
-    let humps = v.windows(2).filter(|w| matches!(w, [a, b] if a.is_ascii_lowercase() != b.is_ascii_lowercase())).count();
+    let humps =
+        v.windows(2).filter(|w| matches!(w, [a, b] if a.is_ascii_lowercase() != b.is_ascii_lowercase())).count();
     v.iter().all(|b| b.is_ascii_alphabetic() || *b == b'_') && humps <= 3
 }
 
@@ -680,7 +975,19 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     if has(b"${") || has(b"{{") || has(b"}}") || has(b"$(") || starts_folded(v, b"env.") || starts_folded(v, b"var.") {
         return true;
     }
-    const SCHEMES: &[&[u8]] = &[b"op://", b"vault:", b"arn:aws:", b"ref+", b"secret://", b"sm://", b"awssm:", b"azurekv:", b"keyvault:", b"gcpsm:", b"projects/"];
+    const SCHEMES: &[&[u8]] = &[
+        b"op://",
+        b"vault:",
+        b"arn:aws:",
+        b"ref+",
+        b"secret://",
+        b"sm://",
+        b"awssm:",
+        b"azurekv:",
+        b"keyvault:",
+        b"gcpsm:",
+        b"projects/",
+    ];
     if SCHEMES.iter().any(|s| starts_folded(v, s)) {
         return true;
     }
@@ -690,24 +997,57 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     // Unquoted code: `os.environ["X"]`, `process.env.X!`, `config.get(...)`, `var.db`,
     // `settings.SECRET_KEY`, `data.vault_generic_secret.x.data`.
     const OBJECTS: &[&[u8]] = &[
-        b"process.env", b"os.environ", b"os.getenv", b"system.getenv", b"env[", b"env.fetch", b"deno.env",
-        b"import.meta.env", b"config.", b"settings.", b"secrets.", b"vars.", b"local.", b"data.", b"module.",
-        b"environment.", b"context.", b"props.", b"this.", b"self.", b"params.", b"args.", b"options.", b"opts.",
-        b"credentials.", b"creds.", b"request.", b"req.", b"cfg.", b"conf.", b"app.config", b"viper.",
+        b"process.env",
+        b"os.environ",
+        b"os.getenv",
+        b"system.getenv",
+        b"env[",
+        b"env.fetch",
+        b"deno.env",
+        b"import.meta.env",
+        b"config.",
+        b"settings.",
+        b"secrets.",
+        b"vars.",
+        b"local.",
+        b"data.",
+        b"module.",
+        b"environment.",
+        b"context.",
+        b"props.",
+        b"this.",
+        b"self.",
+        b"params.",
+        b"args.",
+        b"options.",
+        b"opts.",
+        b"credentials.",
+        b"creds.",
+        b"request.",
+        b"req.",
+        b"cfg.",
+        b"conf.",
+        b"app.config",
+        b"viper.",
     ];
     if OBJECTS.iter().any(|o| starts_folded(v, o)) {
         return true;
     }
-    let literal = [&b"true"[..], b"false", b"null", b"none", b"nil", b"undefined"].iter().any(|w| v.eq_ignore_ascii_case(w));
+    let literal =
+        [&b"true"[..], b"false", b"null", b"none", b"nil", b"undefined"].iter().any(|w| v.eq_ignore_ascii_case(w));
     let v = v.strip_suffix(b"!").unwrap_or(v); // TypeScript's non-null assertion
-    // A call or an index: an identifier path right before the first `(` or `[`
-    // (`getpass()`, `ENV['X']`); a Django key holds `(` after other punctuation.
-    let call = v
-        .iter()
-        .position(|&b| b == b'(' || b == b'[')
-        .is_some_and(|p| p > 0 && v.get(..p).is_some_and(|head| head.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))));
+                                               // A call or an index: an identifier path right before the first `(` or `[`
+                                               // (`getpass()`, `ENV['X']`); a Django key holds `(` after other punctuation.
+    let call = v.iter().position(|&b| b == b'(' || b == b'[').is_some_and(|p| {
+        p > 0
+            && v.get(..p)
+                .is_some_and(|head| head.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':')))
+    });
     let path = v.contains(&b'.')
-        && v.split(|&b| b == b'.').all(|p| p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+        && v.split(|&b| b == b'.').all(|p| {
+            p.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+                && p.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        })
         && !v.iter().any(u8::is_ascii_digit);
     call || path || literal
 }
@@ -716,23 +1056,78 @@ fn reference(v: &[u8], quoted: bool) -> bool {
 /// `<redacted>`, `example`, a run of one character.
 fn placeholder(v: &[u8]) -> bool {
     const WORDS: &[&[u8]] = &[
-        b"example", b"your", b"xxxx", b"changeme", b"change_me", b"change-me", b"placeholder", b"dummy", b"redacted",
-        b"sample", b"replace", b"insert", b"todo", b"fixme", b"...", b"***", b"<", b"here", b"secret_value",
-        b"notreal", b"not_real", b"not-a-real", b"fake", b"foobar", b"lorem", b"mysecret", b"my_secret", b"my-secret",
+        b"example",
+        b"your",
+        b"xxxx",
+        b"changeme",
+        b"change_me",
+        b"change-me",
+        b"placeholder",
+        b"dummy",
+        b"redacted",
+        b"sample",
+        b"replace",
+        b"insert",
+        b"todo",
+        b"fixme",
+        b"...",
+        b"***",
+        b"<",
+        b"here",
+        b"secret_value",
+        b"notreal",
+        b"not_real",
+        b"not-a-real",
+        b"fake",
+        b"foobar",
+        b"lorem",
+        b"mysecret",
+        b"my_secret",
+        b"my-secret",
     ];
     if WORDS.iter().any(|w| find_folded(v, w).is_some()) {
         return true;
     }
     const EXACT: &[&[u8]] = &[
-        b"password", b"passwd", b"secret", b"token", b"pass", b"test", b"testing", b"default", b"empty", b"string",
-        b"value", b"admin", b"root", b"user", b"guest", b"demo", b"required", b"optional", b"none", b"null", b"false",
-        b"true", b"apikey", b"api_key", b"api-key", b"key", b"str", b"bool", b"int", b"text", b"hidden", b"masked",
+        b"password",
+        b"passwd",
+        b"secret",
+        b"token",
+        b"pass",
+        b"test",
+        b"testing",
+        b"default",
+        b"empty",
+        b"string",
+        b"value",
+        b"admin",
+        b"root",
+        b"user",
+        b"guest",
+        b"demo",
+        b"required",
+        b"optional",
+        b"none",
+        b"null",
+        b"false",
+        b"true",
+        b"apikey",
+        b"api_key",
+        b"api-key",
+        b"key",
+        b"str",
+        b"bool",
+        b"int",
+        b"text",
+        b"hidden",
+        b"masked",
     ];
     if EXACT.iter().any(|e| v.eq_ignore_ascii_case(e)) {
         return true;
     }
     let first = v.first().map_or(0, u8::to_ascii_lowercase);
-    v.iter().all(|b| b.to_ascii_lowercase() == first) || v.iter().all(|b| matches!(b.to_ascii_lowercase(), b'x' | b'*' | b'-' | b'_' | b'.' | b'0'))
+    v.iter().all(|b| b.to_ascii_lowercase() == first)
+        || v.iter().all(|b| matches!(b.to_ascii_lowercase(), b'x' | b'*' | b'-' | b'_' | b'.' | b'0'))
 }
 
 #[cfg(test)]
@@ -753,30 +1148,83 @@ mod tests {
     fn the_letter_tables_let_every_trigger_word_through_and_most_names_not() {
         let lists: [&[&str]; 5] = [PASSWORD_WORDS, PASSWORD_PARTS, SECRET_WORDS, SECRET_PARTS, &["key"]];
         for word in lists.iter().flat_map(|l| l.iter()) {
-            for name in [word.to_string(), word.to_ascii_uppercase(), format!("db_{word}_2"), format!("x{}", word.to_ascii_uppercase())] {
+            for name in [
+                word.to_string(),
+                word.to_ascii_uppercase(),
+                format!("db_{word}_2"),
+                format!("x{}", word.to_ascii_uppercase()),
+            ] {
                 assert!(may_trigger(name.as_bytes()), "{name}");
             }
         }
-        for name in ["status", "timeout", "request_id", "latency_ms", "replicas", "image", "version", "backoff_ms", "p", "w", ""] {
+        for name in [
+            "status",
+            "timeout",
+            "request_id",
+            "latency_ms",
+            "replicas",
+            "image",
+            "version",
+            "backoff_ms",
+            "p",
+            "w",
+            "",
+        ] {
             assert!(!may_trigger(name.as_bytes()), "{name}");
         }
     }
 
     #[test]
     fn names_split_at_humps_and_separators() {
-        for name in ["dbPassword", "DB_PASSWORD", "db.password", "DbPassword", "db-pass", "SMTP_PASS", "passwort", "userPwd"] {
+        for name in
+            ["dbPassword", "DB_PASSWORD", "db.password", "DbPassword", "db-pass", "SMTP_PASS", "passwort", "userPwd"]
+        {
             assert_eq!(classify(name.as_bytes()), Some(NameClass::Password), "{name}");
         }
         for name in [
-            "apiKey", "API_KEY", "ApiKey", "APIKey", "client_secret", "clientSecret", "AUTH_TOKEN", "accessToken",
-            "signing_key", "MASTER_KEY", "key", "_authToken", "auth", "x-api-key", "SECRET_KEY_BASE", "githubPat",
+            "apiKey",
+            "API_KEY",
+            "ApiKey",
+            "APIKey",
+            "client_secret",
+            "clientSecret",
+            "AUTH_TOKEN",
+            "accessToken",
+            "signing_key",
+            "MASTER_KEY",
+            "key",
+            "_authToken",
+            "auth",
+            "x-api-key",
+            "SECRET_KEY_BASE",
+            "githubPat",
         ] {
             assert_eq!(classify(name.as_bytes()), Some(NameClass::Secret), "{name}");
         }
         for name in [
-            "password_length", "token_url", "secret_name", "api_key_id", "max_tokens", "publicKey", "foreign_key",
-            "keyboard", "monkey", "tokenizer", "author", "passenger", "passport", "compass", "bypass", "keyId",
-            "password_hash", "TOKEN_TYPE", "authorUrl", "key_path", "idempotency_key", "sort_key", "has_password",
+            "password_length",
+            "token_url",
+            "secret_name",
+            "api_key_id",
+            "max_tokens",
+            "publicKey",
+            "foreign_key",
+            "keyboard",
+            "monkey",
+            "tokenizer",
+            "author",
+            "passenger",
+            "passport",
+            "compass",
+            "bypass",
+            "keyId",
+            "password_hash",
+            "TOKEN_TYPE",
+            "authorUrl",
+            "key_path",
+            "idempotency_key",
+            "sort_key",
+            "has_password",
         ] {
             assert_eq!(classify(name.as_bytes()), None, "{name}");
         }
@@ -873,6 +1321,9 @@ mod tests {
         assert!(values(&format!("commit_id={hex}"), NameClass::Secret).is_empty());
         assert!(values(&format!("The cache key={hex} maps"), NameClass::Secret).is_empty());
         // A quote that is never closed on its line: the word after it.
-        assert_eq!(values("\"auth_token\": \"Zx9vQ2mK7pL4rT8wY1nB\nnext", NameClass::Secret), vec!["Zx9vQ2mK7pL4rT8wY1nB"]);
+        assert_eq!(
+            values("\"auth_token\": \"Zx9vQ2mK7pL4rT8wY1nB\nnext", NameClass::Secret),
+            vec!["Zx9vQ2mK7pL4rT8wY1nB"]
+        );
     }
 }

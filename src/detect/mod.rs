@@ -9,18 +9,18 @@
 //! words near a candidate raise or lower its confidence; the policy's
 //! `confidence_threshold` then drops what is left below it.
 
-mod memo;
 mod assign;
-mod prefilter;
-mod visit;
-pub(crate) mod wordset;
 pub mod catalog;
+mod memo;
 pub mod names;
 pub mod normalize;
+mod prefilter;
 pub mod rules;
 mod starts;
 pub mod text;
 pub mod validate;
+mod visit;
+pub(crate) mod wordset;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -121,7 +121,12 @@ enum CompiledGate {
         span: usize,
     },
     /// Keyword ids in the engine's keyword automaton.
-    Near { words: Vec<usize>, before: usize, after: usize, keep: KeywordTest },
+    Near {
+        words: Vec<usize>,
+        before: usize,
+        after: usize,
+        keep: KeywordTest,
+    },
     Windows(WindowsFn),
     Dictionary,
 }
@@ -182,11 +187,7 @@ impl Finding {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DetectError {
     #[error("detectors.custom[{index}] ({id}): invalid pattern: {reason}")]
-    InvalidPattern {
-        index: usize,
-        id: String,
-        reason: String,
-    },
+    InvalidPattern { index: usize, id: String, reason: String },
     #[error("detectors.custom[{index}] ({id}): pattern matches the empty string")]
     EmptyMatch { index: usize, id: String },
     #[error("detectors.disable: unknown rule id or category at index {index}")]
@@ -246,7 +247,11 @@ const JOINED_MAX: usize = 1 << 20;
 /// order of position.
 fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
     candidates.sort_by(|a, b| {
-        b.len().cmp(&a.len()).then(b.confidence.total_cmp(&a.confidence)).then(a.rule.cmp(&b.rule)).then(a.start.cmp(&b.start))
+        b.len()
+            .cmp(&a.len())
+            .then(b.confidence.total_cmp(&a.confidence))
+            .then(a.rule.cmp(&b.rule))
+            .then(a.start.cmp(&b.start))
     });
     // Keyed by start: a candidate overlaps iff its nearest chosen neighbour on the left
     // ends after it starts, or the one on the right starts before it ends.
@@ -368,8 +373,7 @@ const WEAK_SURNAMES: &[&str] = &[
 impl Engine {
     pub fn new(config: &DetectorsConfig) -> Result<Engine, DetectError> {
         for (index, name) in config.disable.iter().enumerate() {
-            let known = catalog::all()
-                .any(|r| r.id == name || r.category == name);
+            let known = catalog::all().any(|r| r.id == name || r.category == name);
             if !known {
                 return Err(DetectError::UnknownRule { index });
             }
@@ -377,9 +381,7 @@ impl Engine {
         for (index, domain) in config.internal_domains.iter().enumerate() {
             // It is a keyword of the start index: it must begin a word.
             let ok = domain.trim_start_matches('.').bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
-                && domain
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+                && domain.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
             if !ok {
                 return Err(DetectError::BadDomain { index });
             }
@@ -419,11 +421,7 @@ impl Engine {
         let mut dictionaries = Vec::new();
         let mut wants_names = false;
         for builtin in catalog::all() {
-            if config
-                .disable
-                .iter()
-                .any(|d| d == builtin.id || d == builtin.category)
-            {
+            if config.disable.iter().any(|d| d == builtin.id || d == builtin.category) {
                 continue;
             }
             let matcher = match builtin.gate {
@@ -432,11 +430,8 @@ impl Engine {
                     Matcher::Names
                 }
                 Gate::PolicyWords => {
-                    let words = if builtin.id == "internal.code_name.v1" {
-                        &config.code_names
-                    } else {
-                        &config.customer_names
-                    };
+                    let words =
+                        if builtin.id == "internal.code_name.v1" { &config.code_names } else { &config.customer_names };
                     if words.is_empty() {
                         continue;
                     }
@@ -451,12 +446,8 @@ impl Engine {
                 _ => {
                     let pattern = match builtin.id {
                         "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
-                        "net.internal_url.v1" => {
-                            rules::internal_url_pattern(&config.internal_domains)
-                        }
-                        "net.internal_host.v1" => {
-                            rules::internal_host_pattern(&config.internal_domains)
-                        }
+                        "net.internal_url.v1" => rules::internal_url_pattern(&config.internal_domains),
+                        "net.internal_host.v1" => rules::internal_host_pattern(&config.internal_domains),
                         _ => builtin.pattern.to_string(),
                     };
                     match builtin.finder {
@@ -481,25 +472,13 @@ impl Engine {
                     prefixes.push(p);
                     CompiledGate::Word(prefixes.len() - 1)
                 }
-                Gate::NumericRun {
-                    min_digits,
-                    min_dashes,
-                    min_dots,
-                    plus,
-                } => CompiledGate::NumericRun {
-                    min_digits,
-                    min_dashes,
-                    min_dots,
-                    plus,
-                },
+                Gate::NumericRun { min_digits, min_dashes, min_dots, plus } => {
+                    CompiledGate::NumericRun { min_digits, min_dashes, min_dots, plus }
+                }
                 Gate::Test(t) => CompiledGate::Test(t),
                 Gate::AfterCountryCode { span } => CompiledGate::AfterCountryCode { span },
                 Gate::PersonNames | Gate::PolicyWords => CompiledGate::Dictionary,
-                Gate::Near {
-                    words,
-                    before,
-                    after,
-                } => {
+                Gate::Near { words, before, after } => {
                     let mut ids: Vec<usize> = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
                     ids.sort_unstable();
                     ids.dedup();
@@ -535,9 +514,7 @@ impl Engine {
             let source = match (&matcher, &builtin.gate) {
                 (Matcher::Names | Matcher::Words(_), _) => Source::Dictionary,
                 _ if !matches!(builtin.validator, Validator::None) => Source::Validated,
-                (_, Gate::Near { .. }) if builtin.id != "secret.high_entropy_assignment.v1" => {
-                    Source::Context
-                }
+                (_, Gate::Near { .. }) if builtin.id != "secret.high_entropy_assignment.v1" => Source::Context,
                 _ => Source::Pattern,
             };
             compiled.push(Rule {
@@ -558,16 +535,9 @@ impl Engine {
         }
         let groups = group_rules(&mut compiled);
         let visits = visit::Visits::new(&compiled);
-        let starts = if keywords.is_empty() && prefixes.is_empty() {
-            None
-        } else {
-            Some(StartIndex::new(&keywords, &prefixes))
-        };
-        let names = if wants_names {
-            Some(NameMatcher::new(config)?)
-        } else {
-            None
-        };
+        let starts =
+            if keywords.is_empty() && prefixes.is_empty() { None } else { Some(StartIndex::new(&keywords, &prefixes)) };
+        let names = if wants_names { Some(NameMatcher::new(config)?) } else { None };
         let reach = compiled
             .iter()
             .map(|r| {
@@ -748,7 +718,8 @@ impl Engine {
             starts.push(joined.len());
             joined.extend_from_slice(part);
         }
-        let gaps: Vec<(usize, usize)> = starts.iter().skip(1).map(|&start| (start.saturating_sub(gap), start)).collect();
+        let gaps: Vec<(usize, usize)> =
+            starts.iter().skip(1).map(|&start| (start.saturating_sub(gap), start)).collect();
         let Some(found) = self.scan_checked(&joined, &gaps) else {
             return parts.iter().map(|p| self.scan_view(p)).collect();
         };
@@ -787,13 +758,10 @@ impl Engine {
                 CompiledGate::AfterCountryCode { span } => {
                     for run in runs.get_or_insert_with(|| numeric_runs(&prepared)).iter() {
                         // The run starts at its first digit or just before it.
-                        let digit = (run.start..run.end)
-                            .find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
+                        let digit = (run.start..run.end).find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
                         let Some(d) = digit else { continue };
-                        let country = d >= 2
-                            && text
-                                .get(d - 2..d)
-                                .is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
+                        let country =
+                            d >= 2 && text.get(d - 2..d).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
                         if country {
                             let hay = text.get(..(d + span).min(text.len())).unwrap_or(text);
                             rule.search(index, hay, d - 2, &mut candidates);
@@ -821,17 +789,16 @@ impl Engine {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
-                CompiledGate::NumericRun {
-                    min_digits,
-                    min_dashes,
-                    min_dots,
-                    plus,
-                } => {
+                CompiledGate::NumericRun { min_digits, min_dashes, min_dots, plus } => {
                     let runs = runs.get_or_insert_with(|| numeric_runs(&prepared));
                     // Most runs are a number or two (`200`, `10:00`): only those with
                     // as many digits as some rule needs are visited by each rule.
                     let long = long_runs.get_or_insert_with(|| {
-                        runs.iter().enumerate().filter(|(_, r)| r.digits >= self.numeric_min_digits).map(|(i, _)| i).collect()
+                        runs.iter()
+                            .enumerate()
+                            .filter(|(_, r)| r.digits >= self.numeric_min_digits)
+                            .map(|(i, _)| i)
+                            .collect()
                     });
                     for (at, run) in long.iter().filter_map(|&at| Some((at, runs.get(at)?))) {
                         if run.digits >= *min_digits
@@ -944,14 +911,8 @@ impl Engine {
         // before it ends.
         let mut chosen: BTreeMap<usize, Finding> = BTreeMap::new();
         for cand in candidates {
-            let left = chosen
-                .range(..=cand.start)
-                .next_back()
-                .map(|(_, f)| f.end > cand.start);
-            let right = chosen
-                .range(cand.start..)
-                .next()
-                .map(|(_, f)| f.start < cand.end);
+            let left = chosen.range(..=cand.start).next_back().map(|(_, f)| f.end > cand.start);
+            let right = chosen.range(cand.start..).next().map(|(_, f)| f.start < cand.end);
             if left != Some(true) && right != Some(true) {
                 chosen.insert(cand.start, cand);
             }
@@ -988,7 +949,8 @@ impl Engine {
         let mut out = Vec::with_capacity(text.len());
         let mut at = 0;
         for (start, end, rule) in spans {
-            let (Some(rule), Some(kept), Some(value)) = (self.rule(rule), text.get(at..start), text.get(start..end)) else {
+            let (Some(rule), Some(kept), Some(value)) = (self.rule(rule), text.get(at..start), text.get(start..end))
+            else {
                 continue;
             };
             out.extend_from_slice(kept);
@@ -1134,21 +1096,10 @@ fn adjust(text: &[u8], start: usize, confidence: f32, compiled: &CompiledContext
 }
 
 /// Policy dictionary words, case-insensitive, on word boundaries.
-fn find_words(
-    automaton: &AhoCorasick,
-    text: &[u8],
-    rule: usize,
-    confidence: f32,
-    out: &mut Vec<Finding>,
-) {
+fn find_words(automaton: &AhoCorasick, text: &[u8], rule: usize, confidence: f32, out: &mut Vec<Finding>) {
     for m in automaton.find_iter(text) {
         if word_boundary(text, m.start(), m.end()) {
-            out.push(Finding {
-                start: m.start(),
-                end: m.end(),
-                rule,
-                confidence,
-            });
+            out.push(Finding { start: m.start(), end: m.end(), rule, confidence });
         }
     }
 }
@@ -1254,7 +1205,9 @@ impl Rule {
         let mut at = from;
         while at <= hay.len() {
             let found = match &self.matcher {
-                Matcher::Regex(regex) if self.group == 0 => regex.find_at(hay, at).map(|m| (m.start(), m.end(), m.end())),
+                Matcher::Regex(regex) if self.group == 0 => {
+                    regex.find_at(hay, at).map(|m| (m.start(), m.end(), m.end()))
+                }
                 Matcher::Regex(regex) => regex.captures_at(hay, at).and_then(|c| {
                     let whole = c.get(0)?;
                     c.get(self.group).map(|m| (m.start(), m.end(), whole.end()))
@@ -1267,9 +1220,7 @@ impl Rule {
             };
             if self.clean_left
                 && start > 0
-                && hay
-                    .get(start - 1)
-                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_')
+                && hay.get(start - 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_')
             {
                 // Not a match here; a later start inside it may still be one.
                 at = start + 1;
@@ -1279,19 +1230,10 @@ impl Rule {
                 at = start + 1;
                 continue;
             }
-            let accepted = if start < end {
-                self.validator
-                    .accept(hay.get(start..end).unwrap_or_default())
-            } else {
-                None
-            };
+            let accepted =
+                if start < end { self.validator.accept(hay.get(start..end).unwrap_or_default()) } else { None };
             if let Some(len) = accepted.filter(|&len| len > 0) {
-                out.push(Finding {
-                    start,
-                    end: start + len,
-                    rule: index,
-                    confidence: self.confidence,
-                });
+                out.push(Finding { start, end: start + len, rule: index, confidence: self.confidence });
                 at = if matches!(self.validator, Validator::PaymentCard) {
                     // A card run may begin with digits that belong to something else
                     // ("…battery.2549 4111 1111 1111 1111": the leftmost candidate, or
@@ -1312,11 +1254,7 @@ impl Rule {
                 // after the 5 does not). Patterns with validators are bounded in
                 // length, so retrying one byte on keeps the scan linear. A rule with a
                 // capture group matched its context prefix too: it resumes after it.
-                at = if self.group != 0 && next > start + 1 {
-                    next
-                } else {
-                    start + 1
-                };
+                at = if self.group != 0 && next > start + 1 { next } else { start + 1 };
             }
         }
     }
@@ -1335,8 +1273,7 @@ struct NumericRun {
 
 /// Does the text at `end` continue a word or host name?
 fn runs_on(hay: &[u8], end: usize) -> bool {
-    let word =
-        |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     word(hay.get(end)) || (hay.get(end) == Some(&b'.') && word(hay.get(end + 1)))
 }
 
@@ -1368,14 +1305,7 @@ fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
             plus |= b == b'+';
             end += 1;
         }
-        runs.push(NumericRun {
-            start,
-            end,
-            digits,
-            dashes,
-            dots,
-            plus,
-        });
+        runs.push(NumericRun { start, end, digits, dashes, dots, plus });
         last_end = end;
         i = end;
     }
@@ -1386,7 +1316,13 @@ fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
 /// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
 /// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
 /// accept such bytes.
-fn next_byte_in(text: &[u8], from: usize, range: (u8, u8), non_ascii: bool, hit: impl Fn(&u8) -> bool) -> Option<usize> {
+fn next_byte_in(
+    text: &[u8],
+    from: usize,
+    range: (u8, u8),
+    non_ascii: bool,
+    hit: impl Fn(&u8) -> bool,
+) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const LOW7: u64 = ONES * 0x7f;
     const HIGH: u64 = ONES * 0x80;
@@ -1413,24 +1349,15 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         .size_limit(CUSTOM_PATTERN_SIZE_LIMIT)
         .dfa_size_limit(CUSTOM_PATTERN_SIZE_LIMIT * 4)
         .build()
-        .map_err(|e| DetectError::InvalidPattern {
-            index,
-            id: custom.id.clone(),
-            reason: regex_reason(&e),
-        })?;
+        .map_err(|e| DetectError::InvalidPattern { index, id: custom.id.clone(), reason: regex_reason(&e) })?;
     if regex.is_match(b"") {
-        return Err(DetectError::EmptyMatch {
-            index,
-            id: custom.id.clone(),
-        });
+        return Err(DetectError::EmptyMatch { index, id: custom.id.clone() });
     }
     Ok(Rule {
         id: custom.id.clone(),
         category: custom.category.clone(),
         confidence: custom.confidence,
-        severity: custom
-            .severity
-            .unwrap_or_else(|| rules::severity(&custom.category)),
+        severity: custom.severity.unwrap_or_else(|| rules::severity(&custom.category)),
         source: Source::PolicyRegex,
         matcher: Matcher::Regex(regex),
         group: 0,
@@ -1472,12 +1399,7 @@ mod tests {
         let e = engine();
         e.scan(text.as_bytes())
             .into_iter()
-            .map(|f| {
-                (
-                    e.rule(f.rule).unwrap().category.clone(),
-                    text[f.start..f.end].to_string(),
-                )
-            })
+            .map(|f| (e.rule(f.rule).unwrap().category.clone(), text[f.start..f.end].to_string()))
             .collect()
     }
 
@@ -1507,7 +1429,10 @@ mod tests {
         }
         // An invisible character between a word and a value separates them.
         assert_eq!(categories("ssn\u{200B}123-45-6789"), vec![("SSN".to_string(), "123-45-6789".to_string())]);
-        assert_eq!(categories("ip 10.20.30.40\u{2060}note"), vec![("PRIVATE_IP".to_string(), "10.20.30.40".to_string())]);
+        assert_eq!(
+            categories("ip 10.20.30.40\u{2060}note"),
+            vec![("PRIVATE_IP".to_string(), "10.20.30.40".to_string())]
+        );
         // A card after digits that belong to a longer finding is still found.
         let found = categories("password: correct.horse.battery.2549 4111 1111 1111 1111");
         assert!(found.iter().any(|(c, v)| c == "CREDIT_CARD" && v == "4111 1111 1111 1111"), "{found:?}");
@@ -1519,8 +1444,12 @@ mod tests {
         }
         assert!(categories("upgrade from version 10.2.3.4 fixed it").is_empty());
         // …and one inside it is removed, in the same text.
-        assert_eq!(categories("ssn\u{200B}123-45-678\u{200B}9"), vec![("SSN".to_string(), "123-45-678\u{200B}9".to_string())]);
-        let tags: String = "jane.doe@example.com".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
+        assert_eq!(
+            categories("ssn\u{200B}123-45-678\u{200B}9"),
+            vec![("SSN".to_string(), "123-45-678\u{200B}9".to_string())]
+        );
+        let tags: String =
+            "jane.doe@example.com".chars().map(|c| char::from_u32(0xE0000 + c as u32).unwrap()).collect();
         let text = format!("mail {tags} now");
         assert_eq!(categories(&text), vec![("EMAIL".to_string(), tags.clone())], "tag characters");
         // Nine digits without the words that name them are not an SSN.
@@ -1544,11 +1473,19 @@ mod tests {
             ("host 192.168.1.20", "PRIVATE_IP", "192.168.1.20"),
             ("see http://wiki.corp/page?x=1 ok", "INTERNAL_URL", "http://wiki.corp/page?x=1"),
             ("see https://localhost:8443/admin", "INTERNAL_URL", "https://localhost:8443/admin"),
-            ("t ghp_0123456789abcdefghijABCDEFGHIJ012345 x", "GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+            (
+                "t ghp_0123456789abcdefghijABCDEFGHIJ012345 x",
+                "GITHUB_TOKEN",
+                "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+            ),
             ("t glpat-abcdefghij0123456789 x", "GITLAB_TOKEN", "glpat-abcdefghij0123456789"),
             ("t xoxb-1234567890-abcdefghij x", "SLACK_TOKEN", "xoxb-1234567890-abcdefghij"),
             ("t sk_live_0123456789abcdefABCD x", "STRIPE_KEY", "sk_live_0123456789abcdefABCD"),
-            ("k AIzaSyA0123456789abcdefghijklmnopqrstuv x", "GOOGLE_API_KEY", "AIzaSyA0123456789abcdefghijklmnopqrstuv"),
+            (
+                "k AIzaSyA0123456789abcdefghijklmnopqrstuv x",
+                "GOOGLE_API_KEY",
+                "AIzaSyA0123456789abcdefghijklmnopqrstuv",
+            ),
             (
                 "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz ok",
                 "JWT",
@@ -1559,9 +1496,17 @@ mod tests {
                 "PRIVATE_KEY",
                 "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY-----",
             ),
-            ("db postgres://app:s3cr3tpw@db.example.com:5432/prod ok", "CONNECTION_STRING", "postgres://app:s3cr3tpw@db.example.com:5432/prod"),
+            (
+                "db postgres://app:s3cr3tpw@db.example.com:5432/prod ok",
+                "CONNECTION_STRING",
+                "postgres://app:s3cr3tpw@db.example.com:5432/prod",
+            ),
             ("set password = \"hunter2hunter\" now", "PASSWORD", "hunter2hunter"),
-            ("Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345 end", "BEARER_TOKEN", "abcdefghijklmnopqrstuvwxyz012345"),
+            (
+                "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345 end",
+                "BEARER_TOKEN",
+                "abcdefghijklmnopqrstuvwxyz012345",
+            ),
             ("iban GB82 WEST 1234 5698 7654 32 ok", "IBAN", "GB82 WEST 1234 5698 7654 32"),
             ("nic 3c:22:fb:1a:9e:07 up", "MAC_ADDRESS", "3c:22:fb:1a:9e:07"),
             ("box (http://wiki.corp/runbook) up", "INTERNAL_URL", "http://wiki.corp/runbook"),
@@ -1577,28 +1522,40 @@ mod tests {
             ("driver's license D1234567 CA", "DRIVERS_LICENSE", "D1234567"),
             ("she was born on March 14, 1985 in", "DATE_OF_BIRTH", "March 14, 1985"),
             ("DOB: 1985-03-14", "DATE_OF_BIRTH", "1985-03-14"),
-            ("ship to 1600 Pennsylvania Avenue NW, Washington, DC 20500 asap", "ADDRESS", "1600 Pennsylvania Avenue NW, Washington, DC 20500"),
+            (
+                "ship to 1600 Pennsylvania Avenue NW, Washington, DC 20500 asap",
+                "ADDRESS",
+                "1600 Pennsylvania Avenue NW, Washington, DC 20500",
+            ),
             ("lives at 42 Oak Street today", "ADDRESS", "42 Oak Street"),
             ("ask Dr. Amara Okonkwo about it", "PERSON", "Amara Okonkwo"),
             ("Name: Lindqvist Tamm", "PERSON", "Lindqvist Tamm"),
             ("I talked to Maria Kowalczyk yesterday", "PERSON", "Maria Kowalczyk"),
             ("ping Zoltan Okafor now", "PERSON", "Zoltan Okafor"),
-            ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
-            ("t github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI x", "GITHUB_TOKEN", "github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI"),
+            (
+                "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "AWS_SECRET_KEY",
+                "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            ),
+            (
+                "t github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI x",
+                "GITHUB_TOKEN",
+                "github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI",
+            ),
             ("t npm_abcdefghijklmnopqrstuvwxyz0123456789 x", "NPM_TOKEN", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
             ("t hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH x", "HUGGINGFACE_TOKEN", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"),
-            ("t SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG x", "SENDGRID_KEY", "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"),
+            (
+                "t SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG x",
+                "SENDGRID_KEY",
+                "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+            ),
             ("sid SK0123456789abcdef0123456789abcdef x", "TWILIO_KEY", "SK0123456789abcdef0123456789abcdef"),
             ("t shpat_0123456789abcdef0123456789abcdef x", "SHOPIFY_TOKEN", "shpat_0123456789abcdef0123456789abcdef"),
             ("SESSION_TOKEN=Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA", "SECRET", "Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA"),
             ("ssh db01.prod.corp now", "INTERNAL_HOST", "db01.prod.corp"),
         ];
         for (text, cat, value) in table {
-            assert_eq!(
-                categories(text),
-                vec![(cat.to_string(), value.to_string())],
-                "{text}"
-            );
+            assert_eq!(categories(text), vec![(cat.to_string(), value.to_string())], "{text}");
         }
     }
 
@@ -1617,18 +1574,38 @@ mod tests {
         }
         always.visits = visit::Visits::new(&always.rules);
         let values = [
-            "AKIAIOSFODNN7EXAMPLE", "sk-proj-abcdefghijklmnopqrstuvwx12", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
-            "ghp_0123456789abcdefghijABCDEFGHIJ012345", "glpat-abcdefghij0123456789", "xoxb-1234567890-abcdefghij",
-            "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXX", "sk_live_0123456789abcdefABCD",
-            "AIzaSyA0123456789abcdefghijklmnopqrstuv", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
-            "Bearer abcdefghijklmnopqrstuvwxyz012345", "bearer abcdefghijklmnopqrstuvwxyz012345",
+            "AKIAIOSFODNN7EXAMPLE",
+            "sk-proj-abcdefghijklmnopqrstuvwx12",
+            "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+            "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+            "glpat-abcdefghij0123456789",
+            "xoxb-1234567890-abcdefghij",
+            "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXX",
+            "sk_live_0123456789abcdefABCD",
+            "AIzaSyA0123456789abcdefghijklmnopqrstuv",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+            "Bearer abcdefghijklmnopqrstuvwxyz012345",
+            "bearer abcdefghijklmnopqrstuvwxyz012345",
             "github_pat_11ABCDEFG0123456789abc_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHI",
-            "npm_abcdefghijklmnopqrstuvwxyz0123456789", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH",
-            "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG", "SK0123456789abcdef0123456789abcdef",
-            "AC0123456789abcdef0123456789abcdef", "shpat_0123456789abcdef0123456789abcdef", "jane.doe@example.com",
-            "123-45-6789", "(415) 555-0132", "+44 20 7946 0958", "4111 1111 1111 1111", "10.12.0.7", "8.8.8.8",
-            "GB82 WEST 1234 5698 7654 32", "3c:22:fb:1a:9e:07", "http://wiki.corp/x", "postgres://a:b@db.example.com/p",
-            "2001:db8:85a3::8a2e:370:7334", "912-78-1234",
+            "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+            "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH",
+            "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+            "SK0123456789abcdef0123456789abcdef",
+            "AC0123456789abcdef0123456789abcdef",
+            "shpat_0123456789abcdef0123456789abcdef",
+            "jane.doe@example.com",
+            "123-45-6789",
+            "(415) 555-0132",
+            "+44 20 7946 0958",
+            "4111 1111 1111 1111",
+            "10.12.0.7",
+            "8.8.8.8",
+            "GB82 WEST 1234 5698 7654 32",
+            "3c:22:fb:1a:9e:07",
+            "http://wiki.corp/x",
+            "postgres://a:b@db.example.com/p",
+            "2001:db8:85a3::8a2e:370:7334",
+            "912-78-1234",
             "pypi-AgEIcHlwaS5vcmcabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123",
         ];
         let glue = ["", " ", "_", "x", "9", "\u{e9}", "-", ".", "(", "\n", "é", "=", "\"", "/"];
@@ -1637,7 +1614,8 @@ mod tests {
             for (j, before) in glue.iter().enumerate() {
                 let after = glue[(i + j) % glue.len()];
                 for pad in 0..9 {
-                    let text = format!("{}{before}{value}{after} and {}", "ab ".repeat(pad), values[(i + 1) % values.len()]);
+                    let text =
+                        format!("{}{before}{value}{after} and {}", "ab ".repeat(pad), values[(i + 1) % values.len()]);
                     let (a, b) = (gated.scan(text.as_bytes()), always.scan(text.as_bytes()));
                     assert_eq!(a, b, "{text}");
                     count += a.len();
@@ -1703,10 +1681,7 @@ mod tests {
         let text = b"sk-ant-api03-abcdefghijklmnopqrstuvwxyz";
         let found = e.scan(text);
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            e.rule(found[0].rule).unwrap().id,
-            "secret.anthropic_api_key.v1"
-        );
+        assert_eq!(e.rule(found[0].rule).unwrap().id, "secret.anthropic_api_key.v1");
     }
 
     #[test]
@@ -1726,16 +1701,10 @@ mod tests {
 
         config.custom[0].pattern = "(unclosed".into();
         let err = Engine::new(&config).unwrap_err().to_string();
-        assert!(
-            err.starts_with("detectors.custom[0] (acme.employee_id): invalid pattern"),
-            "{err}"
-        );
+        assert!(err.starts_with("detectors.custom[0] (acme.employee_id): invalid pattern"), "{err}");
 
         config.custom[0].pattern = "a*".into();
-        assert!(matches!(
-            Engine::new(&config),
-            Err(DetectError::EmptyMatch { .. })
-        ));
+        assert!(matches!(Engine::new(&config), Err(DetectError::EmptyMatch { .. })));
 
         // Over the compiled-size limit on every target (a wasm32 program takes about
         // half the bytes of a 64-bit one).
@@ -1746,51 +1715,35 @@ mod tests {
 
     #[test]
     fn disable_by_id_or_category() {
-        let mut config = DetectorsConfig::default();
-        config.disable = vec!["EMAIL".into(), "pii.ssn.v1".into()];
+        let mut config = DetectorsConfig { disable: vec!["EMAIL".into(), "pii.ssn.v1".into()], ..Default::default() };
         let e = Engine::new(&config).unwrap();
         assert!(e.scan(b"a@b.example.com 123-45-6789").is_empty());
         config.disable = vec!["pii.nope.v1".into()];
-        assert_eq!(
-            Engine::new(&config).unwrap_err(),
-            DetectError::UnknownRule { index: 0 }
-        );
+        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::UnknownRule { index: 0 });
     }
 
     #[test]
     fn policy_dictionaries_and_threshold() {
-        let mut config = DetectorsConfig::default();
-        config.code_names = vec!["Bluefin".into(), "Project Nightjar".into()];
-        config.customer_names = vec!["Globex".into()];
-        config.given_names = vec!["Zebulon".into()];
+        let mut config = DetectorsConfig {
+            code_names: vec!["Bluefin".into(), "Project Nightjar".into()],
+            customer_names: vec!["Globex".into()],
+            given_names: vec!["Zebulon".into()],
+            ..Default::default()
+        };
         let e = Engine::new(&config).unwrap();
         let cats = |t: &str| -> Vec<(String, String)> {
             e.scan(t.as_bytes())
                 .into_iter()
-                .map(|f| {
-                    (
-                        e.rule(f.rule).unwrap().category.clone(),
-                        t[f.start..f.end].to_string(),
-                    )
-                })
+                .map(|f| (e.rule(f.rule).unwrap().category.clone(), t[f.start..f.end].to_string()))
                 .collect()
         };
         assert_eq!(
             cats("the BLUEFIN launch for globex"),
-            vec![
-                ("CODE_NAME".into(), "BLUEFIN".into()),
-                ("CUSTOMER_NAME".into(), "globex".into())
-            ]
+            vec![("CODE_NAME".into(), "BLUEFIN".into()), ("CUSTOMER_NAME".into(), "globex".into())]
         );
         assert_eq!(cats("bluefinch and globexcorp"), vec![]);
-        assert_eq!(
-            cats("about project nightjar."),
-            vec![("CODE_NAME".into(), "project nightjar".into())]
-        );
-        assert_eq!(
-            cats("ask Zebulon Quist"),
-            vec![("PERSON".into(), "Zebulon Quist".into())]
-        );
+        assert_eq!(cats("about project nightjar."), vec![("CODE_NAME".into(), "project nightjar".into())]);
+        assert_eq!(cats("ask Zebulon Quist"), vec![("PERSON".into(), "Zebulon Quist".into())]);
         // Context words move confidence across the threshold.
         let default = engine();
         let conf = |t: &str| default.scan(t.as_bytes()).first().map(|f| f.confidence);
@@ -1801,13 +1754,7 @@ mod tests {
         assert!(strict.scan(b"x (415) 555-0132").is_empty());
         assert_eq!(strict.scan(b"phone (415) 555-0132").len(), 1);
         config.code_names = vec!["ok".into(), "  ".into()];
-        assert_eq!(
-            Engine::new(&config).unwrap_err(),
-            DetectError::BadWord {
-                field: "code_names",
-                index: 1
-            }
-        );
+        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::BadWord { field: "code_names", index: 1 });
     }
 
     /// The start index only sees literals that begin a word, and prefixes of two bytes
@@ -1818,7 +1765,9 @@ mod tests {
         for r in catalog::all() {
             match r.gate {
                 Gate::Near { words, .. } => literals.extend(words.iter().map(|w| (r.id, w.as_bytes(), false))),
-                Gate::Prefix(prefixes) | Gate::Word(prefixes) => literals.extend(prefixes.iter().map(|p| (r.id, *p, true))),
+                Gate::Prefix(prefixes) | Gate::Word(prefixes) => {
+                    literals.extend(prefixes.iter().map(|p| (r.id, *p, true)))
+                }
                 _ => {}
             }
         }
@@ -1911,7 +1860,17 @@ mod tests {
         assert!(flagged > 0);
         let mut texts = corpus_texts();
         texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
-        for flag in ["--password", "--PASSWD", "--db-password", "--admin-password", "--root-password", "--requirepass", "--masterauth", "sshpass\t-p", "sshpass  -p"] {
+        for flag in [
+            "--password",
+            "--PASSWD",
+            "--db-password",
+            "--admin-password",
+            "--root-password",
+            "--requirepass",
+            "--masterauth",
+            "sshpass\t-p",
+            "sshpass  -p",
+        ] {
             for sep in [" ", "\t", " , ", "', '", " '", "=\""] {
                 texts.push(format!("run {flag}{sep}Kq7vR2xm-11 now; password = Kq7vR2xm-12, db_password: x"));
             }
@@ -1936,7 +1895,8 @@ mod tests {
             rule.slot = None;
         }
         assert!(grouped.rules.iter().filter(|r| r.slot.is_some()).count() >= 20, "the windows rules are grouped");
-        let texts: Vec<String> = catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0).collect();
+        let texts: Vec<String> =
+            catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0).collect();
         let mut count = 0;
         for text in texts.iter().chain([&texts.join("\n"), &texts.join(" ")]) {
             let found = grouped.scan(text.as_bytes());
@@ -1978,7 +1938,11 @@ mod tests {
             for negative in r.negatives {
                 let found = e.scan(negative.as_bytes());
                 if let Some(f) = found.iter().find(|f| e.rule(f.rule).is_some_and(|x| x.id == r.id)) {
-                    failures.push(format!("{}: flagged {:?} in negative {negative:?}", r.id, &negative[f.start..f.end]));
+                    failures.push(format!(
+                        "{}: flagged {:?} in negative {negative:?}",
+                        r.id,
+                        &negative[f.start..f.end]
+                    ));
                 }
             }
         }
@@ -1994,11 +1958,7 @@ mod tests {
         assert_eq!(ids.len(), catalog::all().count());
         for r in catalog::all() {
             let parts: Vec<_> = r.id.split('.').collect();
-            assert!(
-                parts.len() >= 3 && parts.last().is_some_and(|v| v.starts_with('v')),
-                "{}",
-                r.id
-            );
+            assert!(parts.len() >= 3 && parts.last().is_some_and(|v| v.starts_with('v')), "{}", r.id);
             assert!((0.0..=1.0).contains(&r.confidence));
             // `adjust` compares whole words of the window with these lists.
             // Words in other scripts are compared byte for byte (no case folding there).
@@ -2234,7 +2194,8 @@ mod tests {
     #[test]
     fn a_text_seen_in_the_same_scope_is_answered_from_memory() {
         let e = engine();
-        let history = format!("{} mail jane.doe@example.com or call (415) 555-0132", "the pipeline failed again ".repeat(4));
+        let history =
+            format!("{} mail jane.doe@example.com or call (415) 555-0132", "the pipeline failed again ".repeat(4));
         let other = format!("{} ssn 123-45-6789", "we rolled back the change ".repeat(4));
         let short = "ip 10.1.2.3";
         assert!(history.len() >= MEMO_MIN_LEN && other.len() >= MEMO_MIN_LEN && short.len() < MEMO_MIN_LEN);
@@ -2276,7 +2237,8 @@ mod tests {
     #[test]
     fn the_memory_of_texts_is_bounded() {
         let e = engine();
-        let texts: Vec<String> = (0..memo::MEMO_ENTRIES + 10).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
+        let texts: Vec<String> =
+            (0..memo::MEMO_ENTRIES + 10).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
         for text in &texts {
             e.scan_parts_remembered(b"s", &[text.as_bytes()]);
             assert!(e.memo.as_ref().map_or(0, memo::Memo::len) <= memo::MEMO_ENTRIES);
@@ -2290,7 +2252,8 @@ mod tests {
     fn a_conversation_that_goes_on_stays_remembered() {
         let e = engine();
         let history = format!("ssn 123-45-6789 {}", "the pipeline failed again ".repeat(4));
-        let others: Vec<String> = (0..3 * memo::MEMO_ENTRIES).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
+        let others: Vec<String> =
+            (0..3 * memo::MEMO_ENTRIES).map(|i| format!("{i:>8} {}", "x".repeat(MEMO_MIN_LEN))).collect();
         e.scan_parts_remembered(b"s", &[history.as_bytes()]);
         for (i, other) in others.iter().enumerate() {
             e.scan_parts_remembered(b"s", &[other.as_bytes()]);
@@ -2305,21 +2268,19 @@ mod tests {
     #[test]
     fn anonymize_replaces_every_occurrence_of_a_found_value() {
         let e = engine();
-        let out = e.anonymize(b"Name: Lindqvist Tamm. Later Lindqvist Tamm called.", |r, _| format!("[{}]", r.category).into_bytes());
+        let out = e.anonymize(b"Name: Lindqvist Tamm. Later Lindqvist Tamm called.", |r, _| {
+            format!("[{}]", r.category).into_bytes()
+        });
         assert_eq!(out, b"Name: [PERSON]. Later [PERSON] called.".to_vec());
     }
 
     #[test]
     fn policy_internal_domains() {
-        let mut config = DetectorsConfig::default();
-        config.internal_domains = vec![".acme-int.example".into()];
+        let mut config = DetectorsConfig { internal_domains: vec![".acme-int.example".into()], ..Default::default() };
         let e = Engine::new(&config).unwrap();
         assert_eq!(e.scan(b"https://git.acme-int.example/repo").len(), 1);
         config.internal_domains = vec!["bad domain".into()];
-        assert_eq!(
-            Engine::new(&config).unwrap_err(),
-            DetectError::BadDomain { index: 0 }
-        );
+        assert_eq!(Engine::new(&config).unwrap_err(), DetectError::BadDomain { index: 0 });
     }
 
     #[test]
@@ -2331,11 +2292,7 @@ mod tests {
             .collect();
         assert_eq!(
             runs,
-            vec![
-                (&b" (415) 555-0132 "[..], 10, 1, 0),
-                (&b"9 "[..], 1, 0, 0),
-                (&b" 2024-05-01."[..], 8, 2, 1)
-            ]
+            vec![(&b" (415) 555-0132 "[..], 10, 1, 0), (&b"9 "[..], 1, 0, 0), (&b" 2024-05-01."[..], 8, 2, 1)]
         );
         for at in 0..24 {
             let mut t = vec![b'a'; 24];
@@ -2349,7 +2306,7 @@ mod tests {
     fn invalid_utf8_and_binary_do_not_panic() {
         let e = engine();
         let mut text = b"\xff\xfe jane@example.com \xc3".to_vec();
-        text.extend(std::iter::repeat(0u8).take(100));
+        text.extend(std::iter::repeat_n(0u8, 100));
         let found = e.scan(&text);
         assert_eq!(found.len(), 1);
     }

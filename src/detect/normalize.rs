@@ -271,7 +271,10 @@ fn escape(raw: &[u8], at: usize) -> (usize, Produced) {
         // JSON5 / JavaScript: `\xHH`.
         Some(b'x') => {
             let hex = raw.get(after + 1..after + 3).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
-            let Some(c) = hex.and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u32::from_str_radix(h, 16).ok()).and_then(char::from_u32)
+            let Some(c) = hex
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+                .and_then(char::from_u32)
             else {
                 return (after, Produced::Raw);
             };
@@ -279,7 +282,9 @@ fn escape(raw: &[u8], at: usize) -> (usize, Produced) {
         }
         // JSON5 / JavaScript identity escapes (`\@`, `\.`, `\j`, `\ `, `\＠`): the
         // character itself, folded like any other.
-        Some(&b) if b == b' ' || (b.is_ascii_graphic() && !b.is_ascii_digit()) => return (after + 1, Produced::Byte(b)),
+        Some(&b) if b == b' ' || (b.is_ascii_graphic() && !b.is_ascii_digit()) => {
+            return (after + 1, Produced::Byte(b))
+        }
         Some(&b) if b >= 0x80 => {
             let Some((c, len)) = decode_utf8(raw, after) else { return (after, Produced::Raw) };
             return (after + len, produce(c));
@@ -439,9 +444,26 @@ pub fn fold(c: char) -> Fold {
         // byte-order mark, halfwidth Hangul filler, shorthand format controls,
         // musical symbol format controls, tag begin / cancel, variation selectors
         // supplement.
-        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F | 0x200B..=0x200F
-        | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0x1BCA0..=0x1BCA3
-        | 0x1D173..=0x1D17A | 0xE0000..=0xE001F | 0xE007F | 0xE0100..=0xE01EF => Fold::Remove,
+        0x00AD
+        | 0x034F
+        | 0x061C
+        | 0x115F
+        | 0x1160
+        | 0x17B4
+        | 0x17B5
+        | 0x180B..=0x180F
+        | 0x200B..=0x200F
+        | 0x202A..=0x202E
+        | 0x2060..=0x206F
+        | 0x3164
+        | 0xFE00..=0xFE0F
+        | 0xFEFF
+        | 0xFFA0
+        | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A
+        | 0xE0000..=0xE001F
+        | 0xE007F
+        | 0xE0100..=0xE01EF => Fold::Remove,
         // Tag characters spell ASCII invisibly.
         0xE0020..=0xE007E => Fold::Ascii((u - 0xE0000) as u8),
         // Full-width ASCII.

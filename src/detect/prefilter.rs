@@ -84,7 +84,11 @@ struct ByRule {
 
 impl<'g> Answers<'g> {
     pub fn new(groups: &'g [Group]) -> Answers<'g> {
-        Answers { groups, per_group: groups.iter().map(|_| None).collect(), per_rule: groups.iter().map(|_| None).collect() }
+        Answers {
+            groups,
+            per_group: groups.iter().map(|_| None).collect(),
+            per_rule: groups.iter().map(|_| None).collect(),
+        }
     }
 
     /// The indexes, in order, of the `windows` (the list that every rule of the group
@@ -139,7 +143,14 @@ impl<'g> Answers<'g> {
 
     /// Whether the rule in `slot` can match in `window`, the `index`th of `count`
     /// windows of its group in `text`. Without a slot, it may.
-    pub fn allows(&mut self, slot: Option<Slot>, text: &[u8], count: usize, index: usize, window: (usize, usize)) -> bool {
+    pub fn allows(
+        &mut self,
+        slot: Option<Slot>,
+        text: &[u8],
+        count: usize,
+        index: usize,
+        window: (usize, usize),
+    ) -> bool {
         let Some(slot) = slot else { return true };
         let (Some(group), Some(entry)) = (self.groups.get(slot.group), self.per_group.get_mut(slot.group)) else {
             return true;
@@ -180,7 +191,8 @@ mod tests {
         let group = Group::new(&[r"\b\d{3}\b", r"[A-Z]{2}\d", r"(?i)key"]).unwrap_or_else(|| unreachable!());
         let text = b"abc 123 AB1 xKEYx 1234";
         let mut found = group.matches();
-        let masks: Vec<u64> = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6)].iter().map(|&w| group.mask(text, w, &mut found)).collect();
+        let masks: Vec<u64> =
+            [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6)].iter().map(|&w| group.mask(text, w, &mut found)).collect();
         assert_eq!(masks, vec![0b001, 0b010, 0b100, 0, 0]);
     }
 
@@ -190,7 +202,9 @@ mod tests {
         let text = b"abc 123 AB1 xKEYx 1234 999";
         let windows = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6), (23, 26)];
         let mut answers = Answers::new(std::slice::from_ref(&group));
-        let of = |answers: &mut Answers<'_>, bit| answers.windows_for(Slot { group: 0, bit }, text, &windows).map(<[u32]>::to_vec);
+        let of = |answers: &mut Answers<'_>, bit| {
+            answers.windows_for(Slot { group: 0, bit }, text, &windows).map(<[u32]>::to_vec)
+        };
         assert_eq!(of(&mut answers, 0), Some(vec![0, 5]));
         assert_eq!(of(&mut answers, 1), Some(vec![1]));
         assert_eq!(of(&mut answers, 2), Some(vec![2]));

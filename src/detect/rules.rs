@@ -29,12 +29,7 @@ pub enum Gate {
     /// Run only inside numeric runs (digits and `+ ( ) - . space`) with at least these
     /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
     /// inside one such run, so the regex never sees the rest of the text.
-    NumericRun {
-        min_digits: usize,
-        min_dashes: usize,
-        min_dots: usize,
-        plus: bool,
-    },
+    NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
     /// Run over the whole text only if this cheap test of the text passes.
     Test(fn(&[u8]) -> bool),
     /// Run only at numeric runs right after two upper-case letters (an IBAN's country
@@ -44,11 +39,7 @@ pub enum Gate {
     /// keywords (`before` bytes before a keyword to `after` bytes after its start).
     /// All keywords of all rules are found in one Aho-Corasick pass per scan; a rule
     /// that needs a context word ("passport", "born", "Dr") never sees the rest.
-    Near {
-        words: &'static [&'static str],
-        before: usize,
-        after: usize,
-    },
+    Near { words: &'static [&'static str], before: usize, after: usize },
     /// Matched by the engine's name dictionaries (given names and surnames), not a regex.
     PersonNames,
     /// Matched by a policy dictionary (`detectors.code_names`, `detectors.customer_names`).
@@ -88,10 +79,7 @@ pub fn mac_like(text: &[u8]) -> bool {
         return true;
     }
     let mut from = 0;
-    while let Some(rel) = text
-        .get(from..)
-        .and_then(|t| memchr::memchr2(b':', b'-', t))
-    {
+    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr2(b':', b'-', t)) {
         let at = from + rel;
         let sep = text.get(at).copied();
         // The separators first: in logs most `:` and `-` have hex digits around them
@@ -112,16 +100,42 @@ pub fn mac_like(text: &[u8]) -> bool {
 const PHONE_CONTEXT: Context = Context {
     window: 32,
     words: &[
-        "phone", "tel", "call", "mobile", "cell", "fax", "whatsapp", "text", "reach", "contact",
-        "ring", "telefon", "telefonnummer", "handy", "mobil", "rufnummer", "téléphone", "tél", "portable",
-        "teléfono", "móvil", "celular", "telefono", "cellulare", "telefoon", "mobiel", "telefone", "contato",
-        "komórka", "numer", "mobilnummer", "cep", "numara",
+        "phone",
+        "tel",
+        "call",
+        "mobile",
+        "cell",
+        "fax",
+        "whatsapp",
+        "text",
+        "reach",
+        "contact",
+        "ring",
+        "telefon",
+        "telefonnummer",
+        "handy",
+        "mobil",
+        "rufnummer",
+        "téléphone",
+        "tél",
+        "portable",
+        "teléfono",
+        "móvil",
+        "celular",
+        "telefono",
+        "cellulare",
+        "telefoon",
+        "mobiel",
+        "telefone",
+        "contato",
+        "komórka",
+        "numer",
+        "mobilnummer",
+        "cep",
+        "numara",
     ],
     boost: 0.1,
-    against: &[
-        "order", "invoice", "tracking", "ref", "isbn", "doi", "serial", "sku", "ticket", "build",
-        "id",
-    ],
+    against: &["order", "invoice", "tracking", "ref", "isbn", "doi", "serial", "sku", "ticket", "build", "id"],
     // 0.8 - 0.25 stays above the default threshold: a stray "id" before a real number
     // must not hide it; a stricter policy (0.6 and up) drops these.
     penalty: 0.25,
@@ -138,8 +152,18 @@ const CARD_CONTEXT: Context = Context {
         "credit",
         "debit",
         "payment",
-        "karte", "kreditkarte", "carte", "tarjeta", "carta", "cartão", "kaart", "karta", "kort", "kart",
-        "kartennummer", "numéro",
+        "karte",
+        "kreditkarte",
+        "carte",
+        "tarjeta",
+        "carta",
+        "cartão",
+        "kaart",
+        "karta",
+        "kort",
+        "kart",
+        "kartennummer",
+        "numéro",
     ],
     boost: 0.04,
     against: &[],
@@ -152,18 +176,24 @@ const SSN_CONTEXT: Context = Context {
     against: &["order", "ticket", "invoice", "part", "sku"],
     penalty: 0.2,
 };
-const ITIN_CONTEXT: Context = Context {
-    window: 32,
-    words: &["itin", "taxpayer", "tax"],
-    boost: 0.09,
-    against: &[],
-    penalty: 0.0,
-};
+const ITIN_CONTEXT: Context =
+    Context { window: 32, words: &["itin", "taxpayer", "tax"], boost: 0.09, against: &[], penalty: 0.0 };
 const IBAN_CONTEXT: Context = Context {
     window: 32,
     words: &[
-        "iban", "account", "bank", "konto", "kontonummer", "compte", "cuenta", "conto", "conta", "rekening",
-        "rachunek", "hesap", "bankverbindung",
+        "iban",
+        "account",
+        "bank",
+        "konto",
+        "kontonummer",
+        "compte",
+        "cuenta",
+        "conto",
+        "conta",
+        "rekening",
+        "rachunek",
+        "hesap",
+        "bankverbindung",
     ],
     boost: 0.04,
     against: &[],
@@ -271,7 +301,11 @@ pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// at `at`, in order and merged. Keywords that all begin with the lead byte of a
 /// three- or four-byte UTF-8 character (CJK, Hangul, Devanagari) cannot occur in a
 /// text without one: such a text is passed over at once.
-pub fn keyword_windows(t: &Text<'_>, keywords: &[&[u8]], window: impl Fn(usize, usize) -> (usize, usize)) -> Vec<(usize, usize)> {
+pub fn keyword_windows(
+    t: &Text<'_>,
+    keywords: &[&[u8]],
+    window: impl Fn(usize, usize) -> (usize, usize),
+) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let wide = keywords.iter().all(|k| k.first().is_some_and(|&b| b >= 0xE0));
     if wide && !t.has_wide() {
@@ -450,7 +484,11 @@ pub fn find_private_ipv4(hay: &[u8], from: usize) -> Option<(usize, usize)> {
             dotted_octets(hay, at + 7, 2)
         } else if rest.starts_with(b"172.") {
             let second = matches!(rest.get(4..6)?, [b'1', b'6'..=b'9'] | [b'2', b'0'..=b'9'] | [b'3', b'0' | b'1']);
-            if second { dotted_octets(hay, at + 6, 2) } else { None }
+            if second {
+                dotted_octets(hay, at + 6, 2)
+            } else {
+                None
+            }
         } else {
             None
         }
@@ -480,16 +518,8 @@ pub const BASE: BuiltinRule = BuiltinRule {
 const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
 
 /// Host suffixes that only ever name internal machines (RFC 6762, RFC 8375, common use).
-pub const INTERNAL_SUFFIXES: &[&str] = &[
-    "internal",
-    "local",
-    "localdomain",
-    "corp",
-    "lan",
-    "intranet",
-    "intra",
-    "home.arpa",
-];
+pub const INTERNAL_SUFFIXES: &[&str] =
+    &["internal", "local", "localdomain", "corp", "lan", "intranet", "intra", "home.arpa"];
 
 /// Labels that mark a zone of a public domain as internal (`db.corp.example.com`,
 /// `api.int.example.net`, `mq.intra.example.de`): in the middle of a host name that
@@ -784,7 +814,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "Authorization: Bearer ⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIn0.c2lnbmF0dXJlLXN5bnRoZXRpYw⟧",
             "unsigned ⟦eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1LTQyIn0.⟧ token",
         ],
-        
+
         negatives: &["eyJub3RoaW5nIjoxfQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"],
     },
     BuiltinRule {
@@ -806,7 +836,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "⟦-----BEGIN RSA PRIVATE KEY-----\r\nMIIEowIBAAKCAQEAsynthetic0only\r\n-----END RSA PRIVATE KEY-----⟧\r\n",
             "key: |\n  ⟦-----BEGIN OPENSSH PRIVATE KEY-----\n  b3BlbnNzaC1rZXktdjEAsynthetic\n  -----END OPENSSH PRIVATE KEY-----⟧",
         ],
-        
+
         negatives: &[
             "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
             "-----BEGIN PRIVATE KEY-----\n<your private key>\n-----END PRIVATE KEY-----",
@@ -1554,11 +1584,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
 /// The bare internal-host pattern: a dotted name ending in an internal suffix.
 pub fn internal_host_pattern(extra_suffixes: &[String]) -> String {
     let mut suffixes: Vec<String> = INTERNAL_SUFFIXES.iter().map(|s| escape(s)).collect();
-    suffixes.extend(
-        extra_suffixes
-            .iter()
-            .map(|s| escape(s.trim_start_matches('.'))),
-    );
+    suffixes.extend(extra_suffixes.iter().map(|s| escape(s.trim_start_matches('.'))));
     format!(
         // The zone form first: the regex takes the first alternative that matches, and
         // `ldap.corp` must not stop short of `ldap.corp.example.com`.
@@ -1578,11 +1604,7 @@ pub fn private_ipv4_pattern() -> String {
 /// `)` or sentence punctuation is not part of the URL.
 pub fn internal_url_pattern(extra_suffixes: &[String]) -> String {
     let mut suffixes: Vec<String> = INTERNAL_SUFFIXES.iter().map(|s| escape(s)).collect();
-    suffixes.extend(
-        extra_suffixes
-            .iter()
-            .map(|s| escape(s.trim_start_matches('.'))),
-    );
+    suffixes.extend(extra_suffixes.iter().map(|s| escape(s.trim_start_matches('.'))));
     format!(
         r#"(?i-u)\b(?:https?|wss?|ftp)://(?:[^\s/@"'<>]+@)?(?:localhost|{PRIVATE_IPV4}|{}|(?:[a-z0-9-]+\.)*(?:{}))(?::\d{{1,5}})?(?:[/?#](?:[^\s"'<>`()\[\]{{}}]*[^\s"'<>`()\[\]{{}}.,;:!?])?)?"#,
         internal_zone_host(),
@@ -1602,9 +1624,7 @@ fn escape(s: &str) -> String {
 }
 
 /// How bad a leak of this category is.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Severity {
     Low,
@@ -1626,9 +1646,7 @@ impl Severity {
 /// payment numbers high, contact data medium, network details low); medium for a
 /// category of the policy's own.
 pub fn severity(category: &str) -> Severity {
-    super::catalog::all()
-        .find(|r| r.category == category)
-        .map_or(Severity::Medium, |r| r.severity)
+    super::catalog::all().find(|r| r.category == category).map_or(Severity::Medium, |r| r.severity)
 }
 
 /// A human label for a category.
@@ -1689,8 +1707,7 @@ pub fn label(category: &str) -> &str {
 
 /// Whether a rule's findings are confirmed by a checksum or structural validator.
 pub fn validated(id: &str) -> bool {
-    super::catalog::all()
-        .any(|r| r.id == id && !matches!(r.validator, Validator::None))
+    super::catalog::all().any(|r| r.id == id && !matches!(r.validator, Validator::None))
 }
 
 #[cfg(test)]

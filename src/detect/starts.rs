@@ -225,7 +225,9 @@ impl StartIndex {
             }
         }
         let bucket = |e: &Entry| (hash(e.key, e.set) >> (32 - BUCKET_BITS)) as usize;
-        entries.sort_by(|a, b| (a.set, bucket(a), a.key, a.kind, &a.literal).cmp(&(b.set, bucket(b), b.key, b.kind, &b.literal)));
+        entries.sort_by(|a, b| {
+            (a.set, bucket(a), a.key, a.kind, &a.literal).cmp(&(b.set, bucket(b), b.key, b.kind, &b.literal))
+        });
         entries.dedup_by(|a, b| a.set == b.set && a.key == b.key && a.literal == b.literal && a.kind == b.kind);
         let mut bits: [Box<[u64]>; 2] = std::array::from_fn(|_| vec![0u64; 1 << (BITS - 6)].into_boxed_slice());
         for e in &entries {
@@ -236,9 +238,12 @@ impl StartIndex {
         }
         // Entries are sorted by set, then bucket.
         let heads: [Vec<u32>; 2] = std::array::from_fn(|set| {
-            (0..=1usize << BUCKET_BITS).map(|b| entries.partition_point(|e| (e.set, bucket(e)) < (set, b)) as u32).collect()
+            (0..=1usize << BUCKET_BITS)
+                .map(|b| entries.partition_point(|e| (e.set, bucket(e)) < (set, b)) as u32)
+                .collect()
         });
-        let segment_digits = entries.iter().any(|e| e.set == SEGMENT && e.literal.first().is_some_and(u8::is_ascii_digit));
+        let segment_digits =
+            entries.iter().any(|e| e.set == SEGMENT && e.literal.first().is_some_and(u8::is_ascii_digit));
         StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere, segment_digits }
     }
 
@@ -363,7 +368,8 @@ mod tests {
                     found.hits.push(Hit { word, start });
                 }
             }
-            let word_start = text[start].is_ascii_alphanumeric() && (start == 0 || !text[start - 1].is_ascii_alphanumeric());
+            let word_start =
+                text[start].is_ascii_alphanumeric() && (start == 0 || !text[start - 1].is_ascii_alphanumeric());
             for (slot, literals) in prefixes.iter().enumerate() {
                 if word_start && found.first[slot].is_none() && literals.iter().any(|l| text[start..].starts_with(l)) {
                     found.first[slot] = Some(start);
@@ -378,10 +384,7 @@ mod tests {
         let text = b"Passport no. 1; DR. Who; address: x; fullname; Full Name: y; D.O.B 1990; dry; mask-1 sk-abc _ghp_x \xc3\xa9gho_y Acc ACC AC1 AKIAX";
         let found = index().find(&Text::new(text));
         let words: Vec<(usize, &[u8])> = found.hits.iter().map(|h| (h.word, &text[h.start..h.start + 2])).collect();
-        assert_eq!(
-            words,
-            vec![(0, &b"Pa"[..]), (1, b"DR"), (4, b"x;"), (2, b"Fu"), (3, b"D."), (4, b"x ")]
-        );
+        assert_eq!(words, vec![(0, &b"Pa"[..]), (1, b"DR"), (4, b"x;"), (2, b"Fu"), (3, b"D."), (4, b"x ")]);
         let sk = text.windows(3).rposition(|w| w == b"sk-").unwrap();
         // `mask-1` has `sk-` inside a word: not a start. `_ghp_` starts after `_`, a
         // word start for prefixes (regex `\b` decides), and `é` too.

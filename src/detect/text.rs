@@ -296,7 +296,9 @@ fn next_bit(masks: &[u64], from: usize) -> Option<usize> {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
-    use core::arch::wasm32::{i8x16_eq, u64x2, u8x16_bitmask, u8x16_ge, u8x16_lt, u8x16_splat, u8x16_sub, v128_and, v128_or};
+    use core::arch::wasm32::{
+        i8x16_eq, u64x2, u8x16_bitmask, u8x16_ge, u8x16_lt, u8x16_splat, u8x16_sub, v128_and, v128_or,
+    };
     let mut masks = Masks::default();
     for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
         let half = |i: usize| {
@@ -313,14 +315,15 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         let minus = i8x16_eq(v, u8x16_splat(b'-'));
         let dash = v128_or(i8x16_eq(v, u8x16_splat(b'_')), minus);
         let caps = v128_or(u8x16_lt(u8x16_sub(v, u8x16_splat(b'A')), u8x16_splat(26)), digit);
-        let marks = v128_or(i8x16_eq(v, u8x16_splat(b' ')), v128_or(i8x16_eq(v, u8x16_splat(b'.')), i8x16_eq(v, u8x16_splat(b'+'))));
+        let marks = v128_or(
+            i8x16_eq(v, u8x16_splat(b' ')),
+            v128_or(i8x16_eq(v, u8x16_splat(b'.')), i8x16_eq(v, u8x16_splat(b'+'))),
+        );
         let id = v128_or(caps, v128_or(minus, marks));
         let wide = u8x16_ge(v, u8x16_splat(0xE0));
         let lanes = v128_and(lower, keep);
-        let (lo, hi) = (
-            core::arch::wasm32::u64x2_extract_lane::<0>(lanes),
-            core::arch::wasm32::u64x2_extract_lane::<1>(lanes),
-        );
+        let (lo, hi) =
+            (core::arch::wasm32::u64x2_extract_lane::<0>(lanes), core::arch::wasm32::u64x2_extract_lane::<1>(lanes));
         if let Some(dst) = out.get_mut(..8) {
             dst.copy_from_slice(&lo.to_le_bytes());
         }
@@ -511,9 +514,19 @@ mod tests {
                 let text = Text::new(&bytes);
                 for class in [0u8, 1] {
                     let found = |min: usize| -> Vec<(usize, usize)> {
-                        if class == 0 { text.digit_token_runs(min).collect() } else { text.digit_id_runs(min).collect() }
+                        if class == 0 {
+                            text.digit_token_runs(min).collect()
+                        } else {
+                            text.digit_id_runs(min).collect()
+                        }
                     };
-                    let member = |b: u8| if class == 0 { b.is_ascii_alphanumeric() || b == b'_' || b == b'-' } else { class::is(b, class::ID) };
+                    let member = |b: u8| {
+                        if class == 0 {
+                            b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+                        } else {
+                            class::is(b, class::ID)
+                        }
+                    };
                     for min in [1, 5, 9, 25, 64] {
                         let mut want = Vec::new();
                         let mut at = 0;

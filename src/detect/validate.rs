@@ -61,14 +61,15 @@ impl Validator {
             total += 1;
         }
         let mut digits = total;
-        let mut candidates = std::iter::once((matched.len(), total)).chain(matched.iter().enumerate().rev().filter_map(|(i, b)| {
-            if b.is_ascii_digit() {
-                digits -= 1;
-                None
-            } else {
-                Some((i, digits))
-            }
-        }));
+        let mut candidates =
+            std::iter::once((matched.len(), total)).chain(matched.iter().enumerate().rev().filter_map(|(i, b)| {
+                if b.is_ascii_digit() {
+                    digits -= 1;
+                    None
+                } else {
+                    Some((i, digits))
+                }
+            }));
         candidates.find(|&(_, n)| first.get(..n).is_some_and(card_digits)).map(|(end, _)| end)
     }
 
@@ -97,8 +98,7 @@ impl Validator {
                 None => private_ipv6(&a),
             }),
             Validator::DocumentNumber => {
-                (6..=16).contains(&matched.len())
-                    && matched.iter().filter(|b| b.is_ascii_digit()).count() >= 4
+                (6..=16).contains(&matched.len()) && matched.iter().filter(|b| b.is_ascii_digit()).count() >= 4
             }
             Validator::Date => date(matched),
             Validator::Entropy => entropy(matched),
@@ -120,11 +120,7 @@ fn iban(matched: &[u8]) -> bool {
             b'A'..=b'Z' => u32::from(c - b'A') + 10,
             _ => return false,
         };
-        rem = if v >= 10 {
-            (rem * 100 + v) % 97
-        } else {
-            (rem * 10 + v) % 97
-        };
+        rem = if v >= 10 { (rem * 100 + v) % 97 } else { (rem * 10 + v) % 97 };
     }
     rem == 1
 }
@@ -164,17 +160,9 @@ fn jwt(matched: &[u8]) -> bool {
 
 fn mac(matched: &[u8]) -> bool {
     // `hh:hh:…`, `hh-hh-…` or Cisco's `hhhh.hhhh.hhhh`: one separator kind throughout.
-    let seps: Vec<u8> = matched
-        .iter()
-        .copied()
-        .filter(|b| *b == b':' || *b == b'-' || *b == b'.')
-        .collect();
+    let seps: Vec<u8> = matched.iter().copied().filter(|b| *b == b':' || *b == b'-' || *b == b'.').collect();
     let same_sep = seps.windows(2).all(|w| w.first() == w.last());
-    let hex: Vec<u8> = matched
-        .iter()
-        .copied()
-        .filter(u8::is_ascii_hexdigit)
-        .collect();
+    let hex: Vec<u8> = matched.iter().copied().filter(u8::is_ascii_hexdigit).collect();
     let all = |c: u8| hex.iter().all(|h| h.eq_ignore_ascii_case(&c));
     // A dotted run of digits only is a version or a number more often than a MAC.
     let dotted_digits = seps.first() == Some(&b'.') && hex.iter().all(u8::is_ascii_digit);
@@ -182,11 +170,7 @@ fn mac(matched: &[u8]) -> bool {
 }
 
 fn digits(matched: &[u8]) -> Vec<u8> {
-    matched
-        .iter()
-        .filter(|b| b.is_ascii_digit())
-        .map(|b| b - b'0')
-        .collect()
+    matched.iter().filter(|b| b.is_ascii_digit()).map(|b| b - b'0').collect()
 }
 
 /// The Luhn (mod 10) check over decimal digits, ISO/IEC 7812-1 annex B.
@@ -215,11 +199,7 @@ fn card_digits(d: &[u8]) -> bool {
     if !(13..=19).contains(&d.len()) || !luhn(d) {
         return false;
     }
-    let prefix = |n: usize| {
-        d.iter()
-            .take(n)
-            .fold(0u32, |acc, &x| acc * 10 + u32::from(x))
-    };
+    let prefix = |n: usize| d.iter().take(n).fold(0u32, |acc, &x| acc * 10 + u32::from(x));
     let len = d.len();
     let p2 = prefix(2);
     let p3 = prefix(3);
@@ -228,11 +208,9 @@ fn card_digits(d: &[u8]) -> bool {
     let visa = d.first() == Some(&4) && matches!(len, 13 | 16 | 19);
     let mastercard = ((51..=55).contains(&p2) || (222_100..=272_099).contains(&p6)) && len == 16;
     let amex = (p2 == 34 || p2 == 37) && len == 15;
-    let discover =
-        (p4 == 6011 || p2 == 65 || (644..=649).contains(&p3)) && (16..=19).contains(&len);
+    let discover = (p4 == 6011 || p2 == 65 || (644..=649).contains(&p3)) && (16..=19).contains(&len);
     let jcb = (3528..=3589).contains(&p4) && (16..=19).contains(&len);
-    let diners =
-        ((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39) && (14..=19).contains(&len);
+    let diners = ((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39) && (14..=19).contains(&len);
     let unionpay = p2 == 62 && (16..=19).contains(&len);
     // Maestro: 50, 56–69 (outside the ranges above), 12 to 19 digits; 12-digit ones only
     // near a card word (`pii.credit_card.maestro12.v1`), here from 13.
@@ -243,7 +221,19 @@ fn card_digits(d: &[u8]) -> bool {
     let rupay = (p2 == 60 || p2 == 81 || p2 == 82 || p3 == 508 || p3 == 353 || p3 == 356) && len == 16;
     let troy = (p4 == 9792 || p2 == 65) && len == 16;
     let verve = ((506_099..=506_198).contains(&p6) || (650_002..=650_027).contains(&p6)) && matches!(len, 16 | 18 | 19);
-    visa || mastercard || amex || discover || jcb || diners || unionpay || maestro || uatp || dankort || mir || rupay || troy || verve
+    visa || mastercard
+        || amex
+        || discover
+        || jcb
+        || diners
+        || unionpay
+        || maestro
+        || uatp
+        || dankort
+        || mir
+        || rupay
+        || troy
+        || verve
 }
 
 /// An ITIN written any way: nine digits, 9 first, the IRS group (digits 4–5) in 50–65,
@@ -268,7 +258,8 @@ pub fn basic_credentials(matched: &[u8]) -> bool {
 /// placeholder (`<your private key>`, `...`).
 pub fn pem_body(matched: &[u8]) -> bool {
     let body_start = matched.iter().skip(5).position(|&b| b == b'-').map_or(0, |p| p + 5);
-    let body_start = matched.get(body_start..).and_then(|m| m.iter().position(|&b| b != b'-')).map_or(0, |p| p + body_start);
+    let body_start =
+        matched.get(body_start..).and_then(|m| m.iter().position(|&b| b != b'-')).map_or(0, |p| p + body_start);
     let end = matched.windows(8).rposition(|w| w == b"-----END").unwrap_or(matched.len());
     let body = matched.get(body_start..end).unwrap_or_default();
     let b64 = body.iter().filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
@@ -288,11 +279,8 @@ fn ssn(matched: &[u8]) -> bool {
     if d.len() != 9 {
         return false;
     }
-    let num = |r: std::ops::Range<usize>| {
-        d.get(r).map_or(0, |s| {
-            s.iter().fold(0u32, |acc, &x| acc * 10 + u32::from(x))
-        })
-    };
+    let num =
+        |r: std::ops::Range<usize>| d.get(r).map_or(0, |s| s.iter().fold(0u32, |acc, &x| acc * 10 + u32::from(x)));
     let (area, group, serial) = (num(0..3), num(3..5), num(5..9));
     area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
 }
@@ -301,13 +289,10 @@ fn ipv4(matched: &[u8]) -> bool {
     let mut count = 0;
     for octet in matched.split(|&b| b == b'.') {
         count += 1;
-        if octet.is_empty() || octet.len() > 3 || (octet.len() > 1 && octet.first() == Some(&b'0'))
-        {
+        if octet.is_empty() || octet.len() > 3 || (octet.len() > 1 && octet.first() == Some(&b'0')) {
             return false;
         }
-        let v = octet
-            .iter()
-            .fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0')));
+        let v = octet.iter().fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0')));
         if v > 255 || !octet.iter().all(u8::is_ascii_digit) {
             return false;
         }
@@ -318,19 +303,13 @@ fn ipv4(matched: &[u8]) -> bool {
 fn octets(matched: &[u8]) -> Vec<u32> {
     matched
         .split(|&b| b == b'.')
-        .map(|o| {
-            o.iter()
-                .fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0')))
-        })
+        .map(|o| o.iter().fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0'))))
         .collect()
 }
 
 fn public_ipv4(matched: &[u8]) -> bool {
     let o = octets(matched);
-    let (a, b) = (
-        o.first().copied().unwrap_or(0),
-        o.get(1).copied().unwrap_or(0),
-    );
+    let (a, b) = (o.first().copied().unwrap_or(0), o.get(1).copied().unwrap_or(0));
     let private = a == 10
         || a == 127
         || (a == 172 && (16..=31).contains(&b))
@@ -375,29 +354,73 @@ fn date(matched: &[u8]) -> bool {
     // stem in this list that the text contains names the month (longer, more specific
     // stems first; Turkish and Polish stems last).
     const MONTHS: &[(&str, u32)] = &[
-        ("juin", 6), ("juil", 7), ("janv", 1), ("f\u{e9}v", 2), ("m\u{e4}r", 3), ("maerz", 3), ("maart", 3),
-        ("ao\u{fb}", 8), ("d\u{e9}c", 12), ("jan", 1), ("feb", 2), ("fev", 2), ("mar", 3), ("apr", 4), ("avr", 4),
-        ("abr", 4), ("may", 5), ("mai", 5), ("mag", 5), ("mei", 5), ("maj", 5), ("jun", 6), ("giu", 6), ("jul", 7),
-        ("lug", 7), ("aug", 8), ("ago", 8), ("sep", 9), ("set", 9), ("oct", 10), ("okt", 10), ("ott", 10),
-        ("out", 10), ("nov", 11), ("dec", 12), ("dez", 12), ("dic", 12), ("ene", 1), ("gen", 1), ("sty", 1),
-        ("lut", 2), ("kwi", 4), ("cze", 6), ("lip", 7), ("sie", 8), ("wrz", 9), ("pa\u{17a}", 10), ("lis", 11),
-        ("gru", 12), ("oca", 1), ("\u{15f}ub", 2), ("nis", 4), ("haz", 6), ("tem", 7), ("a\u{11f}u", 8),
-        ("eyl", 9), ("eki", 10), ("kas", 11), ("ara", 12),
+        ("juin", 6),
+        ("juil", 7),
+        ("janv", 1),
+        ("f\u{e9}v", 2),
+        ("m\u{e4}r", 3),
+        ("maerz", 3),
+        ("maart", 3),
+        ("ao\u{fb}", 8),
+        ("d\u{e9}c", 12),
+        ("jan", 1),
+        ("feb", 2),
+        ("fev", 2),
+        ("mar", 3),
+        ("apr", 4),
+        ("avr", 4),
+        ("abr", 4),
+        ("may", 5),
+        ("mai", 5),
+        ("mag", 5),
+        ("mei", 5),
+        ("maj", 5),
+        ("jun", 6),
+        ("giu", 6),
+        ("jul", 7),
+        ("lug", 7),
+        ("aug", 8),
+        ("ago", 8),
+        ("sep", 9),
+        ("set", 9),
+        ("oct", 10),
+        ("okt", 10),
+        ("ott", 10),
+        ("out", 10),
+        ("nov", 11),
+        ("dec", 12),
+        ("dez", 12),
+        ("dic", 12),
+        ("ene", 1),
+        ("gen", 1),
+        ("sty", 1),
+        ("lut", 2),
+        ("kwi", 4),
+        ("cze", 6),
+        ("lip", 7),
+        ("sie", 8),
+        ("wrz", 9),
+        ("pa\u{17a}", 10),
+        ("lis", 11),
+        ("gru", 12),
+        ("oca", 1),
+        ("\u{15f}ub", 2),
+        ("nis", 4),
+        ("haz", 6),
+        ("tem", 7),
+        ("a\u{11f}u", 8),
+        ("eyl", 9),
+        ("eki", 10),
+        ("kas", 11),
+        ("ara", 12),
     ];
     let lower = matched.to_ascii_lowercase();
     let numbers: Vec<u32> = lower
         .split(|b| !b.is_ascii_digit())
         .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.iter()
-                .take(6)
-                .fold(0u32, |acc, &b| acc * 10 + u32::from(b - b'0'))
-        })
+        .map(|s| s.iter().take(6).fold(0u32, |acc, &b| acc * 10 + u32::from(b - b'0')))
         .collect();
-    let named = MONTHS
-        .iter()
-        .find(|(m, _)| lower.windows(m.len()).any(|w| w == m.as_bytes()))
-        .map(|&(_, n)| n - 1);
+    let named = MONTHS.iter().find(|(m, _)| lower.windows(m.len()).any(|w| w == m.as_bytes())).map(|&(_, n)| n - 1);
     let (year, month, day) = match (named, numbers.as_slice()) {
         (Some(m), [a, b]) if *a > 31 => (*a, m + 1, *b),
         (Some(m), [d, y]) => (*y, m + 1, *d),
@@ -428,10 +451,7 @@ fn entropy(matched: &[u8]) -> bool {
         return false;
     }
     // Hex digests (git hashes, checksums, UUIDs without dashes) are ids, not secrets.
-    if matched
-        .iter()
-        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
-    {
+    if matched.iter().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b)) {
         return false;
     }
     let mut counts = [0u32; 256];
@@ -471,11 +491,7 @@ mod tests {
             ("411111111111", false),        // too short
         ];
         for (input, want) in table {
-            assert_eq!(
-                Validator::PaymentCard.check(input.as_bytes()),
-                *want,
-                "{input}"
-            );
+            assert_eq!(Validator::PaymentCard.check(input.as_bytes()), *want, "{input}");
         }
     }
 
@@ -493,9 +509,7 @@ mod tests {
         assert!(Validator::Iban.check(b"GB82 WEST 1234 5698 7654 32"));
         assert!(Validator::Iban.check(b"DE89370400440532013000"));
         assert!(!Validator::Iban.check(b"GB82 WEST 1234 5698 7654 33"));
-        assert!(Validator::Jwt.check(
-            b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz"
-        ));
+        assert!(Validator::Jwt.check(b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2J5dGVz"));
         assert!(!Validator::Jwt.check(b"eyJub3RoaW5nIjoxfQ.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"));
         assert!(Validator::Mac.check(b"3C:22:FB:1A:9E:07"));
         assert!(!Validator::Mac.check(b"3C:22-FB:1A:9E:07"));
@@ -549,12 +563,7 @@ mod tests {
 
     #[test]
     fn ipv4s() {
-        for (input, want) in [
-            ("10.0.0.1", true),
-            ("10.0.0.256", false),
-            ("10.01.0.1", false),
-            ("10.0.1", false),
-        ] {
+        for (input, want) in [("10.0.0.1", true), ("10.0.0.256", false), ("10.01.0.1", false), ("10.0.1", false)] {
             assert_eq!(Validator::Ipv4.check(input.as_bytes()), want, "{input}");
         }
     }

@@ -72,13 +72,17 @@ impl<V: Copy> WordMap<V> {
         }
         short.sort_by_key(|e| e.0);
         long.sort_by(|a, b| a.0.cmp(&b.0));
-        short.dedup_by(|later, kept| later.0 == kept.0 && {
-            kept.1 = merge(kept.1, later.1);
-            true
+        short.dedup_by(|later, kept| {
+            later.0 == kept.0 && {
+                kept.1 = merge(kept.1, later.1);
+                true
+            }
         });
-        long.dedup_by(|later, kept| later.0 == kept.0 && {
-            kept.1 = merge(kept.1, later.1);
-            true
+        long.dedup_by(|later, kept| {
+            later.0 == kept.0 && {
+                kept.1 = merge(kept.1, later.1);
+                true
+            }
         });
         WordMap { short, long, heads, tails }
     }
@@ -141,7 +145,8 @@ mod tests {
         assert_eq!(map.get(b"KEY"), Some(5));
         assert_eq!(map.get(b"Token"), Some(2));
         assert_eq!(map.get(b"keys"), None);
-        let long = WordMap::from_entries([("Sozialversicherungsnummer", 1u8), ("sozialversicherungsnummer", 2)], |a, b| a | b);
+        let long =
+            WordMap::from_entries([("Sozialversicherungsnummer", 1u8), ("sozialversicherungsnummer", 2)], |a, b| a | b);
         assert_eq!(long.get(b"SOZIALVERSICHERUNGSNUMMER"), Some(3));
         assert_eq!(long.get(b"sozialversicherungsnumme"), None);
     }

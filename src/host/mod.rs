@@ -16,6 +16,7 @@ use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType};
 
 use crate::audit::{AuditEvent, Outbox, Outcome};
 use crate::encoding::Coding;
+use crate::policy::ScopeKind;
 use crate::policy::{normalize_path, CompiledPolicy, FailureMode, OnOversize, RequestInfo};
 use crate::provider::Provider;
 use crate::redact::{Redactor, Refusal, Verdict};
@@ -24,7 +25,6 @@ use crate::stream::{Framing, StreamRestorer};
 use crate::token::{id_hex_len_for, Lookup, TokenMap, TokenMinter, ID_HEX_LEN};
 use crate::vault::{derive, CasMismatch, Store, Vault, VaultConfig};
 use crate::verify::Alarm;
-use crate::policy::ScopeKind;
 use std::borrow::Cow;
 
 mod verify;
@@ -63,7 +63,11 @@ struct Metrics {
 
 impl Metrics {
     fn new() -> Metrics {
-        Metrics { ids: RefCell::new(HashMap::new()), pending: RefCell::new(Vec::new()), outbox: RefCell::new(Outbox::default()) }
+        Metrics {
+            ids: RefCell::new(HashMap::new()),
+            pending: RefCell::new(Vec::new()),
+            outbox: RefCell::new(Outbox::default()),
+        }
     }
 
     fn increment(&self, name: &str, by: u64) {
@@ -190,7 +194,9 @@ impl VeilRoot {
         let ticks_per_round = (vault.config().ttl_secs / 8 / SWEEP_PERIOD_SECS).max(1) as usize;
         let batch = slots.div_ceil(ticks_per_round).max(64).min(slots);
         let (cursor, cas) = match SharedStore.get(SWEEP_CURSOR) {
-            Some((bytes, cas)) => (std::str::from_utf8(&bytes).ok().and_then(|t| t.parse::<usize>().ok()).unwrap_or(0), cas),
+            Some((bytes, cas)) => {
+                (std::str::from_utf8(&bytes).ok().and_then(|t| t.parse::<usize>().ok()).unwrap_or(0), cas)
+            }
             None => (0, 0),
         };
         let next = (cursor + batch) % slots;
@@ -348,7 +354,9 @@ impl Context for VeilRoot {
     fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, num_trailers: usize) {
         let owner = self.alarm.try_borrow_mut().ok().and_then(|mut a| a.answered(token_id));
         if let Some((id, request)) = owner {
-            self.as_request(id, &request, |http| http.on_http_call_response(token_id, num_headers, body_size, num_trailers));
+            self.as_request(id, &request, |http| {
+                http.on_http_call_response(token_id, num_headers, body_size, num_trailers)
+            });
         }
     }
 
@@ -776,7 +784,13 @@ impl VeilHttp {
             }
             check.taken
         };
-        let redactor = Redactor { policy: self.policy.profile(self.rule), provider, minter: &self.minter, scope: &self.scope, taken: &taken };
+        let redactor = Redactor {
+            policy: self.policy.profile(self.rule),
+            provider,
+            minter: &self.minter,
+            scope: &self.scope,
+            taken: &taken,
+        };
         let content_type = std::mem::take(&mut self.content_type);
         let redaction = timing::span(timing::Slot::Redact, || redactor.redact_typed(&body, &content_type));
         let monitor = self.profile().policy.mode == crate::policy::Mode::Monitor;
@@ -1016,7 +1030,8 @@ impl HttpContext for VeilHttp {
         }
         // Ask for a body we can read back.
         self.set_http_request_header("accept-encoding", Some("identity"));
-        let declared = headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
+        let declared =
+            headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
         if declared.is_some_and(|len| len > self.profile().policy.limits.max_body_bytes) {
             return self.too_large();
         }
@@ -1072,13 +1087,15 @@ impl HttpContext for VeilHttp {
             return Action::Continue;
         }
         let headers = Headers(self.get_http_response_headers_bytes());
-        let status = std::str::from_utf8(headers.get(":status").unwrap_or_default()).ok().and_then(|s| s.parse::<u16>().ok());
+        let status =
+            std::str::from_utf8(headers.get(":status").unwrap_or_default()).ok().and_then(|s| s.parse::<u16>().ok());
         self.event().response_status = status;
         // With a vault, an earlier request's tokens may come back in any response.
         if self.tokens.is_empty() && self.vault.is_none() && !self.profile().policy.verification.enabled {
             return Action::Continue;
         }
-        let encoded = headers.get("content-encoding").is_some_and(|e| !e.trim_ascii().eq_ignore_ascii_case(b"identity"));
+        let encoded =
+            headers.get("content-encoding").is_some_and(|e| !e.trim_ascii().eq_ignore_ascii_case(b"identity"));
         if encoded {
             self.metrics.increment("restore_skipped_encoded", 1);
             self.verify_start(status, true);
@@ -1089,7 +1106,8 @@ impl HttpContext for VeilHttp {
         // Every request to a destination is protected now, file downloads included: a
         // whole body declared larger than Envoy would buffer goes on unrestored (a
         // token in it stays a token) instead of failing.
-        let declared = headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
+        let declared =
+            headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
         let too_big = declared.is_some_and(|len| len > MAX_RESTORED_RESPONSE_BYTES);
         self.response = if content_type.starts_with("text/event-stream") {
             ResponseMode::Stream(StreamRestorer::new(provider, Framing::Sse))

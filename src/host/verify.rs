@@ -25,7 +25,7 @@ use crate::provider::Provider;
 use crate::restore::{restore_json, restore_text};
 use crate::stream::Framing;
 use crate::verify::{
-    annotate_json, appended_block, insert_annotations, response_text_fields, Answer, AnnotationStyle, Cache, Call,
+    annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Cache, Call,
     Report, Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
 };
 
@@ -146,7 +146,8 @@ impl VeilHttp {
             ResponseMode::BufferJson => Shape::Whole { held: None, trailer: false },
             ResponseMode::Stream(_) => {
                 let framing = if self.json_array_stream { Framing::JsonArray } else { Framing::Sse };
-                let collector = (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
+                let collector =
+                    (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
                 Shape::Stream { tap: StreamTap::new(provider, framing), collector, buffered: 0, trailer: false }
             }
             _ => return skip_now(self, SkipReason::NoText),
@@ -374,7 +375,8 @@ impl VeilHttp {
         v.done = true;
         let report = v.session.report();
         let style = v.session.config().annotate;
-        let annotation = (!report.marks.is_empty() && style != AnnotationStyle::Headers).then(|| appended_block(&report.marks));
+        let annotation =
+            (!report.marks.is_empty() && style != AnnotationStyle::Headers).then(|| appended_block(&report.marks));
         let tail = match &mut v.shape {
             Shape::Stream { tap, .. } => tap.finish(annotation.as_deref()),
             Shape::Whole { .. } => Vec::new(),
@@ -405,7 +407,8 @@ impl VeilHttp {
         let restored_text = self.profile().policy.verification.text == VerifiedText::Restored;
         // With `text: restored` the verifier sees (and the marks go into) the
         // restored body; otherwise the tokenized one, restored after marking.
-        let verified = if restored_text { self.restore_whole(&body).unwrap_or_else(|| body.clone()) } else { body.clone() };
+        let verified =
+            if restored_text { self.restore_whole(&body).unwrap_or_else(|| body.clone()) } else { body.clone() };
         let (fields, joined) = response_text_fields(provider, &verified).unwrap_or_default();
         let now = now_ms(self);
         // Headers that were not held are gone: the summary follows the body as a

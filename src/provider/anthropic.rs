@@ -9,10 +9,8 @@ use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextK
 /// Request keys whose identifier-like values are structure, not text.
 pub(super) const REQUEST_STRUCTURAL: &[&str] = &["id", "tool_use_id", "media_type", "ttl", "stop_reason"];
 
-pub(super) const RESPONSE: FieldTable = &[
-    (&["content", "*", "text"], TextKind::Plain),
-    (&["content", "*", "input", "**"], TextKind::Plain),
-];
+pub(super) const RESPONSE: FieldTable =
+    &[(&["content", "*", "text"], TextKind::Plain), (&["content", "*", "input", "**"], TextKind::Plain)];
 
 const LANE_TEXT: u8 = 0;
 const LANE_INPUT_JSON: u8 = 2;
@@ -31,7 +29,10 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
             .collect()
     };
     let whole_input = |pattern: &'static [&'static str]| -> Vec<StreamField> {
-        event.matching(pattern).map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole(None) }).collect()
+        event
+            .matching(pattern)
+            .map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole(None) })
+            .collect()
     };
     match event.event_type.as_deref() {
         Some("content_block_delta") => {
@@ -77,9 +78,13 @@ mod tests {
         assert!(!p.request_structural(&path(&["metadata", "user_id"]), b"jane@example.com"));
         assert!(!p.request_structural(&path(&["messages", "0", "content", "1", "input", "to", "0"]), b"a"));
         assert!(p.request_structural(&path(&["messages", "0", "content", "1", "id"]), b"toolu_01a09q90qw90lq917835lq9"));
-        assert!(p.request_structural(&path(&["messages", "0", "content", "0", "source", "data"]), b"iVBORw0KGgoAAAANSUhEUg=="));
+        assert!(p.request_structural(
+            &path(&["messages", "0", "content", "0", "source", "data"]),
+            b"iVBORw0KGgoAAAANSUhEUg=="
+        ));
         // A document's text source is text, not media.
-        assert!(!p.request_structural(&path(&["messages", "0", "content", "0", "source", "data"]), b"Contract for Jane Doe"));
+        assert!(!p
+            .request_structural(&path(&["messages", "0", "content", "0", "source", "data"]), b"Contract for Jane Doe"));
     }
 
     #[test]
@@ -97,11 +102,17 @@ mod tests {
         assert_eq!(fields(Provider::Anthropic, r#"{"type":"content_block_stop","index":1}"#), vec![]);
         // Whole texts at a block's start name the block.
         let start = r#"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":"A"}}"#;
-        assert_eq!(fields(Provider::Anthropic, start), vec![("A".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 3, b: 0 })))]);
+        assert_eq!(
+            fields(Provider::Anthropic, start),
+            vec![("A".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 3, b: 0 })))]
+        );
         let message = r#"{"type":"message_start","message":{"content":[{"type":"tool_use","input":{"q":"x"}},{"type":"text","text":"B"}]}}"#;
         assert_eq!(
             fields(Provider::Anthropic, message),
-            vec![("B".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 1, b: 0 }))), ("x".into(), TextKind::Plain, Role::Whole(None))]
+            vec![
+                ("B".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 1, b: 0 }))),
+                ("x".into(), TextKind::Plain, Role::Whole(None))
+            ]
         );
     }
 }

@@ -9,8 +9,18 @@ use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextK
 /// Request keys whose identifier-like values are structure, not text (camelCase and
 /// the snake_case the REST API also accepts).
 pub(super) const REQUEST_STRUCTURAL: &[&str] = &[
-    "mimeType", "mime_type", "responseMimeType", "response_mime_type", "mode", "cachedContent",
-    "cached_content", "language", "outcome", "category", "threshold", "method",
+    "mimeType",
+    "mime_type",
+    "responseMimeType",
+    "response_mime_type",
+    "mode",
+    "cachedContent",
+    "cached_content",
+    "language",
+    "outcome",
+    "category",
+    "threshold",
+    "method",
 ];
 
 pub(super) const RESPONSE: FieldTable = &[
@@ -45,7 +55,9 @@ mod tests {
         let p = Provider::Gemini;
         assert!(!p.request_structural(&path(&["contents", "0", "parts", "0", "text"]), b"hi"));
         assert!(!p.request_structural(&path(&["contents", "0", "parts", "0", "executableCode", "code"]), b"print(1)"));
-        assert!(p.request_structural(&path(&["contents", "0", "parts", "1", "inlineData", "data"]), b"iVBORw0KGgoAAAA/+=="));
+        assert!(
+            p.request_structural(&path(&["contents", "0", "parts", "1", "inlineData", "data"]), b"iVBORw0KGgoAAAA/+==")
+        );
         assert!(p.request_structural(&path(&["generationConfig", "responseMimeType"]), b"application/json"));
         let chunk = r#"{"candidates":[{"content":{"parts":[{"text":"Hi «"}],"role":"model"},"index":0}],"modelVersion":"gemini-2.0-flash"}"#;
         assert_eq!(

@@ -82,15 +82,45 @@ pub const STRUCTURAL_KEYS: &[&str] = &["model", "role", "type", "object", "statu
 /// Request keys whose values may be binary media: left unscanned only when the value
 /// is base64 or a base64 `data:` URL ([`media_like`]); a URL or text there is scanned.
 pub const MEDIA_KEYS: &[&str] = &[
-    "data", "b64_json", "file_data", "image_url", "url", "image", "audio", "bytes", "signature",
-    "thought_signature", "thoughtSignature", "encrypted_content",
+    "data",
+    "b64_json",
+    "file_data",
+    "image_url",
+    "url",
+    "image",
+    "audio",
+    "bytes",
+    "signature",
+    "thought_signature",
+    "thoughtSignature",
+    "encrypted_content",
 ];
 
 /// Keys whose string values are never natural-language text in any vendor API.
 const GENERIC_SKIP_KEYS: &[&str] = &[
-    "model", "role", "id", "type", "object", "tool_call_id", "call_id", "previous_response_id",
-    "mime_type", "mimeType", "media_type", "data", "image_url", "url", "file_id", "fileUri",
-    "file_uri", "encoding", "format", "detail", "stop_reason", "finish_reason", "voice",
+    "model",
+    "role",
+    "id",
+    "type",
+    "object",
+    "tool_call_id",
+    "call_id",
+    "previous_response_id",
+    "mime_type",
+    "mimeType",
+    "media_type",
+    "data",
+    "image_url",
+    "url",
+    "file_id",
+    "fileUri",
+    "file_uri",
+    "encoding",
+    "format",
+    "detail",
+    "stop_reason",
+    "finish_reason",
+    "voice",
     "signature",
 ];
 
@@ -229,7 +259,8 @@ impl<'d> EventScan<'d> {
         match scalar {
             Scalar::String(span) => {
                 if path.len() == 1 && matches!(path.first(), Some(Seg::Key(k)) if k == "type") {
-                    self.event_type = Some(json::decode(data.get(span.start..span.end).unwrap_or_default()).text().into_owned());
+                    self.event_type =
+                        Some(json::decode(data.get(span.start..span.end).unwrap_or_default()).text().into_owned());
                 }
                 self.strings.push((path.to_vec(), span));
             }
@@ -275,10 +306,29 @@ fn own_key<'p>(path: &'p [Seg<'_>]) -> Option<&'p str> {
 }
 
 const GENERIC_STRUCTURAL: &[&str] = &[
-    "tool_call_id", "call_id", "id", "previous_response_id", "reasoning_effort", "effort", "service_tier",
-    "tool_choice", "truncation", "detail", "format", "voice", "modalities", "include", "tool_use_id",
-    "media_type", "mimeType", "mime_type", "responseMimeType", "response_mime_type", "finish_reason",
-    "stop_reason", "encoding",
+    "tool_call_id",
+    "call_id",
+    "id",
+    "previous_response_id",
+    "reasoning_effort",
+    "effort",
+    "service_tier",
+    "tool_choice",
+    "truncation",
+    "detail",
+    "format",
+    "voice",
+    "modalities",
+    "include",
+    "tool_use_id",
+    "media_type",
+    "mimeType",
+    "mime_type",
+    "responseMimeType",
+    "response_mime_type",
+    "finish_reason",
+    "stop_reason",
+    "encoding",
 ];
 
 /// A value that can only be an identifier or an enum: 1 to 128 bytes of lower-case
@@ -288,7 +338,9 @@ const GENERIC_STRUCTURAL: &[&str] = &[
 pub fn identifier_like(raw: &[u8]) -> bool {
     (1..=128).contains(&raw.len())
         && raw.iter().any(u8::is_ascii_lowercase)
-        && raw.iter().all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
+        && raw
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b':' | b'/' | b'-'))
 }
 
 /// A value that is binary media: base64 (standard or URL-safe alphabet, padding, JSON's
@@ -299,7 +351,8 @@ pub fn media_like(raw: &[u8]) -> bool {
         Some(rest) => {
             let Some(at) = memchr::memmem::find(rest, b";base64,") else { return false };
             // The media type before it: `image/png`, `audio/wav; codecs=…` without spaces.
-            if !rest.get(..at).unwrap_or_default().iter().all(|&b| b.is_ascii_alphanumeric() || b"/+.-;=".contains(&b)) {
+            if !rest.get(..at).unwrap_or_default().iter().all(|&b| b.is_ascii_alphanumeric() || b"/+.-;=".contains(&b))
+            {
                 return false;
             }
             rest.get(at + 8..).unwrap_or_default()
@@ -408,10 +461,20 @@ mod tests {
         for not in ["", "123-45-6789", "4155550132", "Jane", "jane@example.com", "a b", "sk-Proj-AbC", r"a\u0040b"] {
             assert!(!identifier_like(not.as_bytes()), "{not}");
         }
-        for media in ["iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", r"iVBORw0KGgo\/AAAANSUhEUg==", "data:audio/wav;base64,UklGRiQAAABXQVZFZm10IBAAAAAB"] {
+        for media in [
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB",
+            r"iVBORw0KGgo\/AAAANSUhEUg==",
+            "data:audio/wav;base64,UklGRiQAAABXQVZFZm10IBAAAAAB",
+        ] {
             assert!(media_like(media.as_bytes()), "{media}");
         }
-        for not in ["short", "Contract for Jane Doe", "https://example.com/a.png", "data:text/plain,jane@example.com", "jane@example.com is here ok"] {
+        for not in [
+            "short",
+            "Contract for Jane Doe",
+            "https://example.com/a.png",
+            "data:text/plain,jane@example.com",
+            "jane@example.com is here ok",
+        ] {
             assert!(!media_like(not.as_bytes()), "{not}");
         }
     }
@@ -432,11 +495,14 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_slice(&Provider::Anthropic.error_body(403, "veil_blocked", "no")).unwrap();
         assert_eq!((v["type"].as_str(), v["error"]["type"].as_str()), (Some("error"), Some("permission_error")));
-        let v: serde_json::Value = serde_json::from_slice(&Provider::Anthropic.error_body(400, "veil_invalid_json", "no")).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_slice(&Provider::Anthropic.error_body(400, "veil_invalid_json", "no")).unwrap();
         assert_eq!(v["error"]["type"], "invalid_request_error");
-        let v: serde_json::Value = serde_json::from_slice(&Provider::OpenAiChat.error_body(415, "veil_unscannable", "no")).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_slice(&Provider::OpenAiChat.error_body(415, "veil_unscannable", "no")).unwrap();
         assert_eq!(v["error"]["type"], "invalid_request_error");
-        let v: serde_json::Value = serde_json::from_slice(&Provider::Gemini.error_body(413, "veil_body_too_large", "big")).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_slice(&Provider::Gemini.error_body(413, "veil_body_too_large", "big")).unwrap();
         assert_eq!((v["error"]["code"].as_u64(), v["error"]["status"].as_str()), (Some(413), Some("INVALID_ARGUMENT")));
     }
 

@@ -8,9 +8,23 @@ use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextK
 /// Request keys whose identifier-like values are structure, not text (with the
 /// shared ones in `provider/mod.rs`).
 pub(super) const REQUEST_STRUCTURAL: &[&str] = &[
-    "tool_call_id", "call_id", "id", "previous_response_id", "reasoning_effort", "effort", "service_tier",
-    "tool_choice", "truncation", "detail", "format", "voice", "modalities", "include", "verbosity",
-    "prompt_cache_key", "safety_identifier",
+    "tool_call_id",
+    "call_id",
+    "id",
+    "previous_response_id",
+    "reasoning_effort",
+    "effort",
+    "service_tier",
+    "tool_choice",
+    "truncation",
+    "detail",
+    "format",
+    "voice",
+    "modalities",
+    "include",
+    "verbosity",
+    "prompt_cache_key",
+    "safety_identifier",
 ];
 
 pub(super) const CHAT_RESPONSE: FieldTable = &[
@@ -47,9 +61,8 @@ pub(super) fn chat_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
         let (choice, position) = (index_of(path, 1), index_of(path, 4));
         let choice_s = choice.to_string();
         let position_s = position.to_string();
-        let call = event
-            .number(&["choices", &choice_s, "delta", "tool_calls", &position_s, "index"])
-            .unwrap_or(position);
+        let call =
+            event.number(&["choices", &choice_s, "delta", "tool_calls", &position_s, "index"]).unwrap_or(position);
         let key = StreamKey { lane: LANE_TOOL_ARGS, a: choice, b: call };
         out.push(StreamField { span, kind: TextKind::EmbeddedJson, role: Role::Delta(key) });
     }
@@ -74,16 +87,17 @@ pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField>
     // A whole text and the delta stream it repeats: `lane`, with the output item and
     // content part from the path where it has them (`Some(place in the path)`), else
     // from the event's `output_index` / `content_index`.
-    let whole = |pattern: &'static [&'static str], kind: TextKind, lane: u8, item: Option<usize>, part: Option<usize>| {
-        event
-            .matching(pattern)
-            .map(|(path, span)| {
-                let a = item.map_or(output, |i| index_of(path, i));
-                let b = if lane == LANE_TOOL_ARGS { 0 } else { part.map_or(content, |i| index_of(path, i)) };
-                StreamField { span, kind, role: Role::Whole(Some(StreamKey { lane, a, b })) }
-            })
-            .collect::<Vec<_>>()
-    };
+    let whole =
+        |pattern: &'static [&'static str], kind: TextKind, lane: u8, item: Option<usize>, part: Option<usize>| {
+            event
+                .matching(pattern)
+                .map(|(path, span)| {
+                    let a = item.map_or(output, |i| index_of(path, i));
+                    let b = if lane == LANE_TOOL_ARGS { 0 } else { part.map_or(content, |i| index_of(path, i)) };
+                    StreamField { span, kind, role: Role::Whole(Some(StreamKey { lane, a, b })) }
+                })
+                .collect::<Vec<_>>()
+        };
     let (plain, args) = (TextKind::Plain, TextKind::EmbeddedJson);
     match event.event_type.as_deref() {
         Some("response.output_text.delta") => delta(LANE_CONTENT, content, TextKind::Plain),
@@ -105,8 +119,15 @@ pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField>
         }
         Some(_) => {
             // response.created / in_progress / completed / incomplete / failed: a snapshot.
-            let mut v = whole(&["response", "output", "*", "content", "*", "text"], plain, LANE_CONTENT, Some(2), Some(4));
-            v.extend(whole(&["response", "output", "*", "content", "*", "refusal"], plain, LANE_REFUSAL, Some(2), Some(4)));
+            let mut v =
+                whole(&["response", "output", "*", "content", "*", "text"], plain, LANE_CONTENT, Some(2), Some(4));
+            v.extend(whole(
+                &["response", "output", "*", "content", "*", "refusal"],
+                plain,
+                LANE_REFUSAL,
+                Some(2),
+                Some(4),
+            ));
             v.extend(whole(&["response", "output", "*", "arguments"], args, LANE_TOOL_ARGS, Some(2), None));
             v
         }
@@ -130,7 +151,10 @@ mod tests {
                 (r#"{\"a\":"#.into(), TextKind::EmbeddedJson, Role::Delta(StreamKey { lane: 2, a: 1, b: 2 })),
             ]
         );
-        assert_eq!(fields(Provider::OpenAiChat, r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#), vec![]);
+        assert_eq!(
+            fields(Provider::OpenAiChat, r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#),
+            vec![]
+        );
     }
 
     #[test]

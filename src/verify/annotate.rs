@@ -148,7 +148,9 @@ fn is_prose(provider: Provider, path: &[Seg<'_>]) -> bool {
     if provider.response_text(path) != Some(TextKind::Plain) {
         return false;
     }
-    !path.iter().any(|seg| matches!(seg, Seg::Key(k) if matches!(k.as_ref(), "refusal" | "input" | "args" | "arguments")))
+    !path
+        .iter()
+        .any(|seg| matches!(seg, Seg::Key(k) if matches!(k.as_ref(), "refusal" | "input" | "args" | "arguments")))
 }
 
 /// The prose fields of a JSON response, and their joined text.
@@ -266,8 +268,8 @@ mod tests {
         let text = "A is B.";
         let lost = Mark { span: None, claim: "C is D".into(), score: 3, reasoning: "no".into() };
         let want = "A is B.\n\n\u{26a0}\u{fe0f} [Confidence: 3%] no (\u{201c}C is D\u{201d})";
-        assert_eq!(annotate(text, &[lost.clone()], AnnotationStyle::Inline), want);
-        assert_eq!(annotate(text, &[lost.clone()], AnnotationStyle::Append), want);
+        assert_eq!(annotate(text, std::slice::from_ref(&lost), AnnotationStyle::Inline), want);
+        assert_eq!(annotate(text, std::slice::from_ref(&lost), AnnotationStyle::Append), want);
         assert_eq!(annotate(text, &[lost], AnnotationStyle::Headers), text);
         assert_eq!(annotate(text, &[], AnnotationStyle::Append), text);
     }
@@ -279,7 +281,8 @@ mod tests {
         assert_eq!(joined, "Cats bark. Fine.\n\nDogs \"meow\".");
         assert_eq!(fields.len(), 2);
         let marks = [mark(&joined, "Cats bark.", 10), mark(&joined, "Dogs \"meow\".", 20)];
-        let out = annotate_json(body.as_bytes(), &fields, &insert_annotations(&joined, &marks, AnnotationStyle::Inline));
+        let out =
+            annotate_json(body.as_bytes(), &fields, &insert_annotations(&joined, &marks, AnnotationStyle::Inline));
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["content"][0]["text"], "Cats bark. \u{26a0}\u{fe0f} [Confidence: 10%] r10 Fine.");
         assert_eq!(v["content"][2]["text"], "Dogs \"meow\". \u{26a0}\u{fe0f} [Confidence: 20%] r20");

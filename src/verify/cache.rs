@@ -38,7 +38,9 @@ impl CacheKey {
     }
 
     fn slot(&self, entries: usize) -> String {
-        let n = u64::from_le_bytes([self.0[0], self.0[1], self.0[2], self.0[3], self.0[4], self.0[5], self.0[6], self.0[7]]);
+        let n = u64::from_le_bytes([
+            self.0[0], self.0[1], self.0[2], self.0[3], self.0[4], self.0[5], self.0[6], self.0[7],
+        ]);
         format!("veil/v1/verify/{}", n % entries.max(1) as u64)
     }
 }

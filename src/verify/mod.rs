@@ -23,7 +23,9 @@ mod stream;
 use serde::{Deserialize, Serialize};
 
 pub use alarm::Alarm;
-pub use annotate::{annotate_json, annotation_line, appended_block, apply, insert_annotations, response_text_fields, Mark, TextField};
+pub use annotate::{
+    annotate_json, annotation_line, appended_block, apply, insert_annotations, response_text_fields, Mark, TextField,
+};
 pub use budget::Budget;
 pub use cache::{Cache, CacheKey, MemCache};
 pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
@@ -244,7 +246,8 @@ mod tests {
 
     #[test]
     fn validation_names_fields() {
-        let cases: Vec<(fn(&mut VerifyConfig), &str)> = vec![
+        type Case = (fn(&mut VerifyConfig), &'static str);
+        let cases: Vec<Case> = vec![
             (|c| c.threshold = 101, "verification.threshold"),
             (|c| c.max_claims = 0, "verification.max_claims"),
             (|c| c.call_timeout_ms = c.budget_ms + 1, "verification.call_timeout_ms"),
@@ -269,7 +272,8 @@ mod tests {
     fn unknown_fields_are_rejected() {
         let err = serde_json::from_str::<VerifyConfig>(r#"{"treshold": 50}"#).unwrap_err();
         assert!(err.to_string().contains("unknown field `treshold`"));
-        let c: VerifyConfig = serde_json::from_str(r#"{"enabled": true, "endpoint": "ollama", "annotate": "append"}"#).unwrap();
+        let c: VerifyConfig =
+            serde_json::from_str(r#"{"enabled": true, "endpoint": "ollama", "annotate": "append"}"#).unwrap();
         assert_eq!((c.enabled, c.endpoint, c.annotate), (true, Endpoint::Ollama, AnnotationStyle::Append));
     }
 }

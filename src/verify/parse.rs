@@ -68,7 +68,8 @@ fn dig_json(text: &str) -> Option<Value> {
     candidates.push(text);
     for candidate in candidates {
         // Whichever opens first is the outer value.
-        let mut openers: Vec<(usize, char)> = ['{', '['].iter().filter_map(|&o| candidate.find(o).map(|at| (at, o))).collect();
+        let mut openers: Vec<(usize, char)> =
+            ['{', '['].iter().filter_map(|&o| candidate.find(o).map(|at| (at, o))).collect();
         openers.sort_unstable();
         for (start, opener) in openers {
             let closer = if opener == '{' { '}' } else { ']' };
@@ -261,17 +262,26 @@ mod tests {
     use super::*;
 
     fn openai(content: &str) -> Vec<u8> {
-        serde_json::to_vec(&serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]})).unwrap()
+        serde_json::to_vec(
+            &serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}),
+        )
+        .unwrap()
     }
 
     fn ollama(content: &str) -> Vec<u8> {
-        serde_json::to_vec(&serde_json::json!({"model": "m", "message": {"role": "assistant", "content": content}, "done": true})).unwrap()
+        serde_json::to_vec(
+            &serde_json::json!({"model": "m", "message": {"role": "assistant", "content": content}, "done": true}),
+        )
+        .unwrap()
     }
 
     #[test]
     fn claims_from_many_shapes() {
         let cases: &[(&str, &[&str])] = &[
-            (r#"{"claims":[{"text":"Paris is in France."},{"text":"The Nile is long."}]}"#, &["Paris is in France.", "The Nile is long."]),
+            (
+                r#"{"claims":[{"text":"Paris is in France."},{"text":"The Nile is long."}]}"#,
+                &["Paris is in France.", "The Nile is long."],
+            ),
             ("```json\n{\"claims\": [\"A is B.\",]}\n```", &["A is B."]),
             ("Sure! Here are the claims:\n{\"claims\": [{\"claim\": \"A is B.\"}]} Hope this helps.", &["A is B."]),
             (r#"[{"quote": "A is B."}, "C is D."]"#, &["A is B.", "C is D."]),

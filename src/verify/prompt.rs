@@ -109,8 +109,14 @@ mod tests {
 
     #[test]
     fn ollama_shape_uses_format_json() {
-        let c = VerifyConfig { endpoint: Endpoint::Ollama, model: "llama3.2".into(), temperature: 0.1, ..Default::default() };
-        let v: Value = serde_json::from_slice(&verification_request(&c, "Water boils at 50 \u{b0}C \"at sea level\".")).unwrap();
+        let c = VerifyConfig {
+            endpoint: Endpoint::Ollama,
+            model: "llama3.2".into(),
+            temperature: 0.1,
+            ..Default::default()
+        };
+        let v: Value =
+            serde_json::from_slice(&verification_request(&c, "Water boils at 50 \u{b0}C \"at sea level\".")).unwrap();
         assert_eq!(v["format"], "json");
         assert_eq!(v["stream"], false);
         assert_eq!(v["model"], "llama3.2");

@@ -704,7 +704,10 @@ mod tests {
         assert!(s.poll(1000, 0, &cache).is_empty());
         assert!(s.is_done() && s.settled());
         let r = s.report();
-        assert_eq!((r.summary.skipped, r.summary.errors, r.summary.retries, r.summary.calls), (Some("verifier_misconfigured"), 1, 0, 1));
+        assert_eq!(
+            (r.summary.skipped, r.summary.errors, r.summary.retries, r.summary.calls),
+            (Some("verifier_misconfigured"), 1, 0, 1)
+        );
 
         // A stream: scoring calls refused while text still flows; a retry of another
         // failure that was waiting is dropped, and later text asks nothing.
@@ -727,7 +730,10 @@ mod tests {
         assert!(s.poll(20, 0, &cache).is_empty());
         assert!(s.is_done() && s.settled());
         let r = s.report();
-        assert_eq!((r.summary.skipped, r.summary.claims, r.summary.verified, r.marks.len()), (Some("verifier_misconfigured"), 1, 0, 0));
+        assert_eq!(
+            (r.summary.skipped, r.summary.claims, r.summary.verified, r.marks.len()),
+            (Some("verifier_misconfigured"), 1, 0, 0)
+        );
     }
 
     #[test]
@@ -832,7 +838,13 @@ mod tests {
         s.on_answer(calls[0].id, answer(r#"{"claims":["The Eiffel Tower is in Rome.", "Nice day!"]}"#), 700, 0, &cache);
         let calls = s.poll(700, 0, &cache);
         assert_eq!(calls.iter().map(|c| c.timeout_ms).collect::<Vec<_>>(), [300, 300], "capped by the budget");
-        s.on_answer(calls[0].id, Answer::Response { status: 504, body: b"upstream request timeout".to_vec() }, 1000, 0, &cache);
+        s.on_answer(
+            calls[0].id,
+            Answer::Response { status: 504, body: b"upstream request timeout".to_vec() },
+            1000,
+            0,
+            &cache,
+        );
         s.on_answer(calls[1].id, answer(r#"{"score": 10}"#), 900, 0, &cache);
         assert!(s.poll(1000, 0, &cache).is_empty());
         assert!(s.is_done());

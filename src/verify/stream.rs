@@ -153,9 +153,9 @@ impl StreamTap {
     pub fn finish(&mut self, annotation: Option<&str>) -> Vec<u8> {
         let mut out = Vec::new();
         let tail = std::mem::take(&mut self.tail);
-        let marks = annotation.zip(self.template.as_ref()).and_then(|(text, (template, key))| {
-            Some((self.event_with_text(template, *key, text)?, *key, text))
-        });
+        let marks = annotation
+            .zip(self.template.as_ref())
+            .and_then(|(text, (template, key))| Some((self.event_with_text(template, *key, text)?, *key, text)));
         match marks {
             Some((event, key, text)) => {
                 out.extend_from_slice(&event);
@@ -267,7 +267,9 @@ fn is_terminal(provider: Provider, data: &[u8]) -> bool {
             let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
             matches!(
                 typed.kind.as_deref(),
-                Some("response.completed" | "response.incomplete" | "response.failed" | "message_delta" | "message_stop")
+                Some(
+                    "response.completed" | "response.incomplete" | "response.failed" | "message_delta" | "message_stop"
+                )
             )
         }
         Provider::Gemini => false,
@@ -299,7 +301,9 @@ mod tests {
 
     #[test]
     fn openai_chat_annotation_goes_before_the_finish_chunk() {
-        let ev = |t: &str| format!("data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}},\"finish_reason\":null}}]}}\n\n", serde_json::to_string(t).unwrap());
+        let ev = |t: &str| {
+            format!("data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}},\"finish_reason\":null}}]}}\n\n", serde_json::to_string(t).unwrap())
+        };
         let stream = format!("{}{}data: {{\"id\":\"c\",\"choices\":[{{\"index\":0,\"delta\":{{}},\"finish_reason\":\"stop\"}}]}}\n\ndata: [DONE]\n\n", ev("Cats "), ev("bark. Zürich."));
         for chunk in [1, 3, 17, stream.len()] {
             let mut tap = StreamTap::new(Provider::OpenAiChat, Framing::Sse);
@@ -324,7 +328,9 @@ mod tests {
         assert!(chat_chunk_ends(br#"{"choices": [ {"delta": {}, "finish_reason" : "length"}]}"#));
         assert!(chat_chunk_ends(br#"{"id":"c","choices":[ ],"usage":{"total_tokens":3}}"#));
         assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}"#));
-        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"\"finish_reason\":\"stop\""},"finish_reason":null}]}"#));
+        assert!(!chat_chunk_ends(
+            br#"{"choices":[{"index":0,"delta":{"content":"\"finish_reason\":\"stop\""},"finish_reason":null}]}"#
+        ));
     }
 
     #[test]
@@ -348,17 +354,35 @@ mod tests {
         assert_eq!(text, "A.");
         let events = data_lines(&out);
         let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-        assert_eq!(types, ["response.output_text.delta", "response.output_text.delta", "response.output_text.done", "response.completed"]);
+        assert_eq!(
+            types,
+            [
+                "response.output_text.delta",
+                "response.output_text.delta",
+                "response.output_text.done",
+                "response.completed"
+            ]
+        );
         assert_eq!(events[1]["delta"], "!");
         assert_eq!(events[2]["text"], "A.!", "the repeat says what the client was sent");
 
-        let el = |t: &str| format!("{{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":{}}}],\"role\":\"model\"}},\"index\":0}}]}}", serde_json::to_string(t).unwrap());
+        let el = |t: &str| {
+            format!(
+                "{{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":{}}}],\"role\":\"model\"}},\"index\":0}}]}}",
+                serde_json::to_string(t).unwrap()
+            )
+        };
         let array = format!("[{}\n,\r\n{}\n]", el("One. "), el("Two."));
         let mut tap = StreamTap::new(Provider::Gemini, Framing::JsonArray);
         let (out, text) = run(&mut tap, array.as_bytes(), 4, Some(" [mark]"));
         assert_eq!(text, "One. Two.");
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        let parts: Vec<&str> = v.as_array().unwrap().iter().map(|e| e["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap()).collect();
+        let parts: Vec<&str> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap())
+            .collect();
         assert_eq!(parts, ["One. ", "Two.", " [mark]"]);
 
         let sse = format!("data: {}\r\n\r\ndata: {}\r\n\r\n", el("One. "), el("Two."));
@@ -376,7 +400,8 @@ mod tests {
     fn responses_repeats_of_the_text_carry_the_marks() {
         let ev = |kind: &str, body: &str| format!("event: {kind}\ndata: {{\"type\":\"{kind}\",{body}}}\n\n");
         let part = r#"{"type":"output_text","text":"Hi \u00e9.","annotations":[]}"#;
-        let message = format!(r#"{{"id":"msg_1","type":"message","status":"completed","content":[{part}],"role":"assistant"}}"#);
+        let message =
+            format!(r#"{{"id":"msg_1","type":"message","status":"completed","content":[{part}],"role":"assistant"}}"#);
         let call = r#"{"type":"function_call","id":"fc_1","arguments":"{\"text\":\"Hi é.\"}","name":"f"}"#;
         let stream = [
             ev("response.created", r#""response":{"id":"r","output":[]},"sequence_number":0"#),

@@ -15,7 +15,8 @@ use veil::redact::{BodyKind, Redactor, Verdict};
 use veil::token::TokenMinter;
 
 /// Seeded values: synthetic only.
-const SEEDS: &[&str] = &["jane.doe@example.com", "123-45-6789", "4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE", "10.20.30.40"];
+const SEEDS: &[&str] =
+    &["jane.doe@example.com", "123-45-6789", "4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE", "10.20.30.40"];
 
 const PROVIDERS: [Provider; 5] =
     [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini, Provider::Generic];
@@ -69,7 +70,11 @@ fn check(providers: &[Provider], body: &[u8], seed: &str) -> Result<(), String> 
 
 fn assert_no_leak(body: &[u8], seed: &str) {
     // The body must hold the seed as a reader sees it, or the case tests nothing.
-    assert!(lenient::find(body, seed).is_some(), "the case does not contain {seed:?}: {}", String::from_utf8_lossy(body));
+    assert!(
+        lenient::find(body, seed).is_some(),
+        "the case does not contain {seed:?}: {}",
+        String::from_utf8_lossy(body)
+    );
     if let Err(e) = check(&PROVIDERS, body, seed) {
         panic!("{e}");
     }
@@ -217,8 +222,8 @@ enum Spell {
 }
 
 const INVISIBLE: &[char] = &[
-    '\u{200B}', '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}', '\u{2064}',
-    '\u{FEFF}', '\u{00AD}',
+    '\u{200B}', '\u{200C}', '\u{200D}', '\u{200E}', '\u{200F}', '\u{2060}', '\u{2061}', '\u{2062}', '\u{2063}',
+    '\u{2064}', '\u{FEFF}', '\u{00AD}',
 ];
 
 fn spell() -> impl Strategy<Value = Spell> {
@@ -304,9 +309,36 @@ enum Wrap {
 
 /// Keys placed around the seed: text fields, structure, media, unknown.
 const KEYS: &[&str] = &[
-    "content", "text", "input", "prompt", "system", "instructions", "arguments", "description", "model", "role", "type",
-    "id", "name", "status", "mimeType", "media_type", "format", "tool_call_id", "data", "url", "image_url", "signature",
-    "b64_json", "x_note", "metadata", "customField", "__proto__", "tags", "", "k",
+    "content",
+    "text",
+    "input",
+    "prompt",
+    "system",
+    "instructions",
+    "arguments",
+    "description",
+    "model",
+    "role",
+    "type",
+    "id",
+    "name",
+    "status",
+    "mimeType",
+    "media_type",
+    "format",
+    "tool_call_id",
+    "data",
+    "url",
+    "image_url",
+    "signature",
+    "b64_json",
+    "x_note",
+    "metadata",
+    "customField",
+    "__proto__",
+    "tags",
+    "",
+    "k",
 ];
 
 /// Each provider's request shapes, with `@@` where the hole goes.
@@ -339,22 +371,35 @@ fn templates(provider: Provider) -> &'static [&'static str] {
             r#"{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"q":@@}}}]}]}"#,
             r#"{"contents":[{"parts":[{"inlineData":{"mimeType":"text/plain","data":@@}}]}]}"#,
         ],
-        Provider::Generic => &[
-            r#"{"input":@@}"#,
-            r#"{"prompt":@@,"n":1}"#,
-            r#"[1,@@]"#,
-        ],
+        Provider::Generic => &[r#"{"input":@@}"#, r#"{"prompt":@@,"n":1}"#, r#"[1,@@]"#],
     }
 }
 
 /// Filler words around the seed (never a word that lowers a detector's confidence by
 /// design, see `regression_private_ip_next_to_oid`), and what separates them from it (raw JSON string
 /// contents).
-const FILLERS: &[&str] = &["mail", "ssn", "card", "key", "ip", "note", "hi there", "日本語", "caf\\u00e9", "😀", "\\ud83d\\ude00"];
+const FILLERS: &[&str] =
+    &["mail", "ssn", "card", "key", "ip", "note", "hi there", "日本語", "caf\\u00e9", "😀", "\\ud83d\\ude00"];
 const SEPARATORS: &[&str] = &[
-    " ", "\\n", "\\t", ": ", " (", ") ", "😀", "\\ud83d\\ude00", "\\\"", "<", ">", ", ", " \u{200b}",
+    " ",
+    "\\n",
+    "\\t",
+    ": ",
+    " (",
+    ") ",
+    "😀",
+    "\\ud83d\\ude00",
+    "\\\"",
+    "<",
+    ">",
+    ", ",
+    " \u{200b}",
     // Invisible only (the last `INVISIBLE_SEPARATORS`).
-    "\u{200b}", "\\u200b", "\u{ad}", "\\u2060", "\u{feff}",
+    "\u{200b}",
+    "\\u200b",
+    "\u{ad}",
+    "\\u2060",
+    "\u{feff}",
 ];
 const INVISIBLE_SEPARATORS: usize = 5;
 
@@ -408,26 +453,31 @@ fn case() -> impl Strategy<Value = Case> {
         0..8usize,
         proptest::option::weighted(0.3, 0..KEYS.len()),
         proptest::collection::vec(
-            prop_oneof![(0..KEYS.len(), any::<bool>()).prop_map(|(k, s)| Wrap::Obj(k, s)), (0..3usize).prop_map(Wrap::Arr)],
+            prop_oneof![
+                (0..KEYS.len(), any::<bool>()).prop_map(|(k, s)| Wrap::Obj(k, s)),
+                (0..3usize).prop_map(Wrap::Arr)
+            ],
             0..4,
         ),
         prop_oneof![4 => Just(Slot::Value), 2 => Just(Slot::Key), 1 => Just(Slot::InArray), 1 => Just(Slot::Duplicate)],
         proptest::collection::vec(lenient_change(), 0..3),
     )
-        .prop_map(|(provider, seed, spells, (pad, prefix, suffix, twice), template, top_key, wraps, slot, lenient)| Case {
-            provider,
-            seed,
-            spells,
-            pad,
-            prefix,
-            suffix,
-            twice,
-            template,
-            top_key,
-            wraps,
-            slot,
-            lenient,
-        })
+        .prop_map(
+            |(provider, seed, spells, (pad, prefix, suffix, twice), template, top_key, wraps, slot, lenient)| Case {
+                provider,
+                seed,
+                spells,
+                pad,
+                prefix,
+                suffix,
+                twice,
+                template,
+                top_key,
+                wraps,
+                slot,
+                lenient,
+            },
+        )
 }
 
 impl Case {
@@ -464,10 +514,15 @@ impl Case {
     /// covered, see "Not covered" above).
     fn glued_at_a_letter_and_split(&self) -> bool {
         let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
-        let glued = self.prefix.is_some_and(|(f, s)| glued(FILLERS[f], SEPARATORS[s], true) && letter(self.seed.chars().next()))
-            || self.suffix.is_some_and(|(s, f)| glued(FILLERS[f], SEPARATORS[s], false) && letter(self.seed.chars().last()));
-        let split = (1..self.seed.len())
-            .any(|i| matches!(self.spells[i % self.spells.len()], Spell::Invisible(..)) && self.json5_escape(i).is_none());
+        let glued = self
+            .prefix
+            .is_some_and(|(f, s)| glued(FILLERS[f], SEPARATORS[s], true) && letter(self.seed.chars().next()))
+            || self
+                .suffix
+                .is_some_and(|(s, f)| glued(FILLERS[f], SEPARATORS[s], false) && letter(self.seed.chars().last()));
+        let split = (1..self.seed.len()).any(|i| {
+            matches!(self.spells[i % self.spells.len()], Spell::Invisible(..)) && self.json5_escape(i).is_none()
+        });
         glued && split
     }
 
@@ -588,7 +643,9 @@ impl Case {
                 Lenient::LineComment => Some(b"// note\n".to_vec()),
                 Lenient::BlockComment => Some(b"/* note */".to_vec()),
                 Lenient::UnquotedKey => Some(if is_object { b"unquoted:1,".to_vec() } else { b"1,".to_vec() }),
-                Lenient::InvalidUtf8 => Some(if is_object { b"\"z\":\"\xff\xfe\",".to_vec() } else { b"\"\xff\",".to_vec() }),
+                Lenient::InvalidUtf8 => {
+                    Some(if is_object { b"\"z\":\"\xff\xfe\",".to_vec() } else { b"\"\xff\",".to_vec() })
+                }
                 _ => None,
             };
             if let Some(insert) = insert {
@@ -649,5 +706,3 @@ proptest! {
         prop_assert!(result.is_ok(), "{}\nbody: {}", result.err().unwrap_or_default(), String::from_utf8_lossy(&body));
     }
 }
-
-

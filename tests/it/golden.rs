@@ -57,7 +57,12 @@ fn check(dir: &Path, provider: Provider) {
         std::fs::write(dir.join(format!("client.{ext}")), &client).unwrap();
         return;
     }
-    assert_eq!(String::from_utf8_lossy(&vendor), String::from_utf8_lossy(&read("vendor.json")), "{}: vendor view", dir.display());
+    assert_eq!(
+        String::from_utf8_lossy(&vendor),
+        String::from_utf8_lossy(&read("vendor.json")),
+        "{}: vendor view",
+        dir.display()
+    );
     assert_eq!(
         String::from_utf8_lossy(&client),
         String::from_utf8_lossy(&read(&format!("client.{ext}"))),

@@ -29,7 +29,10 @@ pub fn strings(body: &[u8]) -> Vec<String> {
                 i = j + 1;
             }
             b'/' if body.get(i + 1) == Some(&b'/') => {
-                i = body.get(i..).and_then(|rest| rest.iter().position(|&c| c == b'\n' || c == b'\r')).map_or(body.len(), |p| i + p);
+                i = body
+                    .get(i..)
+                    .and_then(|rest| rest.iter().position(|&c| c == b'\n' || c == b'\r'))
+                    .map_or(body.len(), |p| i + p);
             }
             b'/' if body.get(i + 1) == Some(&b'*') => {
                 let rest = body.get(i + 2..).unwrap_or_default();
@@ -132,7 +135,8 @@ pub fn unescape(s: &str) -> String {
                 Some(hi) => {
                     i += 4;
                     if (0xD800..0xDC00).contains(&hi) {
-                        let lo = (cs.get(i) == Some(&'\\') && cs.get(i + 1) == Some(&'u')).then(|| hex(i + 2, 4)).flatten();
+                        let lo =
+                            (cs.get(i) == Some(&'\\') && cs.get(i + 1) == Some(&'u')).then(|| hex(i + 2, 4)).flatten();
                         match lo {
                             Some(lo) if (0xDC00..0xE000).contains(&lo) => {
                                 i += 6;
@@ -188,8 +192,29 @@ pub fn find(body: &[u8], value: &str) -> Option<String> {
 fn reads_what_permissive_parsers_read() {
     let body = b"\xEF\xBB\xBF{/* c */ 'a': NaN, b: [\"x\\u0040y\", \"\\ud83d\\ude00\", \"\\ud800\",], // c\n \"k\":\"\xff\", \"k\":\"j\\\\u0040\\u200b\xef\xbc\xa0\", } trailing 'z";
     let got = strings(body);
-    assert_eq!(got, ["a", "NaN", "b", "x@y", "\u{1F600}", "\u{FFFD}", "k", "\u{FFFD}", "k", "j\\u0040\u{200b}\u{ff20}", "trailing", "z"]);
+    assert_eq!(
+        got,
+        [
+            "a",
+            "NaN",
+            "b",
+            "x@y",
+            "\u{1F600}",
+            "\u{FFFD}",
+            "k",
+            "\u{FFFD}",
+            "k",
+            "j\\u0040\u{200b}\u{ff20}",
+            "trailing",
+            "z"
+        ]
+    );
     assert_eq!(find(body, "j@@"), Some("j@@".to_string()));
-    assert_eq!(unescape(r"\x40\@\'\
-\101\9\ \＠"), "@@'A9 ＠");
+    assert_eq!(
+        unescape(
+            r"\x40\@\'\
+\101\9\ \＠"
+        ),
+        "@@'A9 ＠"
+    );
 }

@@ -31,11 +31,8 @@ fn texts() -> (String, String, TokenMap) {
 
 /// Splits `text` into pieces at the given char-boundary fractions.
 fn deltas(text: &str, cuts: &[usize]) -> Vec<String> {
-    let mut bounds: Vec<usize> = cuts
-        .iter()
-        .map(|c| c % (text.len() + 1))
-        .filter(|&c| text.is_char_boundary(c))
-        .collect();
+    let mut bounds: Vec<usize> =
+        cuts.iter().map(|c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
     bounds.push(0);
     bounds.push(text.len());
     bounds.sort_unstable();
@@ -55,14 +52,20 @@ fn sse(event: Option<&str>, data: &Value) -> String {
 fn stream_for(provider: Provider, framing: Framing, pieces: &[String], args: bool) -> String {
     match (provider, framing) {
         (Provider::OpenAiChat, _) => {
-            let mut s = sse(None, &json!({"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}));
+            let mut s = sse(
+                None,
+                &json!({"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}),
+            );
             for p in pieces {
                 let delta = if args {
                     json!({"tool_calls":[{"index":0,"function":{"arguments":p}}]})
                 } else {
                     json!({"content": p})
                 };
-                s += &sse(None, &json!({"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":delta,"finish_reason":null}]}));
+                s += &sse(
+                    None,
+                    &json!({"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":delta,"finish_reason":null}]}),
+                );
             }
             s += &sse(None, &json!({"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}));
             s + "data: [DONE]\n\n"
@@ -71,15 +74,25 @@ fn stream_for(provider: Provider, framing: Framing, pieces: &[String], args: boo
             let kind = if args { "response.function_call_arguments.delta" } else { "response.output_text.delta" };
             let mut s = String::new();
             for (i, p) in pieces.iter().enumerate() {
-                s += &sse(Some(kind), &json!({"type":kind,"item_id":"m","output_index":0,"content_index":0,"delta":p,"sequence_number":i}));
+                s += &sse(
+                    Some(kind),
+                    &json!({"type":kind,"item_id":"m","output_index":0,"content_index":0,"delta":p,"sequence_number":i}),
+                );
             }
             let done = if args { "response.function_call_arguments.done" } else { "response.output_text.done" };
             s + &sse(Some(done), &json!({"type":done,"output_index":0,"content_index":0,"text":"","arguments":""}))
         }
         (Provider::Anthropic, _) => {
-            let mut s = sse(Some("content_block_start"), &json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}));
+            let mut s = sse(
+                Some("content_block_start"),
+                &json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            );
             for p in pieces {
-                let delta = if args { json!({"type":"input_json_delta","partial_json":p}) } else { json!({"type":"text_delta","text":p}) };
+                let delta = if args {
+                    json!({"type":"input_json_delta","partial_json":p})
+                } else {
+                    json!({"type":"text_delta","text":p})
+                };
                 s += &sse(Some("content_block_delta"), &json!({"type":"content_block_delta","index":0,"delta":delta}));
                 s += ": keep-alive\r\n\r\n";
             }
@@ -93,7 +106,12 @@ fn stream_for(provider: Provider, framing: Framing, pieces: &[String], args: boo
         (Provider::Gemini, Framing::JsonArray) => {
             let elements: Vec<String> = pieces
                 .iter()
-                .map(|p| serde_json::to_string_pretty(&json!({"candidates":[{"content":{"parts":[{"text":p}],"role":"model"},"index":0}]})).unwrap())
+                .map(|p| {
+                    serde_json::to_string_pretty(
+                        &json!({"candidates":[{"content":{"parts":[{"text":p}],"role":"model"},"index":0}]}),
+                    )
+                    .unwrap()
+                })
                 .collect();
             format!("[{}\n]", elements.join("\n,\r\n"))
         }

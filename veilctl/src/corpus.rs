@@ -15,12 +15,53 @@ use veil::detect::Engine;
 
 /// The categories a mark may carry.
 pub const CATEGORIES: &[&str] = &[
-    "EMAIL", "PHONE", "SSN", "ITIN", "CREDIT_CARD", "IBAN", "PASSPORT", "DRIVERS_LICENSE", "DATE_OF_BIRTH", "ADDRESS",
-    "PERSON", "IP_ADDRESS", "PRIVATE_IP", "MAC_ADDRESS", "INTERNAL_URL", "INTERNAL_HOST", "NATIONAL_ID", "TAX_ID",
-    "COMPANY_ID", "VAT_NUMBER", "HEALTH_ID", "BANK_ACCOUNT", "ROUTING_NUMBER", "CRYPTO_WALLET", "API_KEY",
-    "SERVICE_TOKEN", "CLOUD_CREDENTIAL", "WEBHOOK_URL", "PRIVATE_KEY", "CONNECTION_STRING", "PASSWORD", "SECRET", "JWT",
-    "BEARER_TOKEN", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "GITHUB_TOKEN", "GITLAB_TOKEN", "SLACK_TOKEN", "STRIPE_KEY",
-    "GOOGLE_API_KEY", "NPM_TOKEN", "PYPI_TOKEN", "HUGGINGFACE_TOKEN", "SENDGRID_KEY", "TWILIO_KEY", "SHOPIFY_TOKEN",
+    "EMAIL",
+    "PHONE",
+    "SSN",
+    "ITIN",
+    "CREDIT_CARD",
+    "IBAN",
+    "PASSPORT",
+    "DRIVERS_LICENSE",
+    "DATE_OF_BIRTH",
+    "ADDRESS",
+    "PERSON",
+    "IP_ADDRESS",
+    "PRIVATE_IP",
+    "MAC_ADDRESS",
+    "INTERNAL_URL",
+    "INTERNAL_HOST",
+    "NATIONAL_ID",
+    "TAX_ID",
+    "COMPANY_ID",
+    "VAT_NUMBER",
+    "HEALTH_ID",
+    "BANK_ACCOUNT",
+    "ROUTING_NUMBER",
+    "CRYPTO_WALLET",
+    "API_KEY",
+    "SERVICE_TOKEN",
+    "CLOUD_CREDENTIAL",
+    "WEBHOOK_URL",
+    "PRIVATE_KEY",
+    "CONNECTION_STRING",
+    "PASSWORD",
+    "SECRET",
+    "JWT",
+    "BEARER_TOKEN",
+    "AWS_ACCESS_KEY",
+    "AWS_SECRET_KEY",
+    "GITHUB_TOKEN",
+    "GITLAB_TOKEN",
+    "SLACK_TOKEN",
+    "STRIPE_KEY",
+    "GOOGLE_API_KEY",
+    "NPM_TOKEN",
+    "PYPI_TOKEN",
+    "HUGGINGFACE_TOKEN",
+    "SENDGRID_KEY",
+    "TWILIO_KEY",
+    "SHOPIFY_TOKEN",
 ];
 
 /// `--gate`: every category's recall and the precision must reach these.
@@ -55,11 +96,15 @@ pub fn strip_marks(marked: &str) -> Result<(String, Vec<Mark>), String> {
     while let Some(i) = rest.find(OPEN) {
         let before = &rest[..i];
         if before.contains(CLOSE) {
-            return Err(format!("stray {CLOSE} at byte {}", marked.len() - rest.len() + before.find(CLOSE).unwrap_or(0)));
+            return Err(format!(
+                "stray {CLOSE} at byte {}",
+                marked.len() - rest.len() + before.find(CLOSE).unwrap_or(0)
+            ));
         }
         text.push_str(before);
         let after = &rest[i + OPEN.len()..];
-        let bar = after.find('|').ok_or_else(|| format!("mark without `|` at byte {}", marked.len() - rest.len() + i))?;
+        let bar =
+            after.find('|').ok_or_else(|| format!("mark without `|` at byte {}", marked.len() - rest.len() + i))?;
         let category = &after[..bar];
         if !CATEGORIES.contains(&category) {
             return Err(format!("unknown category `{category}` at byte {}", marked.len() - rest.len() + i));
@@ -108,7 +153,8 @@ pub fn load(dir: &Path) -> Result<(Vec<Document>, Vec<Document>), String> {
         for path in paths {
             let rel = path.strip_prefix(dir).unwrap_or(&path);
             let name: String = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-            let carrier = rel.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default();
+            let carrier =
+                rel.components().nth(1).map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default();
             let marked = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
             let (text, marks) = strip_marks(&marked).map_err(|e| format!("{name}: {e}"))?;
             if kind == "clean" && !marks.is_empty() {
@@ -148,7 +194,11 @@ impl Tally {
 }
 
 fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 { 1.0 } else { (a as f64 / b as f64 * 10_000.0).round() / 10_000.0 }
+    if b == 0 {
+        1.0
+    } else {
+        (a as f64 / b as f64 * 10_000.0).round() / 10_000.0
+    }
 }
 
 /// Scores the engine on the corpus. A value is caught when one finding's span covers
@@ -176,7 +226,10 @@ pub fn score(engine: &Engine, positive: &[Document], clean: &[Document], gate_sk
             let caught = !covering.is_empty();
             let right = covering.iter().any(|(_, _, c, _)| *c == mark.category);
             let partial = !caught && found.iter().any(|(s, e, _, _)| *s < mark.end && mark.start < *e);
-            for tally in [by_category.entry(mark.category.as_str()).or_default(), by_carrier.entry(doc.carrier.as_str()).or_default()] {
+            for tally in [
+                by_category.entry(mark.category.as_str()).or_default(),
+                by_carrier.entry(doc.carrier.as_str()).or_default(),
+            ] {
                 tally.expected += 1;
                 tally.caught += usize::from(caught);
                 tally.right += usize::from(right);
@@ -233,7 +286,9 @@ pub fn score(engine: &Engine, positive: &[Document], clean: &[Document], gate_sk
     let precision = ratio(overlapping, findings_pos);
     let failing: Vec<&str> = by_category
         .iter()
-        .filter(|(c, t)| t.expected > 0 && ratio(t.caught, t.expected) < GATE_RECALL && !gate_skip.iter().any(|g| g == *c))
+        .filter(|(c, t)| {
+            t.expected > 0 && ratio(t.caught, t.expected) < GATE_RECALL && !gate_skip.iter().any(|g| g == *c)
+        })
         .map(|(c, _)| *c)
         .collect();
     let mut miss_classes: Vec<Value> = misses
@@ -297,7 +352,11 @@ pub fn render(report: &Value, dir: &Path) -> String {
         g("/corpus/clean_documents")
     );
     let table = |out: &mut String, title: &str, key: &str| {
-        let _ = writeln!(out, "\n{title:<20} {:>8} {:>8} {:>8} {:>8} {:>8}", "expected", "caught", "in-cat", "recall", "in-cat%");
+        let _ = writeln!(
+            out,
+            "\n{title:<20} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "expected", "caught", "in-cat", "recall", "in-cat%"
+        );
         if let Some(rows) = report.get(key).and_then(Value::as_object) {
             for (name, t) in rows {
                 let recall = t["recall"].as_f64().unwrap_or(0.0);
@@ -342,7 +401,11 @@ pub fn render(report: &Value, dir: &Path) -> String {
     }
     if let Some(carriers) = report.pointer("/clean/by_carrier").and_then(Value::as_object) {
         for (carrier, c) in carriers {
-            let _ = writeln!(out, "  {carrier:<12} {} flagged of {} ({} findings)", c["flagged"], c["documents"], c["findings"]);
+            let _ = writeln!(
+                out,
+                "  {carrier:<12} {} flagged of {} ({} findings)",
+                c["flagged"], c["documents"], c["findings"]
+            );
         }
     }
     if let Some(flagged) = report.pointer("/clean/flagged").and_then(Value::as_array) {
@@ -354,7 +417,13 @@ pub fn render(report: &Value, dir: &Path) -> String {
     let _ = writeln!(out, "\nlargest classes of misses (category, carrier):");
     if let Some(classes) = report.get("miss_classes").and_then(Value::as_array) {
         for c in classes.iter().take(20) {
-            let _ = writeln!(out, "  {:>4}  {:<18} {}", c["missed"].as_u64().unwrap_or(0), c["category"].as_str().unwrap_or(""), c["carrier"].as_str().unwrap_or(""));
+            let _ = writeln!(
+                out,
+                "  {:>4}  {:<18} {}",
+                c["missed"].as_u64().unwrap_or(0),
+                c["category"].as_str().unwrap_or(""),
+                c["carrier"].as_str().unwrap_or("")
+            );
         }
     }
     let _ = writeln!(

@@ -2,8 +2,6 @@
 //!
 //! Same detectors, same policy validation as `veil.wasm`, so what `veilctl scan` finds
 //! and what `veilctl policy check` accepts is exactly what the gateway will do.
-#![forbid(unsafe_code)]
-#![deny(rust_2018_idioms)]
 
 mod corpus;
 mod eval;
@@ -68,19 +66,20 @@ type Fallible<T = ()> = Result<T, String>;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let after = |n: usize| args.get(n..).unwrap_or_default();
     let result = match args.first().map(String::as_str) {
-        Some("scan") => scan(&args[1..]),
-        Some("anonymize") => anonymize(&args[1..]),
-        Some("eval") => evaluate(&args[1..]),
+        Some("scan") => scan(after(1)),
+        Some("anonymize") => anonymize(after(1)),
+        Some("eval") => evaluate(after(1)),
         Some("policy") => match args.get(1).map(String::as_str) {
-            Some("check") => policy_check(&args[2..]),
-            Some("render") => policy_render(&args[2..]),
+            Some("check") => policy_check(after(2)),
+            Some("render") => policy_render(after(2)),
             _ => Err(format!("usage:\n{USAGE}")),
         },
         #[cfg(not(target_family = "wasm"))]
         Some("xds") => match args.get(1).map(String::as_str) {
-            Some("serve") => xds::serve(&args[2..]),
-            Some("write") => xds::write(&args[2..]),
+            Some("serve") => xds::serve(after(2)),
+            Some("write") => xds::write(after(2)),
             _ => Err(format!("usage:\n{USAGE}")),
         },
         Some("-h" | "--help" | "help") => {
@@ -161,9 +160,8 @@ fn load_policy(path: &str) -> Fallible<CompiledPolicy> {
 /// [`load_policy`] over text already read; `path` only names it in errors.
 fn parse_policy(path: &str, text: &str) -> Fallible<CompiledPolicy> {
     let value: serde_json::Value = serde_norway::from_str(text).map_err(|e| format!("{path}: {e}"))?;
-    CompiledPolicy::from_value(value).map_err(|e| {
-        e.issues.iter().map(|issue| format!("{path}: {issue}")).collect::<Vec<_>>().join("\n")
-    })
+    CompiledPolicy::from_value(value)
+        .map_err(|e| e.issues.iter().map(|issue| format!("{path}: {issue}")).collect::<Vec<_>>().join("\n"))
 }
 
 fn policy_or_default(args: &Args) -> Fallible<CompiledPolicy> {
@@ -198,7 +196,9 @@ fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
         min = min.min(confidence);
         max = max.max(confidence);
         sum += confidence;
-        severities[severity as usize] += 1;
+        if let Some(count) = severities.get_mut(severity as usize) {
+            *count += 1;
+        }
         validated += usize::from(rule.source == Source::Validated);
         let count = by_type.entry(rule.category.clone()).or_insert(json!(0));
         *count = json!(count.as_u64().unwrap_or(0) + 1);
@@ -217,7 +217,8 @@ fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
     }
     let n = entities.len();
     let avg = if n == 0 { 1.0 } else { sum / n as f64 };
-    let binary = text.iter().filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b)).count() as f64 / text.len().max(1) as f64;
+    let binary =
+        text.iter().filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b)).count() as f64 / text.len().max(1) as f64;
     let score = avg * if utf8_valid { 1.0 } else { 0.8 } * (1.0 - binary.min(1.0) * 0.5);
     json!({
         "entities": entities,
@@ -286,7 +287,8 @@ fn anonymize(raw: &[String]) -> Fallible {
     match std::env::var("VEIL_VAULT_KEY") {
         Ok(hex) if hex.len() == 64 => {
             for (i, b) in key.iter_mut().enumerate() {
-                *b = u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("00"), 16).map_err(|_| "VEIL_VAULT_KEY is not hex")?;
+                *b = u8::from_str_radix(hex.get(2 * i..2 * i + 2).unwrap_or("00"), 16)
+                    .map_err(|_| "VEIL_VAULT_KEY is not hex")?;
             }
         }
         _ => {
@@ -341,7 +343,13 @@ fn evaluate(raw: &[String]) -> Fallible {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         let f = |p: &str| report.pointer(p).cloned().unwrap_or(Value::Null);
-        println!("seed {seed}: {} documents, {} PII-free, {} labels; scored in {:.0} ms", f("/documents"), f("/pii_free_documents"), f("/labels"), elapsed.as_secs_f64() * 1000.0);
+        println!(
+            "seed {seed}: {} documents, {} PII-free, {} labels; scored in {:.0} ms",
+            f("/documents"),
+            f("/pii_free_documents"),
+            f("/labels"),
+            elapsed.as_secs_f64() * 1000.0
+        );
         println!("{:<20} {:>8} {:>8} {:>8}", "category", "recall", "found", "labels");
         if let Some(recall) = report.get("recall").and_then(Value::as_object) {
             for (category, r) in recall {
@@ -357,10 +365,21 @@ fn evaluate(raw: &[String]) -> Fallible {
                 println!("{category:<20} {value:>8.4} {:>8} {:>8}{mark}", r["found"], r["labels"]);
             }
         }
-        println!("precision {} ({} true, {} false positives)", f("/precision"), f("/true_positives"), f("/false_positives"));
+        println!(
+            "precision {} ({} true, {} false positives)",
+            f("/precision"),
+            f("/true_positives"),
+            f("/false_positives")
+        );
         println!("false positives on PII-free documents: {}", f("/false_positives_on_pii_free_documents"));
         println!("false positives by category: {}", f("/false_positives_by_category"));
-        println!("targets (structured recall >= {}, person >= {}, precision >= {}): {}", eval::STRUCTURED_RECALL, eval::PERSON_RECALL, eval::PRECISION, if met { "met" } else { "NOT met" });
+        println!(
+            "targets (structured recall >= {}, person >= {}, precision >= {}): {}",
+            eval::STRUCTURED_RECALL,
+            eval::PERSON_RECALL,
+            eval::PRECISION,
+            if met { "met" } else { "NOT met" }
+        );
     }
     if met {
         Ok(())
@@ -393,7 +412,8 @@ fn evaluate_corpus(raw: &[String]) -> Fallible {
     let dir = std::path::PathBuf::from(dir.unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/eval").to_string()));
     let policy = policy_or_default(&args)?;
     let (positive, clean) = corpus::load(&dir)?;
-    let skip: Vec<String> = args.get("gate-skip").map(|s| s.split(',').map(|c| c.trim().to_string()).collect()).unwrap_or_default();
+    let skip: Vec<String> =
+        args.get("gate-skip").map(|s| s.split(',').map(|c| c.trim().to_string()).collect()).unwrap_or_default();
     let report = corpus::score(&policy.engine, &positive, &clean, &skip);
     if args.flag("json") {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);

@@ -21,7 +21,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use envoy_types::pb::envoy::config::core::v3::{async_data_source, data_source, AsyncDataSource, DataSource, TypedExtensionConfig};
+use envoy_types::pb::envoy::config::core::v3::{
+    async_data_source, data_source, AsyncDataSource, DataSource, TypedExtensionConfig,
+};
 use envoy_types::pb::envoy::extensions::filters::http::wasm::v3::Wasm;
 use envoy_types::pb::envoy::extensions::wasm::v3::{plugin_config, EnvironmentVariables, PluginConfig, VmConfig};
 use envoy_types::pb::envoy::service::discovery::v3::aggregated_discovery_service_server::{
@@ -96,11 +98,15 @@ pub fn resource_json(name: &str, policy_json: &str, target: &FilterTarget) -> Va
 
 /// The same resource as protobuf, for the gRPC server.
 fn resource_proto(name: &str, policy_json: &str, target: &FilterTarget) -> Any {
-    let configuration = Any { type_url: STRING_TYPE.into(), value: StringValue { value: policy_json.into() }.encode_to_vec() };
+    let configuration =
+        Any { type_url: STRING_TYPE.into(), value: StringValue { value: policy_json.into() }.encode_to_vec() };
     let vm = VmConfig {
         vm_id: target.vm_id.clone(),
         runtime: "envoy.wasm.runtime.v8".into(),
-        environment_variables: Some(EnvironmentVariables { host_env_keys: vec!["VEIL_VAULT_KEY".into()], ..Default::default() }),
+        environment_variables: Some(EnvironmentVariables {
+            host_env_keys: vec!["VEIL_VAULT_KEY".into()],
+            ..Default::default()
+        }),
         code: Some(AsyncDataSource {
             specifier: Some(async_data_source::Specifier::Local(DataSource {
                 specifier: Some(data_source::Specifier::Filename(target.wasm.clone())),
@@ -241,9 +247,14 @@ impl Watcher {
         let resources = self
             .good
             .iter()
-            .map(|(name, json)| (name.clone(), Served { digest: digest(json), resource: resource_proto(name, json, &self.target) }))
+            .map(|(name, json)| {
+                (name.clone(), Served { digest: digest(json), resource: resource_proto(name, json, &self.target) })
+            })
             .collect();
-        log!("version {version}: {}", self.good.iter().map(|(n, j)| format!("{n}@{}", digest(j))).collect::<Vec<_>>().join(" "));
+        log!(
+            "version {version}: {}",
+            self.good.iter().map(|(n, j)| format!("{n}@{}", digest(j))).collect::<Vec<_>>().join(" ")
+        );
         Some(Snapshot { version, resources })
     }
 }
@@ -494,9 +505,8 @@ pub fn serve(raw: &[String]) -> Fallible {
     }
     let listen: SocketAddr =
         args.get("listen").unwrap_or("127.0.0.1:18000").parse().map_err(|e| format!("--listen: {e}"))?;
-    let poll = Duration::from_millis(
-        args.get("poll-ms").unwrap_or("250").parse().map_err(|e| format!("--poll-ms: {e}"))?,
-    );
+    let poll =
+        Duration::from_millis(args.get("poll-ms").unwrap_or("250").parse().map_err(|e| format!("--poll-ms: {e}"))?);
     let unchecked = args.flag("unchecked");
     if unchecked {
         log!("--unchecked: policies are NOT validated before they are pushed (for testing Envoy's rejection only)");
@@ -526,14 +536,21 @@ pub fn serve(raw: &[String]) -> Fallible {
         .map_err(|e| format!("tokio: {e}"))?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("{listen}: {e}"))?;
-        log!("ADS (gRPC, state of the world and delta) listening on {}", listener.local_addr().map_err(|e| e.to_string())?);
+        log!(
+            "ADS (gRPC, state of the world and delta) listening on {}",
+            listener.local_addr().map_err(|e| e.to_string())?
+        );
         let ads = Ads { snapshots, streams: AtomicU64::new(0) };
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
         tonic::transport::Server::builder()
             .http2_keepalive_interval(Some(Duration::from_secs(30)))
-            .serve_with_incoming_shutdown(AggregatedDiscoveryServiceServer::new(ads), TcpListenerStream::new(listener), shutdown)
+            .serve_with_incoming_shutdown(
+                AggregatedDiscoveryServiceServer::new(ads),
+                TcpListenerStream::new(listener),
+                shutdown,
+            )
             .await
             .map_err(|e| format!("gRPC server: {e}"))
     })
@@ -611,7 +628,10 @@ mod tests {
         let c = &file["typed_config"]["config"];
         assert_eq!(ext.name, file["name"]);
         assert_eq!(typed.type_url, file["typed_config"]["@type"]);
-        assert_eq!((config.name.as_str(), config.root_id.as_str()), (c["name"].as_str().unwrap(), c["root_id"].as_str().unwrap()));
+        assert_eq!(
+            (config.name.as_str(), config.root_id.as_str()),
+            (c["name"].as_str().unwrap(), c["root_id"].as_str().unwrap())
+        );
         assert_eq!(configuration.type_url, c["configuration"]["@type"]);
         assert_eq!(StringValue::decode(configuration.value.as_slice()).unwrap().value, json);
         assert_eq!(vm.vm_id, c["vm_config"]["vm_id"]);

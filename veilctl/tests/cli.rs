@@ -1,4 +1,5 @@
 //! `veilctl` as a user runs it: real process, stdin/stdout, exit codes.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // a test harness
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -71,7 +72,11 @@ fn policy_check_accepts_the_examples_and_names_the_bad_field() {
     let dir = std::env::temp_dir().join(format!("veilctl-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cases = [
-        ("typo.yaml", "apiVersion: veil/v1\nlimits:\n  max_body_byte: 5\n", "limits.max_body_byte: unknown field `max_body_byte`"),
+        (
+            "typo.yaml",
+            "apiVersion: veil/v1\nlimits:\n  max_body_byte: 5\n",
+            "limits.max_body_byte: unknown field `max_body_byte`",
+        ),
         (
             "regex.yaml",
             "apiVersion: veil/v1\ndetectors:\n  custom:\n    - {id: acme.id, category: ACME, pattern: \"(unclosed\"}\n",
@@ -87,7 +92,12 @@ fn policy_check_accepts_the_examples_and_names_the_bad_field() {
     let out = run(&["policy", "check", path.to_str().unwrap()], b"");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    for want in ["actions.email:", "limits.max_body_bytes:", "rules[0].match.headers[0]:", "rules[0].vault: cannot be set per rule"] {
+    for want in [
+        "actions.email:",
+        "limits.max_body_bytes:",
+        "rules[0].match.headers[0]:",
+        "rules[0].vault: cannot be set per rule",
+    ] {
         assert!(err.lines().any(|l| l.contains(want)), "{want}: {err}");
     }
     for (name, body, want) in cases {
@@ -122,7 +132,9 @@ fn policy_render_formats() {
     let v = json(&out);
     assert_eq!(v["actions"]["API_KEY"], "block");
     let ecds = String::from_utf8(run(&["policy", "render", file, "--format", "ecds"], b"").stdout).unwrap();
-    assert!(ecds.contains("envoy.extensions.filters.http.wasm.v3.Wasm") && ecds.contains("google.protobuf.StringValue"));
+    assert!(
+        ecds.contains("envoy.extensions.filters.http.wasm.v3.Wasm") && ecds.contains("google.protobuf.StringValue")
+    );
     let istio = String::from_utf8(run(&["policy", "render", file, "--format", "istio"], b"").stdout).unwrap();
     assert!(istio.contains("kind: WasmPlugin") && istio.contains("pluginConfig"));
 }
@@ -191,7 +203,9 @@ fn corpus_evaluation_reports_every_category_without_values() {
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/positive/env");
     let sample = std::fs::read_dir(corpus).unwrap().next().unwrap().unwrap().path();
     let marked = std::fs::read_to_string(sample).unwrap();
-    for value in marked.split('⟦').skip(1).filter_map(|m| m.split('⟧').next()).filter_map(|m| m.split_once('|')).map(|(_, v)| v) {
+    for value in
+        marked.split('⟦').skip(1).filter_map(|m| m.split('⟧').next()).filter_map(|m| m.split_once('|')).map(|(_, v)| v)
+    {
         assert!(!text.contains(value), "a value leaked into the report");
     }
     // The human table and an explicit directory work too; --gate fails while recall is low.

@@ -3,8 +3,6 @@
 //! Everything a fresh machine needs (the wasm target, a project-local Python
 //! virtualenv with Envoy and the SDKs) is installed here, by the project, so the
 //! README's two commands work on a machine that has only Rust and Python.
-#![forbid(unsafe_code)]
-#![deny(rust_2018_idioms)]
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -46,7 +44,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     // `cargo xtask bench -- --rounds 5` and `cargo xtask bench --rounds 5` alike.
-    let rest = match &args[1..] {
+    let rest = match args.get(1..).unwrap_or_default() {
         [dash, rest @ ..] if dash == "--" => rest,
         rest => rest,
     };
@@ -58,10 +56,9 @@ fn main() -> ExitCode {
             .and_then(|_| build())
             .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
             .and_then(|_| python(&["tests/rig/demo.py"], rest)),
-        "bench" => setup()
-            .and_then(|_| build())
-            .and_then(|_| ensure_wrk())
-            .and_then(|_| python(&["tests/rig/bench.py"], rest)),
+        "bench" => {
+            setup().and_then(|_| build()).and_then(|_| ensure_wrk()).and_then(|_| python(&["tests/rig/bench.py"], rest))
+        }
         "bench-v8" => setup().and_then(|_| bench_v8()),
         "verify-llm" => setup()
             .and_then(|_| build())
@@ -125,7 +122,9 @@ fn setup() -> Result {
         run(Command::new("python3").args(["-m", "venv", ".venv"]))?;
     }
     step("pip install -r tests/requirements.txt (into .venv)");
-    run(Command::new(venv_bin("python")).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"]).arg(&requirements))?;
+    run(Command::new(venv_bin("python"))
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+        .arg(&requirements))?;
     std::fs::write(&stamp, wanted).map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -133,7 +132,12 @@ fn setup() -> Result {
 fn build() -> Result {
     step(&format!("cargo build --release --target {WASM_TARGET} -p veil"));
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
-        "build", "--release", "--target", WASM_TARGET, "-p", "veil",
+        "build",
+        "--release",
+        "--target",
+        WASM_TARGET,
+        "-p",
+        "veil",
     ]))?;
     let wasm = root().join("target").join(WASM_TARGET).join("release").join("veil.wasm");
     let size = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
@@ -150,7 +154,17 @@ fn bench_v8() -> Result {
     step("cargo run --release --example core_speed (native)");
     run(Command::new(&cargo).args(["run", "--quiet", "--release", "-p", "veil", "--example", "core_speed"]))?;
     step(&format!("cargo build --release --target {WASM_TARGET} --example core_speed; node tests/rig/wasi_run.cjs"));
-    run(Command::new(&cargo).args(["build", "--quiet", "--release", "-p", "veil", "--target", WASM_TARGET, "--example", "core_speed"]))?;
+    run(Command::new(&cargo).args([
+        "build",
+        "--quiet",
+        "--release",
+        "-p",
+        "veil",
+        "--target",
+        WASM_TARGET,
+        "--example",
+        "core_speed",
+    ]))?;
     let wasm = root().join("target").join(WASM_TARGET).join("release").join("examples").join("core_speed.wasm");
     run(Command::new("node").args(["--no-warnings", "tests/rig/wasi_run.cjs"]).arg(wasm))
 }
@@ -187,17 +201,37 @@ fn build_veilctl() -> Result {
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["build", "--quiet", "-p", "veilctl"]))
 }
 
-/// The lint invariants (no unwrap/expect/panic/indexing on the request path) are
-/// clippy lints: check them on the wasm build, when clippy is installed.
+/// Formatting and lints, on every target: `cargo fmt --check` (rustfmt.toml), then
+/// clippy with `-D warnings` on every crate and target natively and on the filter's wasm
+/// build (the lint invariants: no unwrap/expect/panic/indexing on the request path; one
+/// lint header, `[workspace.lints]`). Skipped with a note when a component is missing.
 fn clippy() -> Result {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    if !Command::new(&cargo).args(["clippy", "--version"]).output().is_ok_and(|o| o.status.success()) {
-        step("clippy is not installed: lint invariants not checked");
+    let has = |tool: &str| Command::new(&cargo).args([tool, "--version"]).output().is_ok_and(|o| o.status.success());
+    if has("fmt") {
+        step("cargo fmt --all --check");
+        run(Command::new(&cargo).args(["fmt", "--all", "--check"]))?;
+    } else {
+        step("rustfmt is not installed (rustup component add rustfmt): formatting not checked");
+    }
+    if !has("clippy") {
+        step("clippy is not installed (rustup component add clippy): lint invariants not checked");
         return Ok(());
     }
+    step("cargo clippy --workspace --all-targets -- -D warnings");
+    run(Command::new(&cargo).args(["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     step(&format!("cargo clippy -p veil --target {WASM_TARGET} -- -D warnings"));
     run(Command::new(&cargo).args([
-        "clippy", "--quiet", "--release", "-p", "veil", "--target", WASM_TARGET, "--", "-D", "warnings",
+        "clippy",
+        "--quiet",
+        "--release",
+        "-p",
+        "veil",
+        "--target",
+        WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
     ]))
 }
 

@@ -252,10 +252,7 @@ fn de_steuer_id(m: &[u8]) -> bool {
     }
     let repeated: Vec<u8> = counts.iter().copied().filter(|&c| c > 1).collect();
     let triple_in_a_row = body.windows(3).any(|w| matches!(w, [a, b, c] if a == b && b == c));
-    first != 0
-        && matches!(repeated.as_slice(), [2] | [3])
-        && !triple_in_a_row
-        && mod11_10(body) == check
+    first != 0 && matches!(repeated.as_slice(), [2] | [3]) && !triple_in_a_row && mod11_10(body) == check
 }
 
 /// Steuernummer: the 13-digit ELSTER form (`FFFF0BBBUUUUP`: the state's prefix — 10
@@ -271,7 +268,25 @@ fn de_steuernummer(m: &[u8]) -> bool {
     let d = buf.get(..n).unwrap_or_default();
     let elster = |d: &[u8]| {
         let state = matches!(d, [b'5' | b'9', ..])
-            || matches!(d.get(..2), Some(b"10" | b"11" | b"21" | b"22" | b"23" | b"24" | b"26" | b"27" | b"28" | b"30" | b"31" | b"32" | b"40" | b"41"));
+            || matches!(
+                d.get(..2),
+                Some(
+                    b"10"
+                        | b"11"
+                        | b"21"
+                        | b"22"
+                        | b"23"
+                        | b"24"
+                        | b"26"
+                        | b"27"
+                        | b"28"
+                        | b"30"
+                        | b"31"
+                        | b"32"
+                        | b"40"
+                        | b"41"
+                )
+            );
         state && d.get(4) == Some(&b'0')
     };
     d.iter().all(u8::is_ascii_digit) && (10..=13).contains(&n) && !all_same(d) && (n != 13 || elster(d))
@@ -426,11 +441,8 @@ fn it_codice_fiscale(m: &[u8]) -> bool {
             b'A'..=b'Z' => b - b'A',
             _ => return false,
         };
-        sum += if i % 2 == 0 {
-            u32::from(CF_ODD.get(usize::from(index)).copied().unwrap_or(0))
-        } else {
-            u32::from(index)
-        };
+        sum +=
+            if i % 2 == 0 { u32::from(CF_ODD.get(usize::from(index)).copied().unwrap_or(0)) } else { u32::from(index) };
     }
     u32::from(at(15)) == u32::from(b'A') + sum % 26
 }
@@ -745,7 +757,8 @@ fn es_vat(b: &[u8]) -> bool {
     if !b"ABCDEFGHJNPQRSUVW".contains(&first) {
         return false;
     }
-    let sum: u32 = d.iter().enumerate().map(|(i, &x)| if i % 2 == 0 { cross(u32::from(x) * 2) } else { u32::from(x) }).sum();
+    let sum: u32 =
+        d.iter().enumerate().map(|(i, &x)| if i % 2 == 0 { cross(u32::from(x) * 2) } else { u32::from(x) }).sum();
     let control = (10 - sum % 10) % 10;
     last == b'0' + control as u8 || b"JABCDEFGHI".get(control as usize) == Some(&last)
 }
@@ -846,8 +859,10 @@ fn eu_vat(m: &[u8]) -> bool {
             d.first().is_some_and(|&f| f <= 1) && number(d.get(8..).unwrap_or_default()) == 97 - head % 97
         }),
         b"BG" => digits_only && (b.len() == 9 || b.len() == 10),
-        b"CY" => matches!(b, [f, .., l] if b.len() == 9 && b"013459".contains(f) && l.is_ascii_uppercase())
-            && b.get(..8).is_some_and(|s| s.iter().all(u8::is_ascii_digit)),
+        b"CY" => {
+            matches!(b, [f, .., l] if b.len() == 9 && b"013459".contains(f) && l.is_ascii_uppercase())
+                && b.get(..8).is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+        }
         b"CZ" => match body::<8>(b) {
             Some(d) => {
                 let [first, .., check] = d;
@@ -865,7 +880,9 @@ fn eu_vat(m: &[u8]) -> bool {
             let [first, .., check] = d;
             first != 0 && mod11_10(d.get(..8).unwrap_or_default()) == check
         }),
-        b"DK" => body::<8>(b).is_some_and(|d| d.first() != Some(&0) && weighted(&d, &[2, 7, 6, 5, 4, 3, 2, 1]) % 11 == 0),
+        b"DK" => {
+            body::<8>(b).is_some_and(|d| d.first() != Some(&0) && weighted(&d, &[2, 7, 6, 5, 4, 3, 2, 1]) % 11 == 0)
+        }
         b"EE" => body::<9>(b).is_some_and(|d| {
             let [.., check] = d;
             (10 - weighted(&d, &[3, 7, 1, 3, 7, 1, 3, 7]) % 10) % 10 == u32::from(check)
@@ -902,7 +919,8 @@ fn eu_vat(m: &[u8]) -> bool {
         b"IE" => ie_vat(b),
         b"IT" => body::<11>(b).is_some_and(|d| it_partita_iva(&d)),
         b"LT" => digits_only && (b.len() == 9 || b.len() == 12),
-        b"LU" => body::<8>(b).is_some_and(|d| number(d.get(..6).unwrap_or_default()) % 89 == number(d.get(6..).unwrap_or_default())),
+        b"LU" => body::<8>(b)
+            .is_some_and(|d| number(d.get(..6).unwrap_or_default()) % 89 == number(d.get(6..).unwrap_or_default())),
         b"LV" => digits_only && b.len() == 11,
         b"MT" => body::<8>(b).is_some_and(|d| {
             let [first, .., c1, c2] = d;
@@ -946,7 +964,9 @@ fn es_nss(m: &[u8]) -> bool {
     let control = number(d.get(10..).unwrap_or_default());
     let plain = number(d.get(..10).unwrap_or_default());
     let short = province * 10_000_000 + serial;
-    (1..=53).contains(&province) && !all_same(d.get(2..10).unwrap_or_default()) && (plain % 97 == control || (serial < 10_000_000 && short % 97 == control))
+    (1..=53).contains(&province)
+        && !all_same(d.get(2..10).unwrap_or_default())
+        && (plain % 97 == control || (serial < 10_000_000 && short % 97 == control))
 }
 
 /// CIF / NIF of a Spanish legal entity: the entity-type letter, seven digits and the
@@ -1054,8 +1074,8 @@ fn tr_company(m: &[u8]) -> bool {
 /// England and Wales' (SC Scotland, NI Northern Ireland, OC LLPs, …) and six digits.
 fn uk_company(m: &[u8]) -> bool {
     const PREFIXES: &[&[u8; 2]] = &[
-        b"SC", b"NI", b"OC", b"SO", b"NC", b"LP", b"SL", b"NL", b"FC", b"SF", b"NF", b"IP", b"SP", b"RC", b"SR",
-        b"NP", b"NO", b"NR", b"CE", b"CS", b"GS", b"AC", b"SA", b"ZC", b"SE", b"GE",
+        b"SC", b"NI", b"OC", b"SO", b"NC", b"LP", b"SL", b"NL", b"FC", b"SF", b"NF", b"IP", b"SP", b"RC", b"SR", b"NP",
+        b"NO", b"NR", b"CE", b"CS", b"GS", b"AC", b"SA", b"ZC", b"SE", b"GE",
     ];
     let Some(c) = chars::<8>(m) else { return false };
     let head = c.get(..2).unwrap_or_default();
@@ -1070,9 +1090,33 @@ fn uk_company(m: &[u8]) -> bool {
 /// Words that make a number a reference of some other kind, in the catalog's
 /// languages.
 const NOT_AN_ID: &[&str] = &[
-    "order", "invoice", "ref", "tracking", "sku", "ticket", "serial", "part", "item", "bestellung",
-    "bestellnummer", "rechnung", "auftrag", "artikel", "pedido", "factura", "ordine", "fattura", "commande",
-    "facture", "bestelling", "factuur", "tilaus", "lasku", "faktura", "ordre", "zamowienie",
+    "order",
+    "invoice",
+    "ref",
+    "tracking",
+    "sku",
+    "ticket",
+    "serial",
+    "part",
+    "item",
+    "bestellung",
+    "bestellnummer",
+    "rechnung",
+    "auftrag",
+    "artikel",
+    "pedido",
+    "factura",
+    "ordine",
+    "fattura",
+    "commande",
+    "facture",
+    "bestelling",
+    "factuur",
+    "tilaus",
+    "lasku",
+    "faktura",
+    "ordre",
+    "zamowienie",
 ];
 
 const UK_NINO_CONTEXT: Context = Context {
@@ -1110,13 +1154,8 @@ const ES_CONTEXT: Context = Context {
     penalty: 0.45,
 };
 
-const IT_CONTEXT: Context = Context {
-    window: 48,
-    words: &["codice", "fiscale", "cf", "tax", "code"],
-    boost: 0.04,
-    against: &[],
-    penalty: 0.0,
-};
+const IT_CONTEXT: Context =
+    Context { window: 48, words: &["codice", "fiscale", "cf", "tax", "code"], boost: 0.04, against: &[], penalty: 0.0 };
 
 const FR_CONTEXT: Context = Context {
     window: 48,
@@ -1148,8 +1187,28 @@ const LABELLED_CONTEXT: Context = Context { window: 48, words: &[], boost: 0.0, 
 const VAT_CONTEXT: Context = Context {
     window: 48,
     words: &[
-        "vat", "ust", "ustid", "umsatzsteuer", "tva", "iva", "btw", "mwst", "moms", "alv", "dph", "dic", "pvm",
-        "pvn", "nip", "afm", "ddv", "pdv", "nif", "cif", "intracommunautaire", "tax",
+        "vat",
+        "ust",
+        "ustid",
+        "umsatzsteuer",
+        "tva",
+        "iva",
+        "btw",
+        "mwst",
+        "moms",
+        "alv",
+        "dph",
+        "dic",
+        "pvm",
+        "pvn",
+        "nip",
+        "afm",
+        "ddv",
+        "pdv",
+        "nif",
+        "cif",
+        "intracommunautaire",
+        "tax",
     ],
     boost: 0.05,
     against: &["order", "invoice", "tracking", "sku", "ticket", "serial", "part", "bestellnummer"],
@@ -1263,9 +1322,34 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Near {
             words: &[
-                "postcode", "post code", "postal", "address", "street", "st", "road", "rd", "lane", "avenue", "ave",
-                "close", "drive", "way", "court", "crescent", "gardens", "place", "square", "terrace", "grove", "hill",
-                "park", "row", "mews", "walk", "parade", "green",
+                "postcode",
+                "post code",
+                "postal",
+                "address",
+                "street",
+                "st",
+                "road",
+                "rd",
+                "lane",
+                "avenue",
+                "ave",
+                "close",
+                "drive",
+                "way",
+                "court",
+                "crescent",
+                "gardens",
+                "place",
+                "square",
+                "terrace",
+                "grove",
+                "hill",
+                "park",
+                "row",
+                "mews",
+                "walk",
+                "parade",
+                "green",
             ],
             before: 64,
             after: 96,
@@ -1296,7 +1380,13 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near {
             words: &[
-                "steuer", "steuerid", "steueridentifikationsnummer", "identifikationsnummer", "idnr", "tin", "tax",
+                "steuer",
+                "steuerid",
+                "steueridentifikationsnummer",
+                "identifikationsnummer",
+                "idnr",
+                "tin",
+                "tax",
             ],
             before: 0,
             after: 64,
@@ -1347,8 +1437,15 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near {
             words: &[
-                "personalausweis", "personalausweisnummer", "ausweis", "ausweisnummer", "ausweisnr", "perso",
-                "dokumentennummer", "id card", "identity card",
+                "personalausweis",
+                "personalausweisnummer",
+                "ausweis",
+                "ausweisnummer",
+                "ausweisnr",
+                "perso",
+                "dokumentennummer",
+                "id card",
+                "identity card",
             ],
             before: 0,
             after: 64,
@@ -1360,11 +1457,7 @@ pub const RULES: &[BuiltinRule] = &[
             "German ID card number: ⟦LJ80XPCZ94⟧",
             "Dokumentennummer: ⟦V2226NR70⟧",
         ],
-        negatives: &[
-            "Personalausweis: T220001294",
-            "Ausweis bitte mitbringen, Vorgang 1234567890",
-            "Ausweis GESPERRT",
-        ],
+        negatives: &["Personalausweis: T220001294", "Ausweis bitte mitbringen, Vorgang 1234567890", "Ausweis GESPERRT"],
         ..BASE
     },
     BuiltinRule {
@@ -1398,8 +1491,15 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near {
             words: &[
-                "krankenversichertennummer", "versichertennummer", "versichertennr", "kvnr", "krankenkasse",
-                "gesundheitskarte", "egk", "health insurance number", "insurance number",
+                "krankenversichertennummer",
+                "versichertennummer",
+                "versichertennr",
+                "kvnr",
+                "krankenkasse",
+                "gesundheitskarte",
+                "egk",
+                "health insurance number",
+                "insurance number",
             ],
             before: 0,
             after: 64,
@@ -1428,17 +1528,8 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(id_runs),
         severity: Severity::High,
         context: Some(&ES_CONTEXT),
-        examples: &[
-            "DNI: ⟦12345678Z⟧",
-            "Mi DNI es ⟦95597297-M⟧.",
-            "Spanish ID card (DNI) ⟦92622439 J⟧",
-            "⟦33283679B⟧",
-        ],
-        negatives: &[
-            "DNI: 12345678A",
-            "pedido 33283679B enviado",
-            "tel 91 234 56 78 ext B",
-        ],
+        examples: &["DNI: ⟦12345678Z⟧", "Mi DNI es ⟦95597297-M⟧.", "Spanish ID card (DNI) ⟦92622439 J⟧", "⟦33283679B⟧"],
+        negatives: &["DNI: 12345678A", "pedido 33283679B enviado", "tel 91 234 56 78 ext B"],
         ..BASE
     },
     BuiltinRule {
@@ -1581,8 +1672,17 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near {
             words: &[
-                "rijksregisternummer", "rijksregister", "registre", "insz", "niss", "rrn", "identificatienummer",
-                "national number", "national register", "nationaal", "national",
+                "rijksregisternummer",
+                "rijksregister",
+                "registre",
+                "insz",
+                "niss",
+                "rrn",
+                "identificatienummer",
+                "national number",
+                "national register",
+                "nationaal",
+                "national",
             ],
             before: 0,
             after: 64,
@@ -1606,11 +1706,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.95,
         gate: Gate::Near { words: &["pesel"], before: 0, after: 48 },
         severity: Severity::High,
-        examples: &[
-            "PESEL: ⟦44051401359⟧",
-            "Numer PESEL ⟦85061401230⟧",
-            "Polish national ID (PESEL) ⟦03220512344⟧",
-        ],
+        examples: &["PESEL: ⟦44051401359⟧", "Numer PESEL ⟦85061401230⟧", "Polish national ID (PESEL) ⟦03220512344⟧"],
         negatives: &["PESEL 44051401358", "PESEL 85133101234"],
         ..BASE
     },
@@ -1623,11 +1719,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near { words: &["nip"], before: 0, after: 48 },
         severity: Severity::High,
-        examples: &[
-            "NIP: ⟦526-104-35-25⟧",
-            "Numer NIP ⟦7773142183⟧",
-            "Polish tax number (NIP) ⟦777-31-42-183⟧",
-        ],
+        examples: &["NIP: ⟦526-104-35-25⟧", "Numer NIP ⟦7773142183⟧", "Polish tax number (NIP) ⟦777-31-42-183⟧"],
         negatives: &["NIP 5261043526", "NIP: zamówienie 1234567890"],
         ..BASE
     },
@@ -1702,11 +1794,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Near { words: &["cpr", "cprnr", "personnummer", "danish"], before: 0, after: 48 },
         severity: Severity::High,
-        examples: &[
-            "CPR-nummer: ⟦150585-1235⟧",
-            "CPR ⟦2304911457⟧",
-            "Danish CPR number ⟦071168-2208⟧",
-        ],
+        examples: &["CPR-nummer: ⟦150585-1235⟧", "CPR ⟦2304911457⟧", "Danish CPR number ⟦071168-2208⟧"],
         negatives: &["CPR: 320185-1234", "CPR 011385-1234"],
         ..BASE
     },
@@ -1719,7 +1807,12 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near {
             words: &[
-                "fødselsnummer", "fodselsnummer", "personnummer", "dnummer", "fnr", "norwegian",
+                "fødselsnummer",
+                "fodselsnummer",
+                "personnummer",
+                "dnummer",
+                "fnr",
+                "norwegian",
                 "national identity number",
             ],
             before: 0,
@@ -1781,11 +1874,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near { words: &["ppsn", "pps", "ppsno", "psp", "personal public service"], before: 0, after: 48 },
         severity: Severity::High,
-        examples: &[
-            "PPSN: ⟦7185133Q⟧",
-            "My PPS number is ⟦7420780SA⟧.",
-            "Uimhir PSP / PPS No. ⟦2345888T⟧",
-        ],
+        examples: &["PPSN: ⟦7185133Q⟧", "My PPS number is ⟦7420780SA⟧.", "Uimhir PSP / PPS No. ⟦2345888T⟧"],
         negatives: &["PPSN 7185133R", "PPS 1234567"],
         ..BASE
     },
@@ -1820,11 +1909,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.9,
         gate: Gate::Near { words: &["kimlik", "tckn", "tcno", "tc", "turkish"], before: 0, after: 48 },
         severity: Severity::High,
-        examples: &[
-            "T.C. Kimlik No: ⟦36316627778⟧",
-            "TCKN ⟦40689857502⟧",
-            "Turkish identity number ⟦10000000146⟧",
-        ],
+        examples: &["T.C. Kimlik No: ⟦36316627778⟧", "TCKN ⟦40689857502⟧", "Turkish identity number ⟦10000000146⟧"],
         negatives: &["TCKN 36316627779", "Kimlik no 01234567890"],
         ..BASE
     },
@@ -1848,7 +1933,11 @@ pub const RULES: &[BuiltinRule] = &[
             "Spanish social security number ⟦08 40123456 54⟧",
             "NSS: ⟦463123456725⟧",
         ],
-        negatives: &["Nº de la Seguridad Social: 281234567841", "Seguridad Social: pedido 281234567840", "NSS 990000000000"],
+        negatives: &[
+            "Nº de la Seguridad Social: 281234567841",
+            "Seguridad Social: pedido 281234567840",
+            "NSS 990000000000",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -1920,7 +2009,11 @@ pub const RULES: &[BuiltinRule] = &[
             "numéro d'identification fiscale (SPI) ⟦30 23 217 600 053⟧",
             "French tax number (numéro fiscal de référence): ⟦0748312659171⟧",
         ],
-        negatives: &["Numéro fiscal : 3023217600054", "numéro fiscal 5023217600053", "fiscal 2024: commande 1234567890066 x"],
+        negatives: &[
+            "Numéro fiscal : 3023217600054",
+            "numéro fiscal 5023217600053",
+            "fiscal 2024: commande 1234567890066 x",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -1939,7 +2032,11 @@ pub const RULES: &[BuiltinRule] = &[
             "numero della carta di identità: ⟦AY 4821390⟧",
             "Italian identity card (CIE) ⟦CB12938ZT⟧",
         ],
-        negatives: &["Carta d'identità n. CA00000AA", "carta d'identità scaduta nel 2023", "identità IT60X0542811101000000123456"],
+        negatives: &[
+            "Carta d'identità n. CA00000AA",
+            "carta d'identità scaduta nel 2023",
+            "identità IT60X0542811101000000123456",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -2067,8 +2164,14 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Near {
             words: &[
-                "companies house", "company number", "company no", "company registration", "registered number",
-                "registered no", "registered in", "crn",
+                "companies house",
+                "company number",
+                "company no",
+                "company registration",
+                "registered number",
+                "registered no",
+                "registered in",
+                "crn",
             ],
             before: 0,
             after: 112,
@@ -2278,18 +2381,56 @@ mod tests {
     #[test]
     fn vat_checks() {
         for good in [
-            "DE410077285", "DE136695976", "ATU13585627", "BE0417091585", "FR96152758926", "IT01467300016",
-            "ESB62819479", "ESB6281947I", "ESX1234567L", "NL317974051B01", "NL228173169B34", "PL5261043525",
-            "SE556703748501", "DK13579245", "GB980780684", "IE6433435F", "IE3628451VA", "PT507283198",
-            "FI27491639", "EL094817323", "HR38591207469", "HU12893746", "LU15027442", "MT12947127", "RO18547290",
-            "SI50128477", "SK2022748970", "CZ25827367", "EE102345676", "BG123456789", "LT123456715",
+            "DE410077285",
+            "DE136695976",
+            "ATU13585627",
+            "BE0417091585",
+            "FR96152758926",
+            "IT01467300016",
+            "ESB62819479",
+            "ESB6281947I",
+            "ESX1234567L",
+            "NL317974051B01",
+            "NL228173169B34",
+            "PL5261043525",
+            "SE556703748501",
+            "DK13579245",
+            "GB980780684",
+            "IE6433435F",
+            "IE3628451VA",
+            "PT507283198",
+            "FI27491639",
+            "EL094817323",
+            "HR38591207469",
+            "HU12893746",
+            "LU15027442",
+            "MT12947127",
+            "RO18547290",
+            "SI50128477",
+            "SK2022748970",
+            "CZ25827367",
+            "EE102345676",
+            "BG123456789",
+            "LT123456715",
         ] {
             assert!(eu_vat(good.as_bytes()), "{good}");
         }
         for bad in [
-            "DE410077286", "ATU13585628", "BE0417091586", "FR97152758926", "IT01467300017", "ESB62819478",
-            "NL317974052B01", "PL5261043526", "SE556703748601", "DK13579246", "GB980780685", "IE6433435G",
-            "PT507283199", "FI27491630", "XX123456789",
+            "DE410077286",
+            "ATU13585628",
+            "BE0417091586",
+            "FR97152758926",
+            "IT01467300017",
+            "ESB62819478",
+            "NL317974052B01",
+            "PL5261043526",
+            "SE556703748601",
+            "DK13579246",
+            "GB980780685",
+            "IE6433435G",
+            "PT507283199",
+            "FI27491630",
+            "XX123456789",
         ] {
             assert!(!eu_vat(bad.as_bytes()), "{bad}");
         }
@@ -2314,7 +2455,12 @@ mod tests {
             "UUID 123E4567-E89B-12D3-A456-426614174000 and ULID 01ARZ3NDEKTSV4RRFFQ69G5FAV.",
         ] {
             let found = engine.scan(text.as_bytes());
-            let ids: Vec<&str> = found.iter().filter_map(|f| engine.rule(f.rule)).map(|r| r.id.as_str()).filter(|id| ours.contains(id)).collect();
+            let ids: Vec<&str> = found
+                .iter()
+                .filter_map(|f| engine.rule(f.rule))
+                .map(|r| r.id.as_str())
+                .filter(|id| ours.contains(id))
+                .collect();
             assert!(ids.is_empty(), "{text}: {ids:?}");
         }
     }

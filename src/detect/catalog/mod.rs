@@ -16,12 +16,7 @@ pub mod world;
 /// rule wins): the core rules, then vendor credentials, identifiers of European countries and of the
 /// rest of the world, phones.
 pub fn all() -> impl Iterator<Item = &'static BuiltinRule> {
-    super::rules::BUILTIN
-        .iter()
-        .chain(vendors::RULES)
-        .chain(europe::RULES)
-        .chain(world::RULES)
-        .chain(phones::RULES)
+    super::rules::BUILTIN.iter().chain(vendors::RULES).chain(europe::RULES).chain(world::RULES).chain(phones::RULES)
 }
 
 /// The detector reference (`docs/detectors.md`), rendered from the catalog: one row per

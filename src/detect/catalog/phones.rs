@@ -69,8 +69,8 @@
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::text::{class, Text};
-use crate::detect::wordset::WordSet;
 use crate::detect::validate::Validator;
+use crate::detect::wordset::WordSet;
 
 /// The pattern of a numeric token, with a left guard. The token is group 1. The guard
 /// is one of: start of line; a byte that cannot be part of a number or an id (`:`,
@@ -194,7 +194,26 @@ const BEFORE_SPACE: u8 = 2;
 #[inline]
 fn guard_class(byte: u8) -> u8 {
     let excluded = byte.is_ascii_alphanumeric()
-        || matches!(byte, b'_' | b'.' | b'+' | b'-' | b')' | b'/' | b'#' | b'$' | b'%' | b'@' | b'&' | b'~' | b'^' | b'`' | b'\\' | b' ' | b'\r' | b'\n');
+        || matches!(
+            byte,
+            b'_' | b'.'
+                | b'+'
+                | b'-'
+                | b')'
+                | b'/'
+                | b'#'
+                | b'$'
+                | b'%'
+                | b'@'
+                | b'&'
+                | b'~'
+                | b'^'
+                | b'`'
+                | b'\\'
+                | b' '
+                | b'\r'
+                | b'\n'
+        );
     let lead = byte.is_ascii_alphabetic() || matches!(byte, b'.' | b'/' | b'-');
     (if excluded { 0 } else { OTHER }) | if lead { BEFORE_SPACE } else { 0 }
 }
@@ -205,35 +224,189 @@ fn guard_class(byte: u8) -> u8 {
 const CONTEXT: Context = Context {
     window: 40,
     words: &[
-        "phone", "telephone", "tel", "mobile", "mob", "cell", "cellphone", "call", "whatsapp", "fax", "sms",
-        "contact", "telefon", "telefonnummer", "handy", "handynummer", "mobil", "mobilnummer", "rufnummer",
-        "festnetz", "téléphone", "portable", "tél", "numéro", "teléfono", "móvil", "movil", "celular",
-        "número", "telefono", "cellulare", "numero", "telefoon", "telefoonnummer", "mobiel", "telefone",
-        "contato", "komórka", "komorka", "numer", "numara", "cep", "gsm", "tlf", "电话", "手机", "電話", "携帯",
-        "전화", "휴대폰", "телефон", "тел",
+        "phone",
+        "telephone",
+        "tel",
+        "mobile",
+        "mob",
+        "cell",
+        "cellphone",
+        "call",
+        "whatsapp",
+        "fax",
+        "sms",
+        "contact",
+        "telefon",
+        "telefonnummer",
+        "handy",
+        "handynummer",
+        "mobil",
+        "mobilnummer",
+        "rufnummer",
+        "festnetz",
+        "téléphone",
+        "portable",
+        "tél",
+        "numéro",
+        "teléfono",
+        "móvil",
+        "movil",
+        "celular",
+        "número",
+        "telefono",
+        "cellulare",
+        "numero",
+        "telefoon",
+        "telefoonnummer",
+        "mobiel",
+        "telefone",
+        "contato",
+        "komórka",
+        "komorka",
+        "numer",
+        "numara",
+        "cep",
+        "gsm",
+        "tlf",
+        "电话",
+        "手机",
+        "電話",
+        "携帯",
+        "전화",
+        "휴대폰",
+        "телефон",
+        "тел",
     ],
     boost: 0.1,
     against: &[
-        "order", "orders", "invoice", "ref", "reference", "tracking", "ticket", "sku", "isbn", "serial",
-        "build", "version", "iban", "account", "receipt", "transaction", "zip", "postcode", "plz", "pin",
-        "bestellnummer", "bestellung", "bestell", "rechnung", "rechnungsnummer", "rechnungs", "auftrag",
-        "auftragsnummer", "auftrags", "sendungsnummer", "kundennummer", "artikel", "konto", "commande",
-        "facture", "référence", "suivi", "pedido", "factura", "ordine", "fattura", "bestelling",
-        "factuur", "zamówienie", "zamówienia", "zamowienie", "zamowienia", "faktura", "faktury", "konta",
-        "sipariş", "siparis", "fatura", "kimlik", "pesel", "nip", "regon", "dni", "nie", "nif", "cpf",
-        "cnpj", "aadhaar", "bsn", "siret", "siren", "fiscale", "steuernummer", "kontonummer", "ssn",
-        "passport", "bic", "swift", "订单", "注文", "주문", "заказ",
+        "order",
+        "orders",
+        "invoice",
+        "ref",
+        "reference",
+        "tracking",
+        "ticket",
+        "sku",
+        "isbn",
+        "serial",
+        "build",
+        "version",
+        "iban",
+        "account",
+        "receipt",
+        "transaction",
+        "zip",
+        "postcode",
+        "plz",
+        "pin",
+        "bestellnummer",
+        "bestellung",
+        "bestell",
+        "rechnung",
+        "rechnungsnummer",
+        "rechnungs",
+        "auftrag",
+        "auftragsnummer",
+        "auftrags",
+        "sendungsnummer",
+        "kundennummer",
+        "artikel",
+        "konto",
+        "commande",
+        "facture",
+        "référence",
+        "suivi",
+        "pedido",
+        "factura",
+        "ordine",
+        "fattura",
+        "bestelling",
+        "factuur",
+        "zamówienie",
+        "zamówienia",
+        "zamowienie",
+        "zamowienia",
+        "faktura",
+        "faktury",
+        "konta",
+        "sipariş",
+        "siparis",
+        "fatura",
+        "kimlik",
+        "pesel",
+        "nip",
+        "regon",
+        "dni",
+        "nie",
+        "nif",
+        "cpf",
+        "cnpj",
+        "aadhaar",
+        "bsn",
+        "siret",
+        "siren",
+        "fiscale",
+        "steuernummer",
+        "kontonummer",
+        "ssn",
+        "passport",
+        "bic",
+        "swift",
+        "订单",
+        "注文",
+        "주문",
+        "заказ",
     ],
     penalty: 0.3,
 };
 
 /// Phone labels in Latin-script languages: whole words, ASCII case ignored.
 const LABELS: &[&str] = &[
-    "phone", "telephone", "tel", "mobile", "mob", "cell", "cellphone", "call", "whatsapp", "fax", "sms",
-    "contact", "telefon", "telefonnummer", "handy", "handynummer", "mobil", "mobilnummer", "rufnummer",
-    "festnetz", "téléphone", "portable", "tél", "numéro", "teléfono", "telefono", "móvil", "movil", "celular",
-    "número", "cellulare", "numero", "telefoon", "telefoonnummer", "mobiel", "telefone", "contato",
-    "komórka", "komorka", "numer", "numara", "cep", "gsm", "tlf", "tfn",
+    "phone",
+    "telephone",
+    "tel",
+    "mobile",
+    "mob",
+    "cell",
+    "cellphone",
+    "call",
+    "whatsapp",
+    "fax",
+    "sms",
+    "contact",
+    "telefon",
+    "telefonnummer",
+    "handy",
+    "handynummer",
+    "mobil",
+    "mobilnummer",
+    "rufnummer",
+    "festnetz",
+    "téléphone",
+    "portable",
+    "tél",
+    "numéro",
+    "teléfono",
+    "telefono",
+    "móvil",
+    "movil",
+    "celular",
+    "número",
+    "cellulare",
+    "numero",
+    "telefoon",
+    "telefoonnummer",
+    "mobiel",
+    "telefone",
+    "contato",
+    "komórka",
+    "komorka",
+    "numer",
+    "numara",
+    "cep",
+    "gsm",
+    "tlf",
+    "tfn",
 ];
 
 /// Labels written as abbreviations, whose dot ends no sentence.
@@ -242,8 +415,21 @@ const ABBREVIATIONS: &[&str] = &["tel", "tél", "mob", "tlf", "fax", "gsm", "tfn
 /// Phone labels in other scripts, matched as substrings: CJK text has no spaces
 /// between words ("我的手机号是…").
 const SCRIPT_LABELS: &[&str] = &[
-    "电话", "手机", "手機", "電話", "携帯", "連絡先", "联系方式", "전화", "휴대폰", "핸드폰", "연락처",
-    "телефон", "тел.", "טלפון", "נייד",
+    "电话",
+    "手机",
+    "手機",
+    "電話",
+    "携帯",
+    "連絡先",
+    "联系方式",
+    "전화",
+    "휴대폰",
+    "핸드폰",
+    "연락처",
+    "телефон",
+    "тел.",
+    "טלפון",
+    "נייד",
 ];
 
 /// One block of a national plan: numbers whose national significant number begins
@@ -288,11 +474,7 @@ const PLANS: &[Plan] = &[
         cc: "33",
         trunk: b'0',
         seps: b" .-",
-        blocks: &[Block {
-            lead: &["[1-7]", "9"],
-            alone: &["t# ## ## ## ##"],
-            near: &["t#########"], ..BLOCK
-        }],
+        blocks: &[Block { lead: &["[1-7]", "9"], alone: &["t# ## ## ## ##"], near: &["t#########"], ..BLOCK }],
     },
     Plan {
         // MIC: mobile and IP telephony 070/080/090/050 + 8 digits; geographic 0 + 9 digits,
@@ -307,7 +489,8 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["1", "2[1-9]", "4", "5[1-9]", "7[1-9]", "8[1-9]", "9[1-9]"],
                 alone: &["t## ### ####", "t### ## ####", "t#### # ####", "(t##) ### ####"],
-                near: &["t#########"], ..BLOCK
+                near: &["t#########"],
+                ..BLOCK
             },
         ],
     },
@@ -320,15 +503,12 @@ const PLANS: &[Plan] = &[
         seps: b" -",
         blocks: &[
             Block { lead: &["1[3-9]"], alone: &["### #### ####"], near: &["###########"], ..BLOCK },
-            Block {
-                lead: &["10", "2"],
-                alone: &["t## ########", "(t##) ########"],
-                near: &["t##########"], ..BLOCK
-            },
+            Block { lead: &["10", "2"], alone: &["t## ########", "(t##) ########"], near: &["t##########"], ..BLOCK },
             Block {
                 lead: &["[3-9]"],
                 alone: &["t### #######", "t### ########", "(t###) #######", "(t###) ########"],
-                near: &["t##########", "t#########"], ..BLOCK
+                near: &["t##########", "t#########"],
+                ..BLOCK
             },
         ],
     },
@@ -364,14 +544,9 @@ const PLANS: &[Plan] = &[
         seps: b" -",
         blocks: &[Block {
             lead: &["[2-5]"],
-            alone: &[
-                "t### ### ## ##",
-                "t (###) ### ## ##",
-                "t(###) ### ## ##",
-                "(t###) ### ## ##",
-                "t### ### ####",
-            ],
-            near: &["t##########"], ..BLOCK
+            alone: &["t### ### ## ##", "t (###) ### ## ##", "t(###) ### ## ##", "(t###) ### ## ##", "t### ### ####"],
+            near: &["t##########"],
+            ..BLOCK
         }],
     },
     Plan {
@@ -443,18 +618,21 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["7[1-57-9]"],
                 alone: &["t#### ######", "t#### ### ###", "t### ### ####"],
-                near: &["t##########"], ..BLOCK
+                near: &["t##########"],
+                ..BLOCK
             },
             Block { lead: &["2"], alone: &["t## #### ####", "(t##) #### ####"], near: &["t##########"], ..BLOCK },
             Block {
                 lead: &["1[1-9]1", "11[1-9]", "3"],
                 alone: &["t### ### ####", "(t###) ### ####"],
-                near: &["t##########"], ..BLOCK
+                near: &["t##########"],
+                ..BLOCK
             },
             Block {
                 lead: &["1"],
                 alone: &["t#### ######", "(t####) ######", "t#### #####"],
-                near: &["t##########", "t#########"], ..BLOCK
+                near: &["t##########", "t#########"],
+                ..BLOCK
             },
         ],
     },
@@ -481,7 +659,8 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["0[1-9]"],
                 alone: &["## #### ####", "## ########", "### ### ####", "### #######", "#### ######", "#### ### ###"],
-                near: &["##########", "#########", "###########"], ..BLOCK
+                near: &["##########", "#########", "###########"],
+                ..BLOCK
             },
         ],
     },
@@ -495,12 +674,14 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["6[1-58]"],
                 alone: &["t# ########", "t# #### ####", "t# ## ## ## ##", "(t#) ########"],
-                near: &["t#########"], ..BLOCK
+                near: &["t#########"],
+                ..BLOCK
             },
             Block {
                 lead: &["[1-57]"],
                 alone: &["t## #######", "t### ######", "(t##) #######", "(t###) ######"],
-                near: &["t#########"], ..BLOCK
+                near: &["t#########"],
+                ..BLOCK
             },
         ],
     },
@@ -514,25 +695,35 @@ const PLANS: &[Plan] = &[
         blocks: &[
             Block {
                 lead: &[
-                    "1[1-9]9", "2[12478]9", "3[1-578]9", "4[1-9]9", "5[1345]9", "6[1-9]9", "7[1345789]9", "8[1-9]9",
+                    "1[1-9]9",
+                    "2[12478]9",
+                    "3[1-578]9",
+                    "4[1-9]9",
+                    "5[1345]9",
+                    "6[1-9]9",
+                    "7[1345789]9",
+                    "8[1-9]9",
                     "9[1-9]9",
                 ],
-                alone: &[
-                    "(##) #####-####",
-                    "(##)#####-####",
-                    "## #####-####",
-                    "(##) # ####-####",
-                    "(t##) #####-####",
-                ],
-                near: &["###########", "(##) #########", "(##) ##### ####", "t###########"], ..BLOCK
+                alone: &["(##) #####-####", "(##)#####-####", "## #####-####", "(##) # ####-####", "(t##) #####-####"],
+                near: &["###########", "(##) #########", "(##) ##### ####", "t###########"],
+                ..BLOCK
             },
             Block {
                 lead: &[
-                    "1[1-9][2-5]", "2[12478][2-5]", "3[1-578][2-5]", "4[1-9][2-5]", "5[1345][2-5]", "6[1-9][2-5]",
-                    "7[1345789][2-5]", "8[1-9][2-5]", "9[1-9][2-5]",
+                    "1[1-9][2-5]",
+                    "2[12478][2-5]",
+                    "3[1-578][2-5]",
+                    "4[1-9][2-5]",
+                    "5[1345][2-5]",
+                    "6[1-9][2-5]",
+                    "7[1345789][2-5]",
+                    "8[1-9][2-5]",
+                    "9[1-9][2-5]",
                 ],
                 alone: &["(##) ####-####", "(##)####-####", "## ####-####", "(t##) ####-####"],
-                near: &["(##) ########"], ..BLOCK
+                near: &["(##) ########"],
+                ..BLOCK
             },
         ],
     },
@@ -546,7 +737,8 @@ const PLANS: &[Plan] = &[
         blocks: &[Block {
             lead: &["5[56]", "33", "81"],
             alone: &["## #### ####", "(##) #### ####"],
-            near: &["##########"], ..BLOCK
+            near: &["##########"],
+            ..BLOCK
         }],
     },
     Plan {
@@ -560,12 +752,14 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["[6-9]"],
                 alone: &["##### #####", "t##### #####"],
-                near: &["##########", "t##########"], ..BLOCK
+                near: &["##########", "t##########"],
+                ..BLOCK
             },
             Block {
                 lead: &["11", "2[02]", "33", "4[04]", "80"],
                 alone: &["t## #### ####", "t##-#### ####", "t##-########"],
-                near: &["t##########"], ..BLOCK
+                near: &["t##########"],
+                ..BLOCK
             },
             Block { lead: &["[1-8]"], alone: &["t###-#######", "t####-######"], near: &["t##########"], ..BLOCK },
         ],
@@ -588,12 +782,23 @@ const PLANS: &[Plan] = &[
         trunk: b'0',
         seps: b" -.",
         blocks: &[
-            Block { lead: &["1[016-9]", "70"], alone: &["t## #### ####", "t## ### ####"], near: &["t##########"], ..BLOCK },
-            Block { lead: &["2"], alone: &["t# ### ####", "t# #### ####"], near: &["t#########", "t########"], ..BLOCK },
+            Block {
+                lead: &["1[016-9]", "70"],
+                alone: &["t## #### ####", "t## ### ####"],
+                near: &["t##########"],
+                ..BLOCK
+            },
+            Block {
+                lead: &["2"],
+                alone: &["t# ### ####", "t# #### ####"],
+                near: &["t#########", "t########"],
+                ..BLOCK
+            },
             Block {
                 lead: &["3[1-3]", "4[1-4]", "5[1-5]", "6[1-4]"],
                 alone: &["t## ### ####", "t## #### ####"],
-                near: &["t#########", "t##########"], ..BLOCK
+                near: &["t#########", "t##########"],
+                ..BLOCK
             },
         ],
     },
@@ -619,13 +824,15 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["7[02369]"],
                 alone: &["t##-### ## ##", "t## ### ## ##"],
-                near: &["t#########", "t##-#######"], ..BLOCK
+                near: &["t#########", "t##-#######"],
+                ..BLOCK
             },
             Block { lead: &["8"], alone: &["t#-### ### ##", "t#-### ## ##"], near: &["t########"], ..BLOCK },
             Block {
                 lead: &["[1-69]"],
                 alone: &["t##-### ## ##", "t##-## ## ##", "t###-## ## ##", "t###-### ##"],
-                near: &["t#########", "t########"], ..BLOCK
+                near: &["t#########", "t########"],
+                ..BLOCK
             },
         ],
     },
@@ -639,7 +846,8 @@ const PLANS: &[Plan] = &[
             Block {
                 lead: &["45", "5[0137]", "6[069]", "7[2389]", "88"],
                 alone: &["### ### ###"],
-                near: &["#########"], ..BLOCK
+                near: &["#########"],
+                ..BLOCK
             },
             Block { lead: &["[1-9][1-9]"], alone: &["## ### ## ##"], ..BLOCK },
         ],
@@ -661,7 +869,8 @@ const PLANS: &[Plan] = &[
                 "t ### ### ## ##",
                 "(###) ###-##-##",
             ],
-            near: &["t##########"], ..BLOCK
+            near: &["t##########"],
+            ..BLOCK
         }],
     },
     Plan {
@@ -739,7 +948,8 @@ const PLANS: &[Plan] = &[
         blocks: &[Block {
             lead: &["8[1-35-9]"],
             alone: &["t### #### ####", "t### #### ###", "t###-####-####"],
-            near: &["t##########", "t###########"], ..BLOCK
+            near: &["t##########", "t###########"],
+            ..BLOCK
         }],
     },
     Plan {
@@ -756,19 +966,18 @@ const PLANS: &[Plan] = &[
 /// are prefix-free: at most one of them begins a number.
 const COUNTRY_CODES: &[&str] = &[
     "1", "7", "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44", "45", "46", "47", "48",
-    "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63", "64", "65", "66", "81", "82",
-    "84", "86", "90", "91", "92", "93", "94", "95", "98", "211", "212", "213", "216", "218", "220", "221", "222",
-    "223", "224", "225", "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237",
-    "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248", "249", "250", "251", "252",
-    "253", "254", "255", "256", "257", "258", "260", "261", "262", "263", "264", "265", "266", "267", "268",
-    "269", "290", "291", "297", "298", "299", "350", "351", "352", "353", "354", "355", "356", "357", "358",
-    "359", "370", "371", "372", "373", "374", "375", "376", "377", "378", "380", "381", "382", "383", "385",
-    "386", "387", "389", "420", "421", "423", "500", "501", "502", "503", "504", "505", "506", "507", "508",
-    "509", "590", "591", "592", "593", "594", "595", "596", "597", "598", "599", "670", "672", "673", "674",
-    "675", "676", "677", "678", "679", "680", "681", "682", "683", "685", "686", "687", "688", "689", "690",
-    "691", "692", "850", "852", "853", "855", "856", "880", "886", "960", "961", "962", "963", "964", "965",
-    "966", "967", "968", "970", "971", "972", "973", "974", "975", "976", "977", "992", "993", "994", "995",
-    "996", "998",
+    "49", "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63", "64", "65", "66", "81", "82", "84",
+    "86", "90", "91", "92", "93", "94", "95", "98", "211", "212", "213", "216", "218", "220", "221", "222", "223",
+    "224", "225", "226", "227", "228", "229", "230", "231", "232", "233", "234", "235", "236", "237", "238", "239",
+    "240", "241", "242", "243", "244", "245", "246", "247", "248", "249", "250", "251", "252", "253", "254", "255",
+    "256", "257", "258", "260", "261", "262", "263", "264", "265", "266", "267", "268", "269", "290", "291", "297",
+    "298", "299", "350", "351", "352", "353", "354", "355", "356", "357", "358", "359", "370", "371", "372", "373",
+    "374", "375", "376", "377", "378", "380", "381", "382", "383", "385", "386", "387", "389", "420", "421", "423",
+    "500", "501", "502", "503", "504", "505", "506", "507", "508", "509", "590", "591", "592", "593", "594", "595",
+    "596", "597", "598", "599", "670", "672", "673", "674", "675", "676", "677", "678", "679", "680", "681", "682",
+    "683", "685", "686", "687", "688", "689", "690", "691", "692", "850", "852", "853", "855", "856", "880", "886",
+    "960", "961", "962", "963", "964", "965", "966", "967", "968", "970", "971", "972", "973", "974", "975", "976",
+    "977", "992", "993", "994", "995", "996", "998",
 ];
 
 /// Does `class` (the inside of `[…]`: digits and `a-b` ranges) contain `x`?
@@ -1411,7 +1620,8 @@ mod tests {
 
     #[test]
     fn a_number_is_the_whole_token() {
-        let national = |t: &str| found(t).into_iter().filter(|(id, _)| id.starts_with("pii.phone.national")).collect::<Vec<_>>();
+        let national =
+            |t: &str| found(t).into_iter().filter(|(id, _)| id.starts_with("pii.phone.national")).collect::<Vec<_>>();
         assert_eq!(national("06 12 34 56 78 2024"), vec![]);
         assert_eq!(national("06 12 34 56 78, 06 98 76 54 32").len(), 2);
         assert_eq!(national("joignable au 06 12 34 56 78 de 9h à 18h").len(), 1);
@@ -1463,8 +1673,4 @@ mod tests {
         assert_eq!(w("a/b 1/ /2"), vec![]);
         assert_eq!(w("1/2 3/4").len(), 1);
     }
-
 }
-
-
-

@@ -17,7 +17,6 @@ use crate::detect::validate::{luhn, Validator};
 // Windows
 // ---------------------------------------------------------------------------
 
-
 /// Runs of `[A-Za-z0-9_-]` that contain a digit and are at least 9 bytes long, or are
 /// at least 25 bytes long; each window ends two bytes after its run (for the look-ahead
 /// of `clean_right`). Every pattern gated by it is a `\b…\b` run of these bytes with a
@@ -61,7 +60,8 @@ pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 }
 
 /// Korean, Japanese and Chinese words for "passport".
-const PASSPORT_CJK: &[&[u8]] = &["여권".as_bytes(), "パスポート".as_bytes(), "旅券".as_bytes(), "护照".as_bytes(), "護照".as_bytes()];
+const PASSPORT_CJK: &[&[u8]] =
+    &["여권".as_bytes(), "パスポート".as_bytes(), "旅券".as_bytes(), "护照".as_bytes(), "護照".as_bytes()];
 
 /// Korean, Japanese and Chinese words for "driving licence".
 const LICENCE_CJK: &[&[u8]] = &[
@@ -442,10 +442,16 @@ fn kr_rrn(value: &[u8]) -> bool {
 /// remainder is 0 or 1.
 fn jp_my_number(value: &[u8]) -> bool {
     let Some(d) = digit_values::<12>(value) else { return false };
-    let sum: u32 = d.iter().take(11).rev().enumerate().map(|(i, &p)| {
-        let n = i as u32 + 1;
-        u32::from(p) * if n <= 6 { n + 1 } else { n - 5 }
-    }).sum();
+    let sum: u32 = d
+        .iter()
+        .take(11)
+        .rev()
+        .enumerate()
+        .map(|(i, &p)| {
+            let n = i as u32 + 1;
+            u32::from(p) * if n <= 6 { n + 1 } else { n - 5 }
+        })
+        .sum();
     let r = sum % 11;
     let check = if r <= 1 { 0 } else { 11 - r };
     !all_same(&d) && d.get(11).is_some_and(|&c| u32::from(c) == check)
@@ -457,7 +463,11 @@ fn cn_resident_id(value: &[u8]) -> bool {
     if value.len() != 18 {
         return false;
     }
-    let date = (value.get(6..10).and_then(ascii_number), value.get(10..12).and_then(ascii_number), value.get(12..14).and_then(ascii_number));
+    let date = (
+        value.get(6..10).and_then(ascii_number),
+        value.get(10..12).and_then(ascii_number),
+        value.get(12..14).and_then(ascii_number),
+    );
     let (Some(y), Some(m), Some(d)) = date else { return false };
     if !valid_date(y, m, d) {
         return false;
@@ -746,7 +756,8 @@ const KECCAK_RC: [u64; 24] = [
     0x8000_0000_8000_8008,
 ];
 /// The ρ rotations along the π walk that starts at lane 1.
-const KECCAK_ROT: [u32; 24] = [1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44];
+const KECCAK_ROT: [u32; 24] =
+    [1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44];
 /// The lanes of the π walk (index x + 5y).
 const KECCAK_PI: [usize; 24] = [10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1];
 
@@ -914,7 +925,9 @@ const ACCOUNT_CONTEXT: Context = Context {
     window: 48,
     words: &["bank", "iban", "bic", "swift", "routing", "sort", "blz", "banco", "banque", "bancaria", "wire"],
     boost: 0.1,
-    against: &["aws", "iam", "arn", "gcp", "azure", "cloud", "user", "login", "customer", "billing", "order", "ticket", "game"],
+    against: &[
+        "aws", "iam", "arn", "gcp", "azure", "cloud", "user", "login", "customer", "billing", "order", "ticket", "game",
+    ],
     penalty: 0.4,
 };
 
@@ -924,8 +937,27 @@ const HEX_CONTEXT: Context = Context {
     words: &[],
     boost: 0.0,
     against: &[
-        "hash", "txhash", "txid", "tx", "transaction", "commit", "sha", "sha1", "digest", "block", "topic", "storage",
-        "slot", "salt", "nonce", "signature", "selector", "ripemd160", "hash160", "checksum", "fingerprint",
+        "hash",
+        "txhash",
+        "txid",
+        "tx",
+        "transaction",
+        "commit",
+        "sha",
+        "sha1",
+        "digest",
+        "block",
+        "topic",
+        "storage",
+        "slot",
+        "salt",
+        "nonce",
+        "signature",
+        "selector",
+        "ripemd160",
+        "hash160",
+        "checksum",
+        "fingerprint",
     ],
     penalty: 0.4,
 };
@@ -934,7 +966,20 @@ const LICENCE_CONTEXT: Context = Context {
     window: 48,
     words: &[],
     boost: 0.0,
-    against: &["key", "keys", "software", "product", "serial", "activation", "mit", "apache", "gpl", "bsd", "seat", "seats"],
+    against: &[
+        "key",
+        "keys",
+        "software",
+        "product",
+        "serial",
+        "activation",
+        "mit",
+        "apache",
+        "gpl",
+        "bsd",
+        "seat",
+        "seats",
+    ],
     penalty: 0.5,
 };
 
@@ -1106,7 +1151,11 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(in_epic),
         confidence: 0.85,
-        gate: Gate::Near { words: &["epic", "voter", "voter's", "electoral", "elector", "elector's"], before: 0, after: 96 },
+        gate: Gate::Near {
+            words: &["epic", "voter", "voter's", "electoral", "elector", "elector's"],
+            before: 0,
+            after: 96,
+        },
         examples: &[
             "Voter ID: ⟦ABC1234567⟧",
             "EPIC number ⟦XYZ7654321⟧",
@@ -1142,11 +1191,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(br_cpf),
         confidence: 0.9,
         gate: Gate::Near { words: &["cpf"], before: 0, after: 96 },
-        examples: &[
-            "CPF ⟦16908967794⟧",
-            "Meu CPF é ⟦845346388-33⟧, obrigado.",
-            "cpf: ⟦392.869.563-04⟧",
-        ],
+        examples: &["CPF ⟦16908967794⟧", "Meu CPF é ⟦845346388-33⟧, obrigado.", "cpf: ⟦392.869.563-04⟧"],
         negatives: &["CPF 16908967795", "cpf 00000000000"],
         ..BASE
     },
@@ -1273,11 +1318,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Near { words: &["uen", "unique entity number", "acra"], before: 0, after: 96 },
         severity: Severity::Medium,
-        examples: &[
-            "UEN: ⟦201912345K⟧",
-            "Our Unique Entity Number is ⟦53123456A⟧.",
-            "ACRA registration ⟦T09LL0001B⟧",
-        ],
+        examples: &["UEN: ⟦201912345K⟧", "Our Unique Entity Number is ⟦53123456A⟧.", "ACRA registration ⟦T09LL0001B⟧"],
         negatives: &["UEN 123456789K", "UEN T09ZZ0001B"],
         ..BASE
     },
@@ -1621,14 +1662,21 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(segwit_address),
         confidence: 0.9,
-        gate: Gate::Near { words: &["testnet", "tbtc", "signet", "bitcoin", "btc", "wallet", "address", "faucet"], before: 0, after: 192 },
+        gate: Gate::Near {
+            words: &["testnet", "tbtc", "signet", "bitcoin", "btc", "wallet", "address", "faucet"],
+            before: 0,
+            after: 192,
+        },
         severity: Severity::Medium,
         examples: &[
             "testnet address ⟦tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw⟧",
             "Send tBTC to ⟦tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw⟧ from the faucet",
             "wallet: ⟦tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw⟧",
         ],
-        negatives: &["tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw", "testnet tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yx"],
+        negatives: &[
+            "tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yw",
+            "testnet tb1qqap4ey6pe3vzpwuxt5wlpg9ag3n55mp6f032yx",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -1662,7 +1710,10 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(eth_address),
         confidence: 0.9,
         gate: Gate::Near {
-            words: &["eth", "ether", "ethereum", "wallet", "address", "erc20", "erc-20", "metamask", "polygon", "usdt", "usdc"],
+            words: &[
+                "eth", "ether", "ethereum", "wallet", "address", "erc20", "erc-20", "metamask", "polygon", "usdt",
+                "usdc",
+            ],
             before: 0,
             after: 160,
         },
@@ -1889,11 +1940,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(in_ifsc),
         confidence: 0.9,
         gate: Gate::Near { words: &["ifsc"], before: 0, after: 64 },
-        examples: &[
-            "Bank account 778608749453, IFSC ⟦SBIN07LTG1B⟧.",
-            "IFSC code: ⟦HDFC0001234⟧",
-            "ifsc=⟦ICIC0QBZM25⟧",
-        ],
+        examples: &["Bank account 778608749453, IFSC ⟦SBIN07LTG1B⟧.", "IFSC code: ⟦HDFC0001234⟧", "ifsc=⟦ICIC0QBZM25⟧"],
         negatives: &["IFSC SBIN17LTG1B", "IFSC code lookup ABCD", "ifsc hdfc0001234"],
         ..BASE
     },
@@ -1962,10 +2009,7 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Near { words: &["account", "acct", "a/c"], before: 0, after: 112 },
         context: Some(&ACCOUNT_CONTEXT),
-        examples: &[
-            "Pay into account ⟦28122402⟧, sort code 32-48-42.",
-            "acct ⟦4829103756⟧ / routing 071000013",
-        ],
+        examples: &["Pay into account ⟦28122402⟧, sort code 32-48-42.", "acct ⟦4829103756⟧ / routing 071000013"],
         negatives: &["account 00000000, sort code 32-48-42", "account 12345 routing"],
         ..BASE
     },
@@ -2050,8 +2094,19 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.88,
         gate: Gate::Near {
             words: &[
-                "reisepass", "reisepassnummer", "passnummer", "passeport", "pasaporte", "passaporto", "paszport",
-                "paszportu", "paspoort", "paspoortnummer", "passaporte", "pasaport", "passport",
+                "reisepass",
+                "reisepassnummer",
+                "passnummer",
+                "passeport",
+                "pasaporte",
+                "passaporto",
+                "paszport",
+                "paszportu",
+                "paspoort",
+                "paspoortnummer",
+                "passaporte",
+                "pasaport",
+                "passport",
             ],
             before: 0,
             after: 96,
@@ -2274,7 +2329,8 @@ mod tests {
             }
             windows
         }
-        let parts = ["abc", "12345678", "x1", "-", "_", " ", ".", "\n", "é", "ABCDEFGHIJKLMNOPQRSTUVWXY", "9", "token_value-"];
+        let parts =
+            ["abc", "12345678", "x1", "-", "_", " ", ".", "\n", "é", "ABCDEFGHIJKLMNOPQRSTUVWXY", "9", "token_value-"];
         let mut seed = 5u64;
         for _ in 0..3000 {
             let mut text = String::new();
@@ -2297,4 +2353,3 @@ mod tests {
         assert_eq!(w, vec![(4, 23)]);
     }
 }
-
