@@ -45,6 +45,44 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome.
+    pub const ALL: &'static [Outcome] = &[
+        Outcome::Forwarded,
+        Outcome::Rewritten,
+        Outcome::Monitored,
+        Outcome::Blocked,
+        Outcome::TooLarge,
+        Outcome::OversizePassed,
+        Outcome::Failed,
+        Outcome::FailedOpen,
+        Outcome::InvalidJson,
+        Outcome::UnscannableBlocked,
+        Outcome::UnscannablePassed,
+        Outcome::UnsupportedEncoding,
+        Outcome::InvalidEncoding,
+        Outcome::TransportRefused,
+    ];
+
+    /// The outcome's name, as the audit line writes it (a test holds the two equal).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Forwarded => "forwarded",
+            Outcome::Rewritten => "rewritten",
+            Outcome::Monitored => "monitored",
+            Outcome::Blocked => "blocked",
+            Outcome::TooLarge => "too_large",
+            Outcome::OversizePassed => "oversize_passed",
+            Outcome::Failed => "failed",
+            Outcome::FailedOpen => "failed_open",
+            Outcome::InvalidJson => "invalid_json",
+            Outcome::UnscannableBlocked => "unscannable_blocked",
+            Outcome::UnscannablePassed => "unscannable_passed",
+            Outcome::UnsupportedEncoding => "unsupported_encoding",
+            Outcome::InvalidEncoding => "invalid_encoding",
+            Outcome::TransportRefused => "transport_refused",
+        }
+    }
+
     /// The outcome of a request refused for `refusal`.
     pub fn of(refusal: crate::redact::Refusal) -> Outcome {
         use crate::redact::Refusal;

@@ -10,6 +10,7 @@ pub mod edit;
 pub mod encoding;
 pub mod generations;
 pub mod json;
+pub mod metrics;
 pub mod policy;
 pub mod provider;
 pub mod redact;

@@ -1705,11 +1705,6 @@ pub fn label(category: &str) -> &str {
     }
 }
 
-/// Whether a rule's findings are confirmed by a checksum or structural validator.
-pub fn validated(id: &str) -> bool {
-    super::catalog::all().any(|r| r.id == id && !matches!(r.validator, Validator::None))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType};
 
 use crate::audit::{AuditEvent, Outbox, Outcome};
 use crate::encoding::Coding;
+use crate::metrics::Counter;
 use crate::policy::ScopeKind;
 use crate::policy::{normalize_path, CompiledPolicy, FailureMode, OnOversize, RequestInfo};
 use crate::provider::Provider;
@@ -70,10 +71,12 @@ impl Metrics {
         }
     }
 
-    fn increment(&self, name: &str, by: u64) {
+    fn increment(&self, counter: Counter<'_>, by: u64) {
         if by == 0 {
             return;
         }
+        let name = counter.name();
+        let name = name.as_ref();
         let id = {
             let mut ids = self.ids.borrow_mut();
             match ids.get(name) {
@@ -204,7 +207,7 @@ impl VeilRoot {
             return; // another worker took this range
         }
         let report = vault.sweep(&SharedStore, cursor, batch, now_secs(self));
-        self.metrics.increment("vault.expired", u64::from(report.expired));
+        self.metrics.increment(Counter::VaultExpired, u64::from(report.expired));
     }
 
     /// Wakes the requests whose verifier retry is due: each one's work is done as that
@@ -710,7 +713,7 @@ impl VeilHttp {
         if limits.on_oversize == OnOversize::Pass && self.codings.is_empty() {
             // Explicitly configured fail-open for big bodies: forwarded unscanned.
             self.event().outcome = Outcome::OversizePassed;
-            self.metrics.increment("oversize_passed", 1);
+            self.metrics.increment(Counter::OversizePassed, 1);
             self.unscanned = true;
             return Action::Continue;
         }
@@ -720,7 +723,7 @@ impl VeilHttp {
     /// Answers with the refusal's vendor-shaped error; nothing is forwarded.
     fn refuse(&mut self, refusal: Refusal) -> Action {
         let limit = self.profile().policy.limits.max_body_bytes;
-        self.metrics.increment(&format!("refused.{}", refusal.code()), 1);
+        self.metrics.increment(Counter::Refused(refusal.code()), 1);
         self.reject(refusal.status(), refusal.code(), &refusal.message(limit), Outcome::of(refusal))
     }
 
@@ -801,10 +804,10 @@ impl VeilHttp {
         event.request_bytes_out = body.len() as u64;
         event.tokens_issued = redaction.tokens.len() as u32;
         event.unscannable = redaction.unscannable;
-        self.metrics.increment("scan.remembered", redaction.remembered as u64);
-        self.metrics.increment("unscannable", u64::from(redaction.unscannable));
+        self.metrics.increment(Counter::ScanRemembered, redaction.remembered as u64);
+        self.metrics.increment(Counter::Unscannable, u64::from(redaction.unscannable));
         for (category, count) in &redaction.counts {
-            self.metrics.increment(&format!("findings.{category}"), u64::from(*count));
+            self.metrics.increment(Counter::Findings(category), u64::from(*count));
         }
         let unscannable = redaction.unscannable > 0;
         match redaction.verdict {
@@ -827,7 +830,7 @@ impl VeilHttp {
                 // in the line says that).
                 self.event().outcome = Outcome::Rewritten;
                 self.event().request_bytes_out = new_body.len() as u64;
-                self.metrics.increment("tokens_issued", redaction.tokens.len() as u64);
+                self.metrics.increment(Counter::TokensIssued, redaction.tokens.len() as u64);
                 self.tokens = redaction.tokens;
                 self.remember_tokens(&fresh.borrow(), now);
                 self.replace_request_body(wire_len, &new_body);
@@ -961,9 +964,9 @@ impl VeilHttp {
             evicted += u64::from(report.evicted);
             failed += u64::from(report.contended || report.too_large);
         }
-        self.metrics.increment("vault.writes", stored);
-        self.metrics.increment("vault.evicted", evicted);
-        self.metrics.increment("vault.write_failures", failed);
+        self.metrics.increment(Counter::VaultWrites, stored);
+        self.metrics.increment(Counter::VaultEvicted, evicted);
+        self.metrics.increment(Counter::VaultWriteFailures, failed);
     }
 }
 
@@ -1000,7 +1003,7 @@ impl HttpContext for VeilHttp {
         if self.provider.is_none() {
             if policy.exempted(&request) {
                 self.exempt = true;
-                self.metrics.increment("exempt", 1);
+                self.metrics.increment(Counter::Exempt, 1);
             }
             return Action::Continue;
         }
@@ -1011,7 +1014,7 @@ impl HttpContext for VeilHttp {
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         self.scope = self.scope_for_request(&headers, &path);
         self.content_type = headers.text("content-type");
-        self.metrics.increment("requests", 1);
+        self.metrics.increment(Counter::Requests, 1);
         self.event();
         // A tunnel or an upgraded protocol (WebSocket) carries data no body callback
         // sees whole: refused, never passed.
@@ -1097,7 +1100,7 @@ impl HttpContext for VeilHttp {
         let encoded =
             headers.get("content-encoding").is_some_and(|e| !e.trim_ascii().eq_ignore_ascii_case(b"identity"));
         if encoded {
-            self.metrics.increment("restore_skipped_encoded", 1);
+            self.metrics.increment(Counter::RestoreSkippedEncoded, 1);
             self.verify_start(status, true);
             return Action::Continue;
         }
@@ -1114,7 +1117,7 @@ impl HttpContext for VeilHttp {
         } else if self.json_array_stream && content_type.contains("json") {
             ResponseMode::Stream(StreamRestorer::new(provider, Framing::JsonArray))
         } else if too_big && (content_type.contains("json") || content_type.starts_with("text/plain")) {
-            self.metrics.increment("restore_skipped_large", 1);
+            self.metrics.increment(Counter::RestoreSkippedLarge, 1);
             ResponseMode::Pass
         } else if content_type.contains("json") {
             ResponseMode::BufferJson
@@ -1157,8 +1160,8 @@ impl HttpContext for VeilHttp {
             if out != chunk {
                 self.set_http_response_body(0, body_size, &out);
             }
-            self.metrics.increment("tokens_restored", u64::from(restored));
-            self.metrics.increment("vault.restored", u64::from(vault_hits));
+            self.metrics.increment(Counter::TokensRestored, u64::from(restored));
+            self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
             self.event().tokens_restored += restored;
             return Action::Continue;
         }
@@ -1181,11 +1184,11 @@ impl HttpContext for VeilHttp {
             _ => restore_text(&body, &lookup),
         };
         let vault_hits = lookup.hits.get();
-        self.metrics.increment("vault.restored", u64::from(vault_hits));
+        self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
         if let Some(new_body) = restoration.body {
             self.set_http_response_body(0, body_size, &new_body);
         }
-        self.metrics.increment("tokens_restored", u64::from(restoration.restored));
+        self.metrics.increment(Counter::TokensRestored, u64::from(restoration.restored));
         self.event().tokens_restored += restoration.restored;
         Action::Continue
     }
@@ -1207,9 +1210,8 @@ impl HttpContext for VeilHttp {
         let enabled = self.profile().policy.audit.enabled;
         let event = self.event();
         event.duration_ms = duration;
-        let outcome = format!("{:?}", event.outcome).to_ascii_lowercase();
-        let line = event.to_line();
-        self.metrics.increment(&format!("outcome.{outcome}"), 1);
+        let (line, outcome) = (event.to_line(), event.outcome);
+        self.metrics.increment(Counter::Outcome(outcome), 1);
         let now_ms = now.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
         let due = self.metrics.settle(enabled.then_some(line.as_str()), now_ms);
         // What waits is written by a later request, or by the root's tick at `due`.

@@ -21,6 +21,7 @@ use proxy_wasm::traits::{Context, HttpContext};
 use proxy_wasm::types::{Action, Status};
 
 use super::{now_ms, now_secs, ResponseMode, ScopedLookup, VeilHttp};
+use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
 use crate::restore::{restore_json, restore_text};
 use crate::stream::Framing;
@@ -131,7 +132,7 @@ impl VeilHttp {
         }
         let skip_now = |this: &mut VeilHttp, reason: SkipReason| {
             let summary = Summary { skipped: Some(reason.code()), ..Summary::default() };
-            this.metrics.increment(&format!("verify.skipped.{}", reason.code()), 1);
+            this.metrics.increment(Counter::VerifySkipped(reason.code()), 1);
             this.set_http_response_header(SUMMARY_HEADER, Some(&summary.header()));
             this.event().verification = Some(summary);
         };
@@ -294,22 +295,22 @@ impl VeilHttp {
             Some(Shape::Stream { trailer: false, .. }) => self.add_http_response_trailer(SUMMARY_HEADER, &s.header()),
             _ => {}
         }
-        for (name, n) in [
-            ("verify.responses", 1),
-            ("verify.claims", u64::from(s.claims)),
-            ("verify.verified", u64::from(s.verified)),
-            ("verify.warnings", u64::from(s.warnings)),
-            ("verify.errors", u64::from(s.errors)),
-            ("verify.cache_hits", u64::from(s.cache_hits)),
-            ("verify.calls", u64::from(s.calls)),
-            ("verify.retries", u64::from(s.retries)),
-            ("verify.dropped_claims", u64::from(s.dropped)),
-            ("verify.latency_ms_total", s.latency_ms_total),
+        for (counter, n) in [
+            (Verify::Responses, 1),
+            (Verify::Claims, u64::from(s.claims)),
+            (Verify::Verified, u64::from(s.verified)),
+            (Verify::Warnings, u64::from(s.warnings)),
+            (Verify::Errors, u64::from(s.errors)),
+            (Verify::CacheHits, u64::from(s.cache_hits)),
+            (Verify::Calls, u64::from(s.calls)),
+            (Verify::Retries, u64::from(s.retries)),
+            (Verify::DroppedClaims, u64::from(s.dropped)),
+            (Verify::LatencyMsTotal, s.latency_ms_total),
         ] {
-            self.metrics.increment(name, n);
+            self.metrics.increment(Counter::Verify(counter), n);
         }
         if let Some(reason) = s.skipped {
-            self.metrics.increment(&format!("verify.skipped.{reason}"), 1);
+            self.metrics.increment(Counter::VerifySkipped(reason), 1);
         }
         self.event().verification = Some(s.clone());
     }
@@ -394,8 +395,8 @@ impl VeilHttp {
         let out = restorer.feed(bytes, end, &lookup);
         let vault_hits = lookup.hits.get();
         let restored = restorer.restored - before;
-        self.metrics.increment("tokens_restored", u64::from(restored));
-        self.metrics.increment("vault.restored", u64::from(vault_hits));
+        self.metrics.increment(Counter::TokensRestored, u64::from(restored));
+        self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
         self.event().tokens_restored += restored;
         out
     }
@@ -440,8 +441,8 @@ impl VeilHttp {
         let lookup = self.lookup();
         let restoration = restore_json(provider, body, &lookup).unwrap_or_else(|_| restore_text(body, &lookup));
         let vault_hits = lookup.hits.get();
-        self.metrics.increment("vault.restored", u64::from(vault_hits));
-        self.metrics.increment("tokens_restored", u64::from(restoration.restored));
+        self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
+        self.metrics.increment(Counter::TokensRestored, u64::from(restoration.restored));
         self.event().tokens_restored += restoration.restored;
         restoration.body
     }

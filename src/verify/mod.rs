@@ -31,7 +31,7 @@ pub use cache::{Cache, CacheKey, MemCache};
 pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
 pub use prompt::{extraction_request, verification_request, CallKind};
 pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
-pub use stream::{StreamTap, TextCollector};
+pub use stream::StreamTap;
 
 /// How the verifier is spoken to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -40,10 +40,6 @@ pub struct StreamTap {
     holding: bool,
 }
 
-/// A tap that only collects text (for verifying the restored text: fed the
-/// restorer's output, its own output is dropped).
-pub type TextCollector = StreamTap;
-
 impl StreamTap {
     pub fn new(provider: Provider, framing: Framing) -> StreamTap {
         StreamTap {
