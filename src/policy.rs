@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::detect::Engine;
+use crate::detect::{is_category, Engine};
+pub use crate::detect::{CustomPattern, DetectorsConfig};
 use crate::provider::Provider;
 
 /// The only schema version this build understands.
@@ -182,66 +183,6 @@ pub struct Route {
     /// `:authority` values this route applies to (port ignored); empty means any host.
     #[serde(default)]
     pub hosts: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct DetectorsConfig {
-    /// Built-in rule ids (`pii.email.v1`) or categories (`EMAIL`) to turn off.
-    pub disable: Vec<String>,
-    /// The team's own patterns.
-    pub custom: Vec<CustomPattern>,
-    /// Extra host suffixes that make a URL internal, e.g. `.corp.example.com`.
-    pub internal_domains: Vec<String>,
-    /// Findings whose confidence (after context words) is lower are ignored.
-    pub confidence_threshold: f32,
-    /// Given names added to the built-in person-name dictionary.
-    pub given_names: Vec<String>,
-    /// Surnames added to the built-in person-name dictionary.
-    pub surnames: Vec<String>,
-    /// Project code names (category `CODE_NAME`), matched case-insensitively on word boundaries.
-    pub code_names: Vec<String>,
-    /// Customer names (category `CUSTOMER_NAME`), matched case-insensitively on word boundaries.
-    pub customer_names: Vec<String>,
-    /// Remember the findings of texts scanned lately, so a conversation's history is
-    /// not scanned again every turn (README, “Conversation memory”).
-    pub memory: bool,
-}
-
-impl Default for DetectorsConfig {
-    fn default() -> Self {
-        DetectorsConfig {
-            disable: Vec::new(),
-            custom: Vec::new(),
-            internal_domains: Vec::new(),
-            confidence_threshold: 0.5,
-            given_names: Vec::new(),
-            surnames: Vec::new(),
-            code_names: Vec::new(),
-            customer_names: Vec::new(),
-            memory: true,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CustomPattern {
-    /// Stable id reported in audit events, e.g. `acme.employee_id`.
-    pub id: String,
-    /// Category name: upper-case letters, digits and `_`.
-    pub category: String,
-    /// A byte regex (Rust `regex` syntax, ASCII classes), compiled with a size limit.
-    pub pattern: String,
-    #[serde(default = "default_custom_confidence")]
-    pub confidence: f32,
-    /// `LOW`, `MEDIUM` or `HIGH`; default: that of a built-in category of the same name, else `MEDIUM`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub severity: Option<crate::detect::rules::Severity>,
-}
-
-fn default_custom_confidence() -> f32 {
-    0.9
 }
 
 /// What to do with a finding.
@@ -605,8 +546,14 @@ impl CompiledPolicy {
 
     pub fn new(policy: Policy) -> Result<CompiledPolicy, PolicyError> {
         let mut issues = validate(&policy);
+        // The section's issues are in `issues` already; only a built-in rule that
+        // fails to compile is new here.
         let engine = Engine::new(&policy.detectors)
-            .map_err(|e| issues.push(Issue { path: String::new(), message: e.to_string() }))
+            .map_err(|e| {
+                if issues.is_empty() {
+                    issues.push(Issue { path: "detectors".into(), message: e.to_string() })
+                }
+            })
             .ok();
         let top_level_ok = issues.is_empty();
         for (i, rule) in policy.rules.iter().enumerate() {
@@ -767,7 +714,7 @@ fn compile_rule(base: &Policy, engine: &Engine, i: usize, rule: &Rule) -> Result
         return Err(prefix(PolicyError { issues }));
     }
     let engine = if rule.overrides.contains_key("detectors") {
-        Engine::new(&policy.detectors).map_err(|e| prefix(PolicyError::one("", e.to_string())))?
+        Engine::new(&policy.detectors).map_err(|e| prefix(PolicyError::one("detectors", e.to_string())))?
     } else {
         engine.clone()
     };
@@ -847,12 +794,6 @@ fn strip_port(authority: &str) -> &str {
     authority.rsplit_once(':').map_or(authority, |(h, _)| h)
 }
 
-fn is_category(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 32
-        && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-}
-
 fn is_header_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
@@ -917,19 +858,9 @@ fn validate(policy: &Policy) -> Vec<Issue> {
     }
     let exempt_issues: Vec<Issue> =
         policy.exempt.iter().enumerate().flat_map(|(i, m)| validate_match(m, &format!("exempt[{i}]"))).collect();
-    for (i, custom) in policy.detectors.custom.iter().enumerate() {
-        if !is_category(&custom.category) {
-            field(format!("detectors.custom[{i}].category"), "must be 1-32 of A-Z, 0-9, _");
-        }
-        if custom.id.is_empty() {
-            field(format!("detectors.custom[{i}].id"), "must not be empty");
-        }
-        if !(0.0..=1.0).contains(&custom.confidence) {
-            field(format!("detectors.custom[{i}].confidence"), "must be within 0..1");
-        }
-    }
-    if !(0.0..=1.0).contains(&policy.detectors.confidence_threshold) {
-        field("detectors.confidence_threshold".into(), "must be within 0..1");
+    for issue in policy.detectors.issues() {
+        let path = issue.path();
+        field(if path.is_empty() { "detectors".into() } else { format!("detectors.{path}") }, &issue.message());
     }
     for name in policy.actions.keys() {
         if !is_category(name) {

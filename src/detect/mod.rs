@@ -11,6 +11,7 @@
 
 mod assign;
 pub mod catalog;
+pub mod config;
 mod memo;
 pub mod names;
 pub mod normalize;
@@ -27,20 +28,13 @@ use std::collections::{BTreeMap, HashSet};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 
-use crate::policy::{CustomPattern, DetectorsConfig};
+pub use config::{
+    is_category, CustomPattern, DetectError, DetectorsConfig, CUSTOM_PATTERN_SIZE_LIMIT, MAX_WORDS, MAX_WORD_LEN,
+};
 use rules::{Context, Gate, Severity};
 use starts::StartIndex;
 use text::Text;
 use validate::Validator;
-
-/// Compiled-size limit for one custom pattern; a pattern over it is a policy error.
-pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
-
-/// Longest word accepted in a policy dictionary (names, code names, customers).
-pub const MAX_WORD_LEN: usize = 128;
-
-/// Most words accepted across a policy's dictionaries.
-pub const MAX_WORDS: usize = 100_000;
 
 /// Where a rule comes from, as reported by `veilctl scan` (`source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,25 +175,6 @@ impl Finding {
     pub fn is_empty(&self) -> bool {
         self.start == self.end
     }
-}
-
-/// Why a detector configuration cannot be compiled. Names the rule, never the input.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DetectError {
-    #[error("detectors.custom[{index}] ({id}): invalid pattern: {reason}")]
-    InvalidPattern { index: usize, id: String, reason: String },
-    #[error("detectors.custom[{index}] ({id}): pattern matches the empty string")]
-    EmptyMatch { index: usize, id: String },
-    #[error("detectors.disable: unknown rule id or category at index {index}")]
-    UnknownRule { index: usize },
-    #[error("detectors.internal_domains[{index}]: only letters, digits, '-' and '.' are allowed, starting with a letter or digit")]
-    BadDomain { index: usize },
-    #[error("detectors.{field}[{index}]: must be 1-{MAX_WORD_LEN} bytes with a letter or digit, no line breaks")]
-    BadWord { field: &'static str, index: usize },
-    #[error("detectors: more than {MAX_WORDS} dictionary words")]
-    TooManyWords,
-    #[error("built-in rule {id} failed to compile")]
-    Builtin { id: &'static str },
 }
 
 /// The built-in and policy name lists, as one case-sensitive automaton.
@@ -371,44 +346,12 @@ const WEAK_SURNAMES: &[&str] = &[
 ];
 
 impl Engine {
+    /// The engine for `config`, or the first of its issues (`DetectorsConfig::issues`
+    /// has them all, for the policy's report).
     pub fn new(config: &DetectorsConfig) -> Result<Engine, DetectError> {
-        for (index, name) in config.disable.iter().enumerate() {
-            let known = catalog::all().any(|r| r.id == name || r.category == name);
-            if !known {
-                return Err(DetectError::UnknownRule { index });
-            }
+        if let Some(issue) = config.issues().into_iter().next() {
+            return Err(issue);
         }
-        for (index, domain) in config.internal_domains.iter().enumerate() {
-            // It is a keyword of the start index: it must begin a word.
-            let ok = domain.trim_start_matches('.').bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
-                && domain.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
-            if !ok {
-                return Err(DetectError::BadDomain { index });
-            }
-        }
-        let lists: [(&'static str, &[String]); 4] = [
-            ("given_names", &config.given_names),
-            ("surnames", &config.surnames),
-            ("code_names", &config.code_names),
-            ("customer_names", &config.customer_names),
-        ];
-        let mut total = 0;
-        for (field, words) in lists {
-            total += words.len();
-            for (index, word) in words.iter().enumerate() {
-                let ok = !word.trim().is_empty()
-                    && word.len() <= MAX_WORD_LEN
-                    && word.bytes().any(|b| b.is_ascii_alphanumeric() || b >= 0x80)
-                    && !word.bytes().any(|b| b == b'\n' || b == b'\r');
-                if !ok {
-                    return Err(DetectError::BadWord { field, index });
-                }
-            }
-        }
-        if total > MAX_WORDS {
-            return Err(DetectError::TooManyWords);
-        }
-
         let mut compiled = Vec::new();
         let mut contexts = Vec::new();
         let mut keywords: Vec<String> = Vec::new();
@@ -1344,15 +1287,7 @@ fn next_byte_in(
 }
 
 fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectError> {
-    let regex = RegexBuilder::new(&custom.pattern)
-        .unicode(false)
-        .size_limit(CUSTOM_PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(CUSTOM_PATTERN_SIZE_LIMIT * 4)
-        .build()
-        .map_err(|e| DetectError::InvalidPattern { index, id: custom.id.clone(), reason: regex_reason(&e) })?;
-    if regex.is_match(b"") {
-        return Err(DetectError::EmptyMatch { index, id: custom.id.clone() });
-    }
+    let regex = config::custom_regex(index, custom)?;
     Ok(Rule {
         id: custom.id.clone(),
         category: custom.category.clone(),
@@ -1368,23 +1303,6 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         context: None,
         slot: None,
     })
-}
-
-/// The regex crate's message, reduced to its last line (the kind of error). The
-/// pattern is policy text, not payload, but the short form reads better in a NACK.
-fn regex_reason(err: &regex::Error) -> String {
-    match err {
-        regex::Error::CompiledTooBig(limit) => format!("compiled pattern exceeds {limit} bytes"),
-        other => other
-            .to_string()
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("syntax error")
-            .trim()
-            .trim_start_matches("error: ")
-            .to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -1701,7 +1619,7 @@ mod tests {
 
         config.custom[0].pattern = "(unclosed".into();
         let err = Engine::new(&config).unwrap_err().to_string();
-        assert!(err.starts_with("detectors.custom[0] (acme.employee_id): invalid pattern"), "{err}");
+        assert!(err.starts_with("custom[0] (acme.employee_id): invalid pattern"), "{err}");
 
         config.custom[0].pattern = "a*".into();
         assert!(matches!(Engine::new(&config), Err(DetectError::EmptyMatch { .. })));

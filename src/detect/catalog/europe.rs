@@ -2439,7 +2439,7 @@ mod tests {
     /// Text with numbers of every other kind: no finding of this file's rules.
     #[test]
     fn look_alikes_are_left_alone() {
-        let engine = crate::detect::Engine::new(&crate::policy::DetectorsConfig::default()).unwrap();
+        let engine = crate::detect::Engine::new(&crate::detect::DetectorsConfig::default()).unwrap();
         let ours: Vec<&str> = RULES.iter().map(|r| r.id).collect();
         for text in [
             "Order 12345678 shipped on 2024-05-01 at 12:30, invoice INV-2024-000123.",

@@ -1503,8 +1503,8 @@ pub const RULES: &[BuiltinRule] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::DetectorsConfig;
     use crate::detect::Engine;
-    use crate::policy::DetectorsConfig;
 
     /// `(rule id, value)` of every finding in `text`.
     fn found(text: &str) -> Vec<(String, String)> {

@@ -2280,7 +2280,7 @@ mod tests {
     #[test]
     fn gates_of_this_file_never_change_findings() {
         use crate::detect::{CompiledGate, Engine};
-        let config = crate::policy::DetectorsConfig::default();
+        let config = crate::detect::DetectorsConfig::default();
         let gated = Engine::new(&config).unwrap();
         let mut always = Engine::new(&config).unwrap();
         // This file's gates only: another file's window may be a context gate (the

@@ -1,0 +1,297 @@
+//! The detectors' configuration (the policy's `detectors` section) and its
+//! validation. It belongs to the engine it configures: the policy imports it, the
+//! engine never imports the policy. Every issue is collected, each with its field
+//! path inside the section (`custom[2].category`); the policy puts `detectors.` (or
+//! `rules[1].detectors.`) before it.
+
+use regex::bytes::{Regex, RegexBuilder};
+use serde::{Deserialize, Serialize};
+
+use super::catalog;
+use super::rules::Severity;
+
+/// Compiled-size budget for one custom pattern: bounds memory and compile time.
+pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
+
+/// Longest word accepted in a policy dictionary (names, code names, customers).
+pub const MAX_WORD_LEN: usize = 128;
+
+/// Most words accepted across a policy's dictionaries.
+pub const MAX_WORDS: usize = 100_000;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DetectorsConfig {
+    /// Built-in rule ids (`pii.email.v1`) or categories (`EMAIL`) to turn off.
+    pub disable: Vec<String>,
+    /// The team's own patterns.
+    pub custom: Vec<CustomPattern>,
+    /// Extra host suffixes that make a URL internal, e.g. `.corp.example.com`.
+    pub internal_domains: Vec<String>,
+    /// Findings whose confidence (after context words) is lower are ignored.
+    pub confidence_threshold: f32,
+    /// Given names added to the built-in person-name dictionary.
+    pub given_names: Vec<String>,
+    /// Surnames added to the built-in person-name dictionary.
+    pub surnames: Vec<String>,
+    /// Project code names (category `CODE_NAME`), matched case-insensitively on word boundaries.
+    pub code_names: Vec<String>,
+    /// Customer names (category `CUSTOMER_NAME`), matched case-insensitively on word boundaries.
+    pub customer_names: Vec<String>,
+    /// Remember the findings of texts scanned lately, so a conversation's history is
+    /// not scanned again every turn (README, “Conversation memory”).
+    pub memory: bool,
+}
+
+impl Default for DetectorsConfig {
+    fn default() -> Self {
+        DetectorsConfig {
+            disable: Vec::new(),
+            custom: Vec::new(),
+            internal_domains: Vec::new(),
+            confidence_threshold: 0.5,
+            given_names: Vec::new(),
+            surnames: Vec::new(),
+            code_names: Vec::new(),
+            customer_names: Vec::new(),
+            memory: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CustomPattern {
+    /// Stable id reported in audit events, e.g. `acme.employee_id`.
+    pub id: String,
+    /// Category name: upper-case letters, digits and `_`.
+    pub category: String,
+    /// A byte regex (Rust `regex` syntax, ASCII classes), compiled with a size limit.
+    pub pattern: String,
+    #[serde(default = "default_custom_confidence")]
+    pub confidence: f32,
+    /// `LOW`, `MEDIUM` or `HIGH`; default: that of a built-in category of the same name, else `MEDIUM`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<Severity>,
+}
+
+fn default_custom_confidence() -> f32 {
+    0.9
+}
+
+/// One issue of a detectors configuration. It names fields and indexes, never a
+/// value: a policy's words may be names of people or customers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DetectError {
+    InvalidPattern { index: usize, id: String, reason: String },
+    EmptyMatch { index: usize, id: String },
+    BadCategory { index: usize },
+    EmptyId { index: usize },
+    BadConfidence { index: usize },
+    BadThreshold,
+    UnknownRule { index: usize },
+    BadDomain { index: usize },
+    BadWord { field: &'static str, index: usize },
+    TooManyWords,
+    Builtin { id: &'static str },
+}
+
+impl DetectError {
+    /// The field path inside the section (`custom[0] (acme.id)`, `surnames[3]`);
+    /// empty for the section as a whole.
+    pub fn path(&self) -> String {
+        match self {
+            DetectError::InvalidPattern { index, id, .. } | DetectError::EmptyMatch { index, id } => {
+                format!("custom[{index}] ({id})")
+            }
+            DetectError::BadCategory { index } => format!("custom[{index}].category"),
+            DetectError::EmptyId { index } => format!("custom[{index}].id"),
+            DetectError::BadConfidence { index } => format!("custom[{index}].confidence"),
+            DetectError::BadThreshold => "confidence_threshold".into(),
+            DetectError::UnknownRule { index } => format!("disable[{index}]"),
+            DetectError::BadDomain { index } => format!("internal_domains[{index}]"),
+            DetectError::BadWord { field, index } => format!("{field}[{index}]"),
+            DetectError::TooManyWords | DetectError::Builtin { .. } => String::new(),
+        }
+    }
+
+    /// What is wrong there.
+    pub fn message(&self) -> String {
+        match self {
+            DetectError::InvalidPattern { reason, .. } => format!("invalid pattern: {reason}"),
+            DetectError::EmptyMatch { .. } => "pattern matches the empty string".into(),
+            DetectError::BadCategory { .. } => "must be 1-32 of A-Z, 0-9, _".into(),
+            DetectError::EmptyId { .. } => "must not be empty".into(),
+            DetectError::BadConfidence { .. } | DetectError::BadThreshold => "must be within 0..1".into(),
+            DetectError::UnknownRule { .. } => "unknown rule id or category".into(),
+            DetectError::BadDomain { .. } => {
+                "only letters, digits, '-' and '.' are allowed, starting with a letter or digit".into()
+            }
+            DetectError::BadWord { .. } => {
+                format!("must be 1-{MAX_WORD_LEN} bytes with a letter or digit, no line breaks")
+            }
+            DetectError::TooManyWords => format!("more than {MAX_WORDS} dictionary words"),
+            DetectError::Builtin { id } => format!("built-in rule {id} failed to compile"),
+        }
+    }
+}
+
+impl std::fmt::Display for DetectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.path() {
+            path if path.is_empty() => f.write_str(&self.message()),
+            path => write!(f, "{path}: {}", self.message()),
+        }
+    }
+}
+
+impl std::error::Error for DetectError {}
+
+/// Whether `name` is a category name: 1 to 32 of `A-Z`, `0-9`, `_`.
+pub fn is_category(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 32
+        && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+impl DetectorsConfig {
+    /// Every issue of this configuration, in the order of its fields.
+    pub fn issues(&self) -> Vec<DetectError> {
+        let mut issues = Vec::new();
+        for (index, name) in self.disable.iter().enumerate() {
+            if !catalog::all().any(|r| r.id == name || r.category == name) {
+                issues.push(DetectError::UnknownRule { index });
+            }
+        }
+        for (index, custom) in self.custom.iter().enumerate() {
+            if custom.id.is_empty() {
+                issues.push(DetectError::EmptyId { index });
+            }
+            if !is_category(&custom.category) {
+                issues.push(DetectError::BadCategory { index });
+            }
+            if !(0.0..=1.0).contains(&custom.confidence) {
+                issues.push(DetectError::BadConfidence { index });
+            }
+            if let Err(e) = custom_regex(index, custom) {
+                issues.push(e);
+            }
+        }
+        for (index, domain) in self.internal_domains.iter().enumerate() {
+            // It is a keyword of the start index: it must begin a word.
+            let ok = domain.trim_start_matches('.').bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+                && domain.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+            if !ok {
+                issues.push(DetectError::BadDomain { index });
+            }
+        }
+        if !(0.0..=1.0).contains(&self.confidence_threshold) {
+            issues.push(DetectError::BadThreshold);
+        }
+        let mut total = 0;
+        for (field, words) in self.dictionaries() {
+            total += words.len();
+            for (index, word) in words.iter().enumerate() {
+                let ok = !word.trim().is_empty()
+                    && word.len() <= MAX_WORD_LEN
+                    && word.bytes().any(|b| b.is_ascii_alphanumeric() || b >= 0x80)
+                    && !word.bytes().any(|b| b == b'\n' || b == b'\r');
+                if !ok {
+                    issues.push(DetectError::BadWord { field, index });
+                }
+            }
+        }
+        if total > MAX_WORDS {
+            issues.push(DetectError::TooManyWords);
+        }
+        issues
+    }
+
+    /// The policy's word lists by field name.
+    fn dictionaries(&self) -> [(&'static str, &[String]); 4] {
+        [
+            ("given_names", &self.given_names),
+            ("surnames", &self.surnames),
+            ("code_names", &self.code_names),
+            ("customer_names", &self.customer_names),
+        ]
+    }
+}
+
+/// The custom rule's regex, compiled with its limits; an issue if it does not compile
+/// or matches the empty string.
+pub(crate) fn custom_regex(index: usize, custom: &CustomPattern) -> Result<Regex, DetectError> {
+    let regex = RegexBuilder::new(&custom.pattern)
+        .unicode(false)
+        .size_limit(CUSTOM_PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(CUSTOM_PATTERN_SIZE_LIMIT * 4)
+        .build()
+        .map_err(|e| DetectError::InvalidPattern { index, id: custom.id.clone(), reason: regex_reason(&e) })?;
+    if regex.is_match(b"") {
+        return Err(DetectError::EmptyMatch { index, id: custom.id.clone() });
+    }
+    Ok(regex)
+}
+
+/// The regex crate's message, reduced to its last line (the kind of error). The
+/// pattern is policy text, not payload, but the short form reads better in a NACK.
+fn regex_reason(err: &regex::Error) -> String {
+    match err {
+        regex::Error::CompiledTooBig(limit) => format!("compiled pattern exceeds {limit} bytes"),
+        other => other
+            .to_string()
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("syntax error")
+            .trim()
+            .trim_start_matches("error: ")
+            .to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every issue is reported, each with its own field, not only the first.
+    #[test]
+    fn every_issue_is_collected() {
+        let config = DetectorsConfig {
+            disable: vec!["EMAIL".into(), "no.such.rule".into()],
+            custom: vec![CustomPattern {
+                id: String::new(),
+                category: "lower".into(),
+                pattern: "(".into(),
+                confidence: 2.0,
+                severity: None,
+            }],
+            internal_domains: vec!["-bad".into()],
+            confidence_threshold: -1.0,
+            surnames: vec!["ok".into(), "\n".into()],
+            ..DetectorsConfig::default()
+        };
+        let paths: Vec<String> = config.issues().iter().map(DetectError::path).collect();
+        assert_eq!(
+            paths,
+            [
+                "disable[1]",
+                "custom[0].id",
+                "custom[0].category",
+                "custom[0].confidence",
+                "custom[0] ()",
+                "internal_domains[0]",
+                "confidence_threshold",
+                "surnames[1]"
+            ]
+        );
+        assert!(DetectorsConfig::default().issues().is_empty());
+    }
+
+    #[test]
+    fn whole_section_issues_have_no_path() {
+        assert_eq!(DetectError::TooManyWords.path(), "");
+        assert_eq!(DetectError::TooManyWords.to_string(), format!("more than {MAX_WORDS} dictionary words"));
+        assert_eq!(DetectError::UnknownRule { index: 3 }.to_string(), "disable[3]: unknown rule id or category");
+    }
+}
