@@ -8,7 +8,7 @@ use regex::bytes::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::catalog;
-use super::rules::Severity;
+use super::rules::{PolicyList, Severity};
 
 /// Compiled-size budget for one custom pattern: bounds memory and compile time.
 pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
@@ -205,6 +205,14 @@ impl DetectorsConfig {
             issues.push(DetectError::TooManyWords);
         }
         issues
+    }
+
+    /// The policy word list a `Gate::PolicyWords` rule matches.
+    pub fn words(&self, list: PolicyList) -> &[String] {
+        match list {
+            PolicyList::CodeNames => &self.code_names,
+            PolicyList::CustomerNames => &self.customer_names,
+        }
     }
 
     /// The policy's word lists by field name.

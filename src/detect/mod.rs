@@ -372,9 +372,8 @@ impl Engine {
                     wants_names = true;
                     Matcher::Names
                 }
-                Gate::PolicyWords => {
-                    let words =
-                        if builtin.id == "internal.code_name.v1" { &config.code_names } else { &config.customer_names };
+                Gate::PolicyWords(list) => {
+                    let words = config.words(list);
                     if words.is_empty() {
                         continue;
                     }
@@ -387,11 +386,9 @@ impl Engine {
                     Matcher::Words(dictionaries.len() - 1)
                 }
                 _ => {
-                    let pattern = match builtin.id {
-                        "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
-                        "net.internal_url.v1" => rules::internal_url_pattern(&config.internal_domains),
-                        "net.internal_host.v1" => rules::internal_host_pattern(&config.internal_domains),
-                        _ => builtin.pattern.to_string(),
+                    let pattern = match builtin.domains {
+                        Some(domains) => (domains.pattern)(&config.internal_domains),
+                        None => builtin.pattern.to_string(),
                     };
                     match builtin.finder {
                         Some(finder) => Matcher::Code(finder),
@@ -420,9 +417,17 @@ impl Engine {
                 }
                 Gate::Test(t) => CompiledGate::Test(t),
                 Gate::AfterCountryCode { span } => CompiledGate::AfterCountryCode { span },
-                Gate::PersonNames | Gate::PolicyWords => CompiledGate::Dictionary,
+                Gate::PersonNames | Gate::PolicyWords(_) => CompiledGate::Dictionary,
                 Gate::Near { words, before, after } => {
                     let mut ids: Vec<usize> = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
+                    // A rule the policy's domains extend runs near them too.
+                    if let Some(domains) = builtin.domains {
+                        let more = domains.keywords.iter().flat_map(|list| list.iter().copied());
+                        let policy = config.internal_domains.iter().map(|d| d.trim_start_matches('.'));
+                        for word in more.chain(policy) {
+                            ids.push(keyword_id(&mut keywords, word));
+                        }
+                    }
                     ids.sort_unstable();
                     ids.dedup();
                     CompiledGate::Near {
@@ -438,26 +443,12 @@ impl Engine {
                 }
                 Gate::Windows(f) => CompiledGate::Windows(f),
             };
-            // The bare internal host runs near its suffixes, which the policy extends.
-            let gate = if builtin.id == "net.internal_host.v1" {
-                let mut ids: Vec<usize> = rules::INTERNAL_SUFFIXES
-                    .iter()
-                    .chain(rules::INTERNAL_LABELS)
-                    .map(|s| keyword_id(&mut keywords, s))
-                    .collect();
-                for domain in &config.internal_domains {
-                    ids.push(keyword_id(&mut keywords, domain.trim_start_matches('.')));
-                }
-                ids.sort_unstable();
-                ids.dedup();
-                CompiledGate::Near { words: ids, before: 192, after: 64, keep: KeywordTest::Any }
-            } else {
-                gate
-            };
             let source = match (&matcher, &builtin.gate) {
                 (Matcher::Names | Matcher::Words(_), _) => Source::Dictionary,
                 _ if !matches!(builtin.validator, Validator::None) => Source::Validated,
-                (_, Gate::Near { .. }) if builtin.id != "secret.high_entropy_assignment.v1" => Source::Context,
+                // Near its context words; a rule the policy's domains extend runs near its
+                // own suffixes, which are the match, not its context.
+                (_, Gate::Near { .. }) if builtin.domains.is_none() => Source::Context,
                 _ => Source::Pattern,
             };
             compiled.push(Rule {
@@ -1986,13 +1977,12 @@ mod tests {
             let text = pieces.concat();
             for builtin in catalog::all() {
                 let Some(find) = builtin.finder else { continue };
-                let pattern = match builtin.id {
-                    "net.private_ipv4.v1" => rules::private_ipv4_pattern(),
-                    // Hand-written without a pattern (`assign.rs` has its own tests).
-                    _ if builtin.pattern.is_empty() => continue,
-                    _ => builtin.pattern.to_string(),
-                };
-                let regex = RegexBuilder::new(&pattern).unicode(false).build().unwrap();
+                // Hand-written without a pattern (`assign.rs` has its own tests).
+                if builtin.pattern.is_empty() {
+                    continue;
+                }
+                let pattern = builtin.pattern;
+                let regex = RegexBuilder::new(pattern).unicode(false).build().unwrap();
                 for from in 0..=text.len() {
                     // A rule with a group reports the group's span (the phone tokens:
                     // the group ends the pattern, so its end is the match's).

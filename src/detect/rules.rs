@@ -42,10 +42,29 @@ pub enum Gate {
     Near { words: &'static [&'static str], before: usize, after: usize },
     /// Matched by the engine's name dictionaries (given names and surnames), not a regex.
     PersonNames,
-    /// Matched by a policy dictionary (`detectors.code_names`, `detectors.customer_names`).
-    PolicyWords,
+    /// Matched by this policy dictionary.
+    PolicyWords(PolicyList),
     /// Run only in the windows this function finds (merged, in order).
     Windows(fn(&Text<'_>) -> Vec<(usize, usize)>),
+}
+
+/// The policy's own word lists a rule matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PolicyList {
+    /// `detectors.code_names`.
+    CodeNames,
+    /// `detectors.customer_names`.
+    CustomerNames,
+}
+
+/// A rule the policy's `internal_domains` extend: each is one more internal host
+/// suffix for its pattern and, with a `Near` gate, one more keyword.
+#[derive(Debug, Clone, Copy)]
+pub struct Domains {
+    /// The rule's pattern, with the policy's domains as more suffixes.
+    pub pattern: fn(&[String]) -> String,
+    /// More keyword lists for its `Near` gate, beside the gate's own words.
+    pub keywords: &'static [&'static [&'static str]],
 }
 
 /// Words near a match that raise or lower its confidence. Looked for, case-insensitively
@@ -356,6 +375,9 @@ pub struct BuiltinRule {
     /// with a `-` just before it (`--password`, `--db-password`) or blanks and a `-`
     /// after it (`sshpass -p`).
     pub flag: bool,
+    /// The policy's `internal_domains` extend this rule (its pattern is built with
+    /// them; `pattern` is empty).
+    pub domains: Option<Domains>,
     /// Matches exactly what `pattern` matches, without a regex: for rules whose
     /// candidates are retried at every byte of a long run, where a regex call per
     /// byte costs far more than the match (a test compares the two).
@@ -510,12 +532,18 @@ pub const BASE: BuiltinRule = BuiltinRule {
     context: None,
     assignment: false,
     flag: false,
+    domains: None,
     finder: None,
     examples: &[],
     negatives: &[],
 };
 
-const PRIVATE_IPV4: &str = r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})";
+macro_rules! private_ipv4 {
+    () => {
+        r"(?:10(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|127(?:\.\d{1,3}){3}|169\.254(?:\.\d{1,3}){2})"
+    };
+}
+const PRIVATE_IPV4: &str = private_ipv4!();
 
 /// Host suffixes that only ever name internal machines (RFC 6762, RFC 8375, common use).
 pub const INTERNAL_SUFFIXES: &[&str] =
@@ -553,6 +581,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -576,6 +605,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&SSN_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
         finder: Some(find_ssn),
         examples: &[],
         negatives: &[],
@@ -599,6 +629,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PHONE_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -622,6 +653,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PHONE_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -648,6 +680,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&CARD_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
     },
     BuiltinRule {
         id: "secret.aws_access_key_id.v1",
@@ -663,6 +696,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -681,6 +715,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -699,6 +734,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -717,6 +753,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -736,6 +773,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -754,6 +792,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -772,6 +811,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -790,6 +830,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -809,6 +850,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[
             "Authorization: Bearer ⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIn0.c2lnbmF0dXJlLXN5bnRoZXRpYw⟧",
@@ -831,6 +873,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[
             "⟦-----BEGIN RSA PRIVATE KEY-----\r\nMIIEowIBAAKCAQEAsynthetic0only\r\n-----END RSA PRIVATE KEY-----⟧\r\n",
@@ -860,6 +903,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -1025,6 +1069,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -1043,6 +1088,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&IBAN_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &[],
         negatives: &[],
@@ -1061,6 +1107,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&MAC_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
         finder: None,
         examples: &["mac ⟦3c:22:fb:1a:9e:07⟧", "Cisco: ⟦0012.3456.789A⟧ on Gi0/1", "hwaddr ⟦3C-22-FB-1A-9E-07⟧"],
         negatives: &["release 2024.1105.1200", "00:00:00:00:00:00"],
@@ -1068,8 +1115,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "net.private_ipv4.v1",
         category: "PRIVATE_IP",
-        // Built from PRIVATE_IPV4 in `Engine::new`; kept here for the catalog listing.
-        pattern: "",
+        // Matched by `find_private_ipv4`, exactly as this pattern (a test compares them).
+        pattern: concat!(r"(?-u)\b", private_ipv4!(), r"\b"),
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -1085,6 +1132,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PRIVATE_IP_CONTEXT),
         assignment: false,
         flag: false,
+        domains: None,
         finder: Some(find_private_ipv4),
         examples: &[],
         negatives: &[],
@@ -1092,7 +1140,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "net.internal_url.v1",
         category: "INTERNAL_URL",
-        // Built in `Engine::new` from PRIVATE_IPV4 and the internal host suffixes.
+        // Built from PRIVATE_IPV4, the internal host suffixes and the policy's domains.
         pattern: "",
         group: 0,
         clean_left: false,
@@ -1104,6 +1152,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        domains: Some(Domains { pattern: internal_url_pattern, keywords: &[] }),
         finder: None,
         examples: &[
             "see ⟦http://wiki.corp/runbook⟧ first",
@@ -1545,12 +1594,14 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "net.internal_host.v1",
         category: "INTERNAL_HOST",
-        // Built in `Engine::new` from the internal host suffixes; a bare host name
-        // (no scheme) such as `db01.prod.corp` or `build.acme-int.example`.
+        // Built from the internal host suffixes and the policy's domains; a bare host
+        // name (no scheme) such as `db01.prod.corp` or `build.acme-int.example`. It
+        // runs near its suffixes and labels, which the policy's domains extend.
         clean_left: true,
         clean_right: true,
         confidence: 0.85,
-        gate: Gate::Contains(b"."),
+        gate: Gate::Near { words: INTERNAL_SUFFIXES, before: 192, after: 64 },
+        domains: Some(Domains { pattern: internal_host_pattern, keywords: &[INTERNAL_LABELS] }),
         severity: Severity::Low,
         examples: &[
             "ssh ⟦db01.prod.corp⟧ now",
@@ -1566,7 +1617,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "CODE_NAME",
         // Matched from `detectors.code_names` (Aho-Corasick, case-insensitive, whole words).
         confidence: 0.9,
-        gate: Gate::PolicyWords,
+        gate: Gate::PolicyWords(PolicyList::CodeNames),
         severity: Severity::Medium,
         ..BASE
     },
@@ -1575,7 +1626,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "CUSTOMER_NAME",
         // Matched from `detectors.customer_names` (Aho-Corasick, case-insensitive, whole words).
         confidence: 0.9,
-        gate: Gate::PolicyWords,
+        gate: Gate::PolicyWords(PolicyList::CustomerNames),
         severity: Severity::Medium,
         ..BASE
     },
@@ -1592,11 +1643,6 @@ pub fn internal_host_pattern(extra_suffixes: &[String]) -> String {
         internal_zone_host(),
         suffixes.join("|")
     )
-}
-
-/// The private-IPv4 pattern (RFC 1918, loopback, link-local).
-pub fn private_ipv4_pattern() -> String {
-    format!(r"(?-u)\b{PRIVATE_IPV4}\b")
 }
 
 /// The internal-URL pattern: a URL whose host is localhost, a private address, or ends

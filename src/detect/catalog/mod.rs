@@ -57,7 +57,7 @@ pub fn reference() -> String {
                 format!("near {}{more}", list.join(" "))
             }
             Gate::PersonNames => "name dictionaries".to_string(),
-            Gate::PolicyWords => "policy dictionary".to_string(),
+            Gate::PolicyWords(_) => "policy dictionary".to_string(),
             Gate::Windows(_) => "own windows".to_string(),
         };
         let check = match r.validator {
