@@ -23,7 +23,7 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
         event
             .matching(pattern)
             .map(|(path, span)| {
-                let key = StreamKey { lane: LANE_TEXT, a: at.map_or(block, |i| index_of(path, i)), b: 0 };
+                let key = StreamKey { lane: LANE_TEXT, item: at.map_or(block, |i| index_of(path, i)), part: 0 };
                 StreamField { span, kind: TextKind::Plain, role: Role::Whole(Some(key)) }
             })
             .collect()
@@ -41,13 +41,13 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
                 .map(|(_, span)| StreamField {
                     span,
                     kind: TextKind::Plain,
-                    role: Role::Delta(StreamKey { lane: LANE_TEXT, a: block, b: 0 }),
+                    role: Role::Delta(StreamKey { lane: LANE_TEXT, item: block, part: 0 }),
                 })
                 .collect();
             out.extend(event.matching(&["delta", "partial_json"]).map(|(_, span)| StreamField {
                 span,
                 kind: TextKind::EmbeddedJson,
-                role: Role::Delta(StreamKey { lane: LANE_INPUT_JSON, a: block, b: 0 }),
+                role: Role::Delta(StreamKey { lane: LANE_INPUT_JSON, item: block, part: 0 }),
             }));
             out
         }
@@ -92,25 +92,29 @@ mod tests {
         let text = r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi «to"}}"#;
         assert_eq!(
             fields(Provider::Anthropic, text),
-            vec![("Hi «to".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 1, b: 0 }))]
+            vec![("Hi «to".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, item: 1, part: 0 }))]
         );
         let json = r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"to\": \"«"}}"#;
         assert_eq!(
             fields(Provider::Anthropic, json),
-            vec![(r#"{\"to\": \"«"#.into(), TextKind::EmbeddedJson, Role::Delta(StreamKey { lane: 2, a: 2, b: 0 }))]
+            vec![(
+                r#"{\"to\": \"«"#.into(),
+                TextKind::EmbeddedJson,
+                Role::Delta(StreamKey { lane: 2, item: 2, part: 0 })
+            )]
         );
         assert_eq!(fields(Provider::Anthropic, r#"{"type":"content_block_stop","index":1}"#), vec![]);
         // Whole texts at a block's start name the block.
         let start = r#"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":"A"}}"#;
         assert_eq!(
             fields(Provider::Anthropic, start),
-            vec![("A".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 3, b: 0 })))]
+            vec![("A".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, item: 3, part: 0 })))]
         );
         let message = r#"{"type":"message_start","message":{"content":[{"type":"tool_use","input":{"q":"x"}},{"type":"text","text":"B"}]}}"#;
         assert_eq!(
             fields(Provider::Anthropic, message),
             vec![
-                ("B".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, a: 1, b: 0 }))),
+                ("B".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, item: 1, part: 0 }))),
                 ("x".into(), TextKind::Plain, Role::Whole(None))
             ]
         );

@@ -34,7 +34,7 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
         .map(|(path, span)| StreamField {
             span,
             kind: TextKind::Plain,
-            role: Role::Delta(StreamKey { lane: 0, a: index_of(path, 1), b: 0 }),
+            role: Role::Delta(StreamKey { lane: 0, item: index_of(path, 1), part: 0 }),
         })
         .collect();
     out.extend(
@@ -62,7 +62,7 @@ mod tests {
         let chunk = r#"{"candidates":[{"content":{"parts":[{"text":"Hi «"}],"role":"model"},"index":0}],"modelVersion":"gemini-2.0-flash"}"#;
         assert_eq!(
             fields(p, chunk),
-            vec![("Hi «".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 0, b: 0 }))]
+            vec![("Hi «".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, item: 0, part: 0 }))]
         );
     }
 }

@@ -50,9 +50,15 @@ pub(crate) type FieldTable = &'static [(&'static [&'static str], TextKind)];
 /// (content, refusal, tool arguments) and the vendor's indices for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StreamKey {
+    /// What kind of text: each provider's `LANE_*` constants (content, refusal, tool
+    /// arguments, …).
     pub lane: u8,
-    pub a: u32,
-    pub b: u32,
+    /// The vendor's index of the item that holds it: the choice (Chat Completions),
+    /// the output item (Responses), the content block (Messages).
+    pub item: u32,
+    /// The index inside the item, where there is one: the tool call of a choice, the
+    /// content part of an output item; 0 otherwise.
+    pub part: u32,
 }
 
 /// The role of a text field inside one stream event.

@@ -50,11 +50,11 @@ const LANE_FUNCTION_CALL: u8 = 3;
 pub(super) fn chat_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let mut out = Vec::new();
     for (path, span) in event.matching(&["choices", "*", "delta", "content"]) {
-        let key = StreamKey { lane: LANE_CONTENT, a: index_of(path, 1), b: 0 };
+        let key = StreamKey { lane: LANE_CONTENT, item: index_of(path, 1), part: 0 };
         out.push(StreamField { span, kind: TextKind::Plain, role: Role::Delta(key) });
     }
     for (path, span) in event.matching(&["choices", "*", "delta", "refusal"]) {
-        let key = StreamKey { lane: LANE_REFUSAL, a: index_of(path, 1), b: 0 };
+        let key = StreamKey { lane: LANE_REFUSAL, item: index_of(path, 1), part: 0 };
         out.push(StreamField { span, kind: TextKind::Plain, role: Role::Delta(key) });
     }
     for (path, span) in event.matching(&["choices", "*", "delta", "tool_calls", "*", "function", "arguments"]) {
@@ -63,11 +63,11 @@ pub(super) fn chat_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
         let position_s = position.to_string();
         let call =
             event.number(&["choices", &choice_s, "delta", "tool_calls", &position_s, "index"]).unwrap_or(position);
-        let key = StreamKey { lane: LANE_TOOL_ARGS, a: choice, b: call };
+        let key = StreamKey { lane: LANE_TOOL_ARGS, item: choice, part: call };
         out.push(StreamField { span, kind: TextKind::EmbeddedJson, role: Role::Delta(key) });
     }
     for (path, span) in event.matching(&["choices", "*", "delta", "function_call", "arguments"]) {
-        let key = StreamKey { lane: LANE_FUNCTION_CALL, a: index_of(path, 1), b: 0 };
+        let key = StreamKey { lane: LANE_FUNCTION_CALL, item: index_of(path, 1), part: 0 };
         out.push(StreamField { span, kind: TextKind::EmbeddedJson, role: Role::Delta(key) });
     }
     out
@@ -78,10 +78,10 @@ pub(super) fn chat_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
 pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let output = event.number(&["output_index"]).unwrap_or(0);
     let content = event.number(&["content_index"]).unwrap_or(0);
-    let delta = |lane: u8, b: u32, kind: TextKind| -> Vec<StreamField> {
+    let delta = |lane: u8, part: u32, kind: TextKind| -> Vec<StreamField> {
         event
             .matching(&["delta"])
-            .map(|(_, span)| StreamField { span, kind, role: Role::Delta(StreamKey { lane, a: output, b }) })
+            .map(|(_, span)| StreamField { span, kind, role: Role::Delta(StreamKey { lane, item: output, part }) })
             .collect()
     };
     // A whole text and the delta stream it repeats: `lane`, with the output item and
@@ -92,9 +92,10 @@ pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField>
             event
                 .matching(pattern)
                 .map(|(path, span)| {
-                    let a = item.map_or(output, |i| index_of(path, i));
-                    let b = if lane == LANE_TOOL_ARGS { 0 } else { part.map_or(content, |i| index_of(path, i)) };
-                    StreamField { span, kind, role: Role::Whole(Some(StreamKey { lane, a, b })) }
+                    let (at_item, at_part) = (item, part);
+                    let item = at_item.map_or(output, |i| index_of(path, i));
+                    let part = if lane == LANE_TOOL_ARGS { 0 } else { at_part.map_or(content, |i| index_of(path, i)) };
+                    StreamField { span, kind, role: Role::Whole(Some(StreamKey { lane, item, part })) }
                 })
                 .collect::<Vec<_>>()
         };
@@ -147,8 +148,8 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("Hi «tok".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 0, b: 0 })),
-                (r#"{\"a\":"#.into(), TextKind::EmbeddedJson, Role::Delta(StreamKey { lane: 2, a: 1, b: 2 })),
+                ("Hi «tok".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, item: 0, part: 0 })),
+                (r#"{\"a\":"#.into(), TextKind::EmbeddedJson, Role::Delta(StreamKey { lane: 2, item: 1, part: 2 })),
             ]
         );
         assert_eq!(
@@ -162,11 +163,11 @@ mod tests {
         let delta = r#"{"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"Hel","sequence_number":5}"#;
         assert_eq!(
             fields(Provider::OpenAiResponses, delta),
-            vec![("Hel".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, a: 1, b: 0 }))]
+            vec![("Hel".into(), TextKind::Plain, Role::Delta(StreamKey { lane: 0, item: 1, part: 0 }))]
         );
         let done = r#"{"type":"response.output_text.done","item_id":"msg_1","output_index":1,"content_index":0,"text":"Hello"}"#;
         // Every repeat of a text names the delta stream it repeats.
-        let key = |lane, a, b| Role::Whole(Some(StreamKey { lane, a, b }));
+        let key = |lane, item, part| Role::Whole(Some(StreamKey { lane, item, part }));
         assert_eq!(fields(Provider::OpenAiResponses, done), vec![("Hello".into(), TextKind::Plain, key(0, 1, 0))]);
         let part = r#"{"type":"response.content_part.done","output_index":1,"content_index":2,"part":{"type":"output_text","text":"Hello"}}"#;
         assert_eq!(fields(Provider::OpenAiResponses, part), vec![("Hello".into(), TextKind::Plain, key(0, 1, 2))]);
