@@ -91,27 +91,9 @@ impl Default for Policy {
 /// The vendor API paths whose shape is known, on any host. Paths are matched after
 /// normalization ([`normalize_path`]) and ignoring ASCII case.
 pub fn default_routes() -> Vec<Route> {
-    let route = |path: &str, provider| Route { path: path.to_string(), provider, hosts: Vec::new() };
-    vec![
-        route("/v1/chat/completions", Provider::OpenAiChat),
-        route("/openai/deployments/*/chat/completions", Provider::OpenAiChat),
-        route("/v1/responses", Provider::OpenAiResponses),
-        route("/openai/responses", Provider::OpenAiResponses),
-        route("/v1/messages", Provider::Anthropic),
-        route("/v1/messages/count_tokens", Provider::Anthropic),
-        route("/v1beta/models/*:generateContent", Provider::Gemini),
-        route("/v1beta/models/*:streamGenerateContent", Provider::Gemini),
-        route("/v1beta/models/*:countTokens", Provider::Gemini),
-        route("/v1beta/tunedModels/*:generateContent", Provider::Gemini),
-        route("/v1beta/tunedModels/*:streamGenerateContent", Provider::Gemini),
-        route("/v1/models/*:generateContent", Provider::Gemini),
-        route("/v1/models/*:streamGenerateContent", Provider::Gemini),
-        route("/v1/models/*:countTokens", Provider::Gemini),
-        route("/v1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
-        route("/v1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
-        route("/v1beta1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
-        route("/v1beta1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
-    ]
+    crate::provider::default_routes()
+        .map(|(path, provider)| Route { path: path.to_string(), provider, hosts: Vec::new() })
+        .collect()
 }
 
 /// A request path as routes and rules see it: query and fragment dropped,

@@ -1008,8 +1008,7 @@ impl HttpContext for VeilHttp {
             return Action::Continue;
         }
         let normalized = normalize_path(&path).to_ascii_lowercase();
-        self.json_array_stream = normalized.ends_with(":streamgeneratecontent")
-            && query_param(&path, "alt").is_none_or(|alt| !alt.eq_ignore_ascii_case(b"sse"));
+        self.json_array_stream = crate::provider::json_array_stream(&normalized, query_param(&path, "alt"));
         self.started = self.get_current_time();
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         self.scope = self.scope_for_request(&headers, &path);

@@ -4,7 +4,11 @@
 //! `content_block_delta` (`text_delta`, `input_json_delta`), `content_block_stop`,
 //! `message_delta`, `message_stop`, `ping`.
 
-use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
+use super::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+
+/// Request paths served by the Messages API.
+pub(super) const ROUTES: &[(&str, Provider)] =
+    &[("/v1/messages", Provider::Anthropic), ("/v1/messages/count_tokens", Provider::Anthropic)];
 
 /// Request keys whose identifier-like values are structure, not text.
 pub(super) const REQUEST_STRUCTURAL: &[&str] = &["id", "tool_use_id", "media_type", "ttl", "stop_reason"];

@@ -4,7 +4,30 @@
 //! REST API also accepts snake_case in requests). A stream is a sequence of complete
 //! responses, as SSE (`alt=sse`) or as one JSON array delivered incrementally.
 
-use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
+use super::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+
+/// Request paths served by the Gemini API and Vertex AI.
+pub(super) const ROUTES: &[(&str, Provider)] = &[
+    ("/v1beta/models/*:generateContent", Provider::Gemini),
+    ("/v1beta/models/*:streamGenerateContent", Provider::Gemini),
+    ("/v1beta/models/*:countTokens", Provider::Gemini),
+    ("/v1beta/tunedModels/*:generateContent", Provider::Gemini),
+    ("/v1beta/tunedModels/*:streamGenerateContent", Provider::Gemini),
+    ("/v1/models/*:generateContent", Provider::Gemini),
+    ("/v1/models/*:streamGenerateContent", Provider::Gemini),
+    ("/v1/models/*:countTokens", Provider::Gemini),
+    ("/v1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
+    ("/v1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
+    ("/v1beta1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
+    ("/v1beta1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
+];
+
+/// Whether the response to a request at `path` (normalized, lower case) whose `alt`
+/// query parameter is `alt` is one JSON array delivered in pieces:
+/// `:streamGenerateContent` without `alt=sse`.
+pub(super) fn json_array_stream(path: &str, alt: Option<&[u8]>) -> bool {
+    path.ends_with(":streamgeneratecontent") && alt.is_none_or(|alt| !alt.eq_ignore_ascii_case(b"sse"))
+}
 
 /// Request keys whose identifier-like values are structure, not text (camelCase and
 /// the snake_case the REST API also accepts).

@@ -130,6 +130,19 @@ const GENERIC_SKIP_KEYS: &[&str] = &[
     "signature",
 ];
 
+/// Every API's request paths, by provider: the routes a policy has unless it lists
+/// its own (`routes`). A new provider adds its module's list here.
+pub fn default_routes() -> impl Iterator<Item = (&'static str, Provider)> {
+    [openai::ROUTES, anthropic::ROUTES, gemini::ROUTES].into_iter().flatten().copied()
+}
+
+/// Whether the response to a request at `path` (normalized, lower case) whose `alt`
+/// query parameter is `alt` is a JSON array streamed in pieces (Gemini's
+/// `:streamGenerateContent` without `alt=sse`), not SSE.
+pub fn json_array_stream(path: &str, alt: Option<&[u8]>) -> bool {
+    gemini::json_array_stream(path, alt)
+}
+
 impl Provider {
     /// Short name for audit events and metrics.
     pub fn name(self) -> &'static str {
@@ -244,6 +257,33 @@ impl Provider {
             }),
         };
         serde_json::to_vec(&value).unwrap_or_default()
+    }
+
+    /// Is this event's data the provider's end of stream?
+    pub fn is_terminal(self, data: &[u8]) -> bool {
+        #[derive(serde::Deserialize)]
+        struct Typed<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+        }
+        match self {
+            Provider::OpenAiChat => data.trim_ascii() == b"[DONE]" || openai::chat_chunk_ends(data),
+            Provider::Generic => data.trim_ascii() == b"[DONE]",
+            Provider::OpenAiResponses | Provider::Anthropic => {
+                let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
+                matches!(
+                    typed.kind.as_deref(),
+                    Some(
+                        "response.completed"
+                            | "response.incomplete"
+                            | "response.failed"
+                            | "message_delta"
+                            | "message_stop"
+                    )
+                )
+            }
+            Provider::Gemini => false,
+        }
     }
 }
 

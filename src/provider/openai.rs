@@ -3,7 +3,16 @@
 //! Wire formats: Chat Completions objects and `chat.completion.chunk` SSE events;
 //! Responses objects and their typed SSE events (`response.output_text.delta`, …).
 
-use super::{index_of, EventScan, FieldTable, Role, StreamField, StreamKey, TextKind};
+use super::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+
+/// Request paths served by these APIs (before any route of the policy): Chat
+/// Completions and Responses, also as Azure OpenAI writes them.
+pub(super) const ROUTES: &[(&str, Provider)] = &[
+    ("/v1/chat/completions", Provider::OpenAiChat),
+    ("/openai/deployments/*/chat/completions", Provider::OpenAiChat),
+    ("/v1/responses", Provider::OpenAiResponses),
+    ("/openai/responses", Provider::OpenAiResponses),
+];
 
 /// Request keys whose identifier-like values are structure, not text (with the
 /// shared ones in `provider/mod.rs`).
@@ -136,6 +145,29 @@ pub(super) fn responses_stream_fields(event: &EventScan<'_>) -> Vec<StreamField>
     }
 }
 
+/// A chat chunk that ends the content: a `finish_reason` that is a string (not
+/// `null`), or no choices at all (the `include_usage` chunk). The marks go before it,
+/// so they are part of the answer and the usage chunk stays last.
+pub(super) fn chat_chunk_ends(data: &[u8]) -> bool {
+    let value_after = |key: &[u8]| -> Option<u8> {
+        let at = memchr::memmem::find(data, key)? + key.len();
+        let rest = data.get(at..)?;
+        let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        if rest.get(colon) != Some(&b':') {
+            return None;
+        }
+        rest.get(colon + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
+    };
+    let finished = value_after(b"\"finish_reason\"") == Some(b'"');
+    let no_choices = value_after(b"\"choices\"") == Some(b'[')
+        && memchr::memmem::find(data, b"\"choices\"").and_then(|at| {
+            let rest = data.get(at..)?;
+            let open = rest.iter().position(|&b| b == b'[')?;
+            rest.get(open + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
+        }) == Some(b']');
+    finished || no_choices
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::fields;
@@ -181,5 +213,16 @@ mod tests {
             fields(Provider::OpenAiResponses, completed),
             vec![("Hello".into(), TextKind::Plain, key(0, 0, 0)), ("{}".into(), TextKind::EmbeddedJson, key(2, 1, 0))]
         );
+    }
+
+    #[test]
+    fn chat_chunks_that_end_the_content() {
+        assert!(super::chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#));
+        assert!(super::chat_chunk_ends(br#"{"choices": [ {"delta": {}, "finish_reason" : "length"}]}"#));
+        assert!(super::chat_chunk_ends(br#"{"id":"c","choices":[ ],"usage":{"total_tokens":3}}"#));
+        assert!(!super::chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}"#));
+        assert!(!super::chat_chunk_ends(
+            br#"{"choices":[{"index":0,"delta":{"content":"\"finish_reason\":\"stop\""},"finish_reason":null}]}"#
+        ));
     }
 }

@@ -114,7 +114,7 @@ impl StreamTap {
         let event = SseEvent::parse(&raw);
         if let Some(data) = event.data.as_deref() {
             let fields = self.provider.stream_fields(data).unwrap_or_default();
-            if self.hold_terminal && !self.holding && (is_terminal(self.provider, data) || self.repeats(&fields)) {
+            if self.hold_terminal && !self.holding && (self.provider.is_terminal(data) || self.repeats(&fields)) {
                 self.holding = true;
             }
             if !self.holding {
@@ -226,52 +226,6 @@ fn replace_delta(
     Some(splice(raw, edits))
 }
 
-/// A chat chunk that ends the content: a `finish_reason` that is a string (not
-/// `null`), or no choices at all (the `include_usage` chunk). The marks go before it,
-/// so they are part of the answer and the usage chunk stays last.
-fn chat_chunk_ends(data: &[u8]) -> bool {
-    let value_after = |key: &[u8]| -> Option<u8> {
-        let at = memchr::memmem::find(data, key)? + key.len();
-        let rest = data.get(at..)?;
-        let colon = rest.iter().position(|b| !b.is_ascii_whitespace())?;
-        if rest.get(colon) != Some(&b':') {
-            return None;
-        }
-        rest.get(colon + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
-    };
-    let finished = value_after(b"\"finish_reason\"") == Some(b'"');
-    let no_choices = value_after(b"\"choices\"") == Some(b'[')
-        && memchr::memmem::find(data, b"\"choices\"").and_then(|at| {
-            let rest = data.get(at..)?;
-            let open = rest.iter().position(|&b| b == b'[')?;
-            rest.get(open + 1..)?.iter().copied().find(|b| !b.is_ascii_whitespace())
-        }) == Some(b']');
-    finished || no_choices
-}
-
-/// Is this event's data the provider's end of stream?
-fn is_terminal(provider: Provider, data: &[u8]) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Typed<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Option<std::borrow::Cow<'a, str>>,
-    }
-    match provider {
-        Provider::OpenAiChat => data.trim_ascii() == b"[DONE]" || chat_chunk_ends(data),
-        Provider::Generic => data.trim_ascii() == b"[DONE]",
-        Provider::OpenAiResponses | Provider::Anthropic => {
-            let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
-            matches!(
-                typed.kind.as_deref(),
-                Some(
-                    "response.completed" | "response.incomplete" | "response.failed" | "message_delta" | "message_stop"
-                )
-            )
-        }
-        Provider::Gemini => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,17 +270,6 @@ mod tests {
             let mut tap = StreamTap::new(Provider::OpenAiChat, Framing::Sse);
             assert_eq!(run(&mut tap, stream.as_bytes(), chunk, None).0, stream.as_bytes());
         }
-    }
-
-    #[test]
-    fn chat_chunks_that_end_the_content() {
-        assert!(chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#));
-        assert!(chat_chunk_ends(br#"{"choices": [ {"delta": {}, "finish_reason" : "length"}]}"#));
-        assert!(chat_chunk_ends(br#"{"id":"c","choices":[ ],"usage":{"total_tokens":3}}"#));
-        assert!(!chat_chunk_ends(br#"{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}"#));
-        assert!(!chat_chunk_ends(
-            br#"{"choices":[{"index":0,"delta":{"content":"\"finish_reason\":\"stop\""},"finish_reason":null}]}"#
-        ));
     }
 
     #[test]
