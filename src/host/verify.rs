@@ -17,17 +17,17 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use proxy_wasm::hostcalls;
-use proxy_wasm::traits::{Context, HttpContext};
 use proxy_wasm::types::{Action, Status};
 
-use super::{now_ms, now_secs, ResponseMode, ScopedLookup, VeilHttp};
+use super::abi::{self, Buffer, Map};
+use super::shared::SharedCache;
+use super::{now_ms, now_secs, ResponseMode, VeilHttp};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
-use crate::restore::{restore_json, restore_text};
 use crate::stream::Framing;
 use crate::verify::{
-    annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Cache, Call,
-    Report, Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
+    annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Call, Report,
+    Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
 };
 
 /// The response header (whole bodies) or trailer (streams) with the verification
@@ -63,22 +63,6 @@ impl VerifyEnv {
     /// `authorization: Bearer …` for the verifier a configuration names, if any.
     fn bearer(&self, config: &VerifyConfig) -> Option<String> {
         self.api_keys.get(&config.api_key_env).map(|k| format!("Bearer {k}"))
-    }
-}
-
-/// Envoy shared data as the score cache.
-struct SharedCache;
-
-impl Cache for SharedCache {
-    fn load(&self, slot: &str) -> Option<Vec<u8>> {
-        match hostcalls::get_shared_data(slot) {
-            Ok((Some(value), _)) => Some(value),
-            _ => None,
-        }
-    }
-
-    fn store(&self, slot: &str, value: &[u8]) {
-        let _ = hostcalls::set_shared_data(slot, Some(value), None);
     }
 }
 
@@ -133,7 +117,7 @@ impl VeilHttp {
         let skip_now = |this: &mut VeilHttp, reason: SkipReason| {
             let summary = Summary { skipped: Some(reason.code()), ..Summary::default() };
             this.metrics.increment(Counter::VerifySkipped(reason.code()), 1);
-            this.set_http_response_header(SUMMARY_HEADER, Some(&summary.header()));
+            let _ = abi::set_header(Map::ResponseHeaders, SUMMARY_HEADER, Some(&summary.header()));
             this.event().verification = Some(summary);
         };
         if status != Some(200) {
@@ -187,7 +171,7 @@ impl VeilHttp {
     /// started (`InternalFailure`, e.g. no healthy host) counts as unavailable and may
     /// be retried. Then asks the alarm to wake this request when a retry is due.
     fn verify_pump(&mut self) {
-        let (now, secs) = (now_ms(self), now_secs(self));
+        let (now, secs) = (now_ms(), now_secs());
         loop {
             let Some(v) = self.verify.as_mut() else { return };
             let calls: Vec<Call> = v.session.poll(now, secs, &SharedCache);
@@ -196,7 +180,7 @@ impl VeilHttp {
                 let period = self.alarm.try_borrow_mut().ok().and_then(|mut a| a.wake_at(self.id, wakeup, now));
                 if let Some(ms) = period {
                     // Sets the root's tick: Proxy-Wasm keeps one timer per root context.
-                    let _ = hostcalls::set_tick_period(Duration::from_millis(ms));
+                    let _ = abi::set_tick_period(Duration::from_millis(ms));
                 }
                 return;
             }
@@ -212,7 +196,9 @@ impl VeilHttp {
                 if let Some(b) = bearer.as_deref() {
                     headers.push(("authorization", b));
                 }
-                let token = self.dispatch_http_call(
+                // The SDK's call: it registers the token so that the answer comes back
+                // to this context; it returns Envoy's refusals as errors.
+                let token = hostcalls::dispatch_http_call(
                     &config.cluster,
                     headers,
                     Some(&call.body),
@@ -245,16 +231,23 @@ impl VeilHttp {
         let status = if num_headers == 0 {
             None
         } else {
-            self.get_http_call_response_header(":status").and_then(|s| s.parse::<u16>().ok())
+            abi::header(Map::CallResponseHeaders, ":status")
+                .ok()
+                .flatten()
+                .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
         };
         let answer = match status {
             None => Answer::Failed,
             Some(status) => {
-                let body = if body_size == 0 { None } else { self.get_http_call_response_body(0, body_size) };
+                let body = if body_size == 0 {
+                    None
+                } else {
+                    abi::buffer(Buffer::CallResponseBody, 0, body_size).ok().flatten()
+                };
                 Answer::Response { status, body: body.unwrap_or_default() }
             }
         };
-        let (now, secs) = (now_ms(self), now_secs(self));
+        let (now, secs) = (now_ms(), now_secs());
         if let Some(v) = self.verify.as_mut() {
             v.session.on_answer(id, answer, now, secs, &SharedCache);
         }
@@ -269,7 +262,7 @@ impl VeilHttp {
         let ready = self.verify.as_ref().is_some_and(|v| v.paused && !v.done && v.session.settled());
         if ready {
             self.verify_complete();
-            self.resume_http_response();
+            let _ = abi::resume_response();
         }
     }
 
@@ -286,13 +279,15 @@ impl VeilHttp {
     fn verify_record(&mut self, report: &Report) {
         let s = &report.summary;
         if self.verify_holds_headers() {
-            self.set_http_response_header(SUMMARY_HEADER, Some(&s.header()));
+            let _ = abi::set_header(Map::ResponseHeaders, SUMMARY_HEADER, Some(&s.header()));
         }
         match self.verify.as_ref().map(|v| &v.shape) {
             Some(Shape::Stream { trailer: true, .. } | Shape::Whole { trailer: true, .. }) => {
-                self.set_http_response_trailer(SUMMARY_HEADER, Some(&s.header()))
+                let _ = abi::set_header(Map::ResponseTrailers, SUMMARY_HEADER, Some(&s.header()));
             }
-            Some(Shape::Stream { trailer: false, .. }) => self.add_http_response_trailer(SUMMARY_HEADER, &s.header()),
+            Some(Shape::Stream { trailer: false, .. }) => {
+                let _ = abi::add_header(Map::ResponseTrailers, SUMMARY_HEADER, &s.header());
+            }
             _ => {}
         }
         for (counter, n) in [
@@ -318,10 +313,10 @@ impl VeilHttp {
     /// Stream chunk while verifying: tap (collect text, hold the terminal event),
     /// restore, and at the end either finish now or pause for the verifier.
     pub(super) fn verify_stream_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        let chunk = match self.get_http_response_body(0, body_size) {
-            Some(chunk) => chunk,
-            None if body_size == 0 => Vec::new(),
-            None => return Action::Continue,
+        let chunk = match abi::buffer(Buffer::ResponseBody, 0, body_size) {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) if body_size == 0 => Vec::new(),
+            _ => return Action::Continue,
         };
         let Some(v) = self.verify.as_mut() else { return Action::Continue };
         let Shape::Stream { tap, collector, .. } = &mut v.shape else { return Action::Continue };
@@ -339,7 +334,7 @@ impl VeilHttp {
             }
         }
         if end_of_stream {
-            let now = now_ms(self);
+            let now = now_ms();
             if let Some(v) = self.verify.as_mut() {
                 v.session.finish(now);
             }
@@ -347,19 +342,19 @@ impl VeilHttp {
         self.verify_pump();
         if !end_of_stream {
             if out != chunk {
-                self.set_http_response_body(0, body_size, &out);
+                let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
             }
             return Action::Continue;
         }
         let done = self.verify.as_ref().is_none_or(|v| v.session.settled());
         if done {
             out.extend(self.verify_stream_tail());
-            self.set_http_response_body(0, body_size, &out);
+            let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
             return Action::Continue;
         }
-        self.set_http_response_body(0, body_size, &out);
+        let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
         // The last body callback is the only time Envoy lets a filter add trailers.
-        self.add_http_response_trailer(SUMMARY_HEADER, SUMMARY_PENDING);
+        let _ = abi::add_header(Map::ResponseTrailers, SUMMARY_HEADER, SUMMARY_PENDING);
         if let Some(v) = self.verify.as_mut() {
             v.paused = true;
             if let Shape::Stream { buffered, trailer, .. } = &mut v.shape {
@@ -386,24 +381,9 @@ impl VeilHttp {
         self.restore_stream(&tail, true)
     }
 
-    /// Restores a piece of the stream, with the same bookkeeping as the plain path.
-    fn restore_stream(&mut self, bytes: &[u8], end: bool) -> Vec<u8> {
-        let now = now_secs(self);
-        let ResponseMode::Stream(restorer) = &mut self.response else { return bytes.to_vec() };
-        let before = restorer.restored;
-        let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
-        let out = restorer.feed(bytes, end, &lookup);
-        let vault_hits = lookup.hits.get();
-        let restored = restorer.restored - before;
-        self.metrics.increment(Counter::TokensRestored, u64::from(restored));
-        self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
-        self.event().tokens_restored += restored;
-        out
-    }
-
     /// A whole JSON body arrived: verify its prose, or pass it on if there is none.
     pub(super) fn verify_whole_body(&mut self, body_size: usize) -> Action {
-        let Some(body) = self.get_http_response_body(0, body_size) else { return Action::Continue };
+        let Ok(Some(body)) = abi::buffer(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
         let provider = self.provider.unwrap_or(Provider::Generic);
         let restored_text = self.profile().policy.verification.text == VerifiedText::Restored;
         // With `text: restored` the verifier sees (and the marks go into) the
@@ -411,12 +391,12 @@ impl VeilHttp {
         let verified =
             if restored_text { self.restore_whole(&body).unwrap_or_else(|| body.clone()) } else { body.clone() };
         let (fields, joined) = response_text_fields(provider, &verified).unwrap_or_default();
-        let now = now_ms(self);
+        let now = now_ms();
         // Headers that were not held are gone: the summary follows the body as a
         // trailer, which Envoy lets a filter add only in this, the last body callback.
         let trailer = !self.verify_holds_headers();
         if trailer {
-            self.add_http_response_trailer(SUMMARY_HEADER, SUMMARY_PENDING);
+            let _ = abi::add_header(Map::ResponseTrailers, SUMMARY_HEADER, SUMMARY_PENDING);
         }
         if let Some(v) = self.verify.as_mut() {
             v.session.push(&joined);
@@ -434,19 +414,6 @@ impl VeilHttp {
         Action::Pause
     }
 
-    /// Restores a whole body (as JSON, or as text when it is not JSON, like the plain
-    /// path); `None` when nothing changed.
-    fn restore_whole(&mut self, body: &[u8]) -> Option<Vec<u8>> {
-        let provider = self.provider.unwrap_or(Provider::Generic);
-        let lookup = self.lookup();
-        let restoration = restore_json(provider, body, &lookup).unwrap_or_else(|_| restore_text(body, &lookup));
-        let vault_hits = lookup.hits.get();
-        self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
-        self.metrics.increment(Counter::TokensRestored, u64::from(restoration.restored));
-        self.event().tokens_restored += restoration.restored;
-        restoration.body
-    }
-
     /// Verification over (or out of budget): put the marks in and let the body go.
     fn verify_complete(&mut self) {
         let Some(v) = self.verify.as_mut() else { return };
@@ -457,7 +424,7 @@ impl VeilHttp {
             Shape::Stream { buffered, .. } => {
                 let buffered = *buffered;
                 let tail = self.verify_stream_tail();
-                self.set_http_response_body(buffered, 0, &tail);
+                let _ = abi::set_buffer(Buffer::ResponseBody, buffered, 0, &tail);
             }
             Shape::Whole { held, .. } => {
                 v.done = true;
@@ -468,7 +435,7 @@ impl VeilHttp {
                 let insertions = insert_annotations(v.session.text(), &report.marks, style);
                 let annotated = annotate_json(&held.body, &held.fields, &insertions);
                 let out = if restored_text { annotated } else { self.restore_whole(&annotated).unwrap_or(annotated) };
-                self.set_http_response_body(0, held.buffered, &out);
+                let _ = abi::set_buffer(Buffer::ResponseBody, 0, held.buffered, &out);
                 self.verify_record(&report);
             }
         }
