@@ -5,6 +5,7 @@
 //! reused by native tools. `host` is the only module that names `proxy_wasm`.
 
 pub mod audit;
+pub mod check;
 pub mod detect;
 pub mod edit;
 pub mod encoding;

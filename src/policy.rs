@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::check::Issues;
 use crate::detect::{is_category, Engine};
 pub use crate::detect::{CustomPattern, DetectorsConfig};
 use crate::provider::Provider;
@@ -859,27 +860,18 @@ fn validate(policy: &Policy) -> Vec<Issue> {
             field("tokens.id_length".into(), "must be an even number within 8..=32");
         }
     }
-    if policy.audit.flush_ms > MAX_FLUSH_MS {
-        field("audit.flush_ms".into(), "must be within 0..=10000");
-    }
-    if policy.limits.max_body_bytes == 0 || policy.limits.max_body_bytes > 64 * 1024 * 1024 {
-        field("limits.max_body_bytes".into(), "must be within 1..=67108864");
-    }
+    let mut bounds = Issues::new("");
+    bounds.within("audit.flush_ms", policy.audit.flush_ms, 0, MAX_FLUSH_MS);
+    bounds.within("limits.max_body_bytes", policy.limits.max_body_bytes, 1, 64 * 1024 * 1024);
     let vault = &policy.vault;
-    if vault.ttl_seconds == 0 || vault.ttl_seconds > 30 * 24 * 3600 {
-        field("vault.ttl_seconds".into(), "must be within 1..=2592000 (30 days)");
-    }
-    if vault.max_entries < 8 || vault.max_entries > 10_000_000 {
-        field("vault.max_entries".into(), "must be within 8..=10000000");
-    }
-    if vault.max_bytes < 4096 || vault.max_bytes > 1 << 30 {
-        field("vault.max_bytes".into(), "must be within 4096..=1073741824");
+    bounds.within("vault.ttl_seconds", vault.ttl_seconds, 1, 30 * 24 * 3600);
+    bounds.within("vault.max_entries", vault.max_entries, 8, 10_000_000);
+    bounds.within("vault.max_bytes", vault.max_bytes, 4096, 1 << 30);
+    for (path, message) in bounds.into_vec().into_iter().chain(policy.verification.issues()) {
+        field(path, &message);
     }
     if !is_header_name(&vault.scope_header) {
         field("vault.scope_header".into(), "must be a lower-case header name");
-    }
-    if let Err((path, reason)) = policy.verification.validate() {
-        field(path, reason);
     }
     issues.extend(exempt_issues);
     issues

@@ -22,6 +22,8 @@ mod stream;
 
 use serde::{Deserialize, Serialize};
 
+use crate::check::Issues;
+
 pub use alarm::Alarm;
 pub use annotate::{
     annotate_json, annotation_line, appended_block, apply, insert_annotations, response_text_fields, Mark, TextField,
@@ -157,65 +159,44 @@ impl VerifyConfig {
         }
     }
 
-    /// Checks ranges; the error names the field (`verification.threshold`).
-    pub fn validate(&self) -> Result<(), (String, &'static str)> {
-        let field = |name: &str, reason: &'static str| Err((format!("verification.{name}"), reason));
+    /// Every issue of the section, each naming its field (`verification.threshold`)
+    /// and the bound it broke.
+    pub fn issues(&self) -> Vec<(String, String)> {
+        let mut issues = Issues::new("verification");
         let name_ok = |s: &str| !s.is_empty() && s.len() <= 255 && s.bytes().all(|b| b.is_ascii_graphic());
         if !name_ok(&self.cluster) {
-            return field("cluster", "must be a cluster name (printable ASCII, no spaces)");
+            issues.push("cluster", "must be a cluster name (printable ASCII, no spaces)");
         }
         if !name_ok(&self.authority) {
-            return field("authority", "must be a host name (printable ASCII, no spaces)");
+            issues.push("authority", "must be a host name (printable ASCII, no spaces)");
         }
         if !self.path.is_empty() && !self.path.starts_with('/') {
-            return field("path", "must start with '/'");
+            issues.push("path", "must start with '/'");
         }
         if self.model.is_empty() || self.model.len() > 255 {
-            return field("model", "must be 1-255 characters");
+            issues.push("model", "must be 1-255 characters");
         }
         if !self.api_key_env.is_empty() && !self.api_key_env.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return field("api_key_env", "must be an environment variable name (A-Z, 0-9, _)");
+            issues.push("api_key_env", "must be an environment variable name (A-Z, 0-9, _)");
         }
-        if self.threshold > 100 {
-            return field("threshold", "must be within 0..=100");
-        }
-        if self.max_claims == 0 || self.max_claims > 64 {
-            return field("max_claims", "must be within 1..=64");
-        }
-        if self.concurrency == 0 || self.concurrency > 16 {
-            return field("concurrency", "must be within 1..=16");
-        }
-        if self.budget_ms < 10 || self.budget_ms > 120_000 {
-            return field("budget_ms", "must be within 10..=120000");
-        }
-        if self.call_timeout_ms < 10 || self.call_timeout_ms > self.budget_ms {
-            return field("call_timeout_ms", "must be within 10..=budget_ms");
-        }
-        if self.retries > 5 {
-            return field("retries", "must be within 0..=5");
-        }
-        if self.retry_backoff_ms > 60_000 {
-            return field("retry_backoff_ms", "must be within 0..=60000");
-        }
+        issues.within("threshold", self.threshold, 0, 100);
+        issues.within("max_claims", self.max_claims, 1, 64);
+        issues.within("concurrency", self.concurrency, 1, 16);
+        issues.within("budget_ms", self.budget_ms, 10, 120_000);
+        issues.within_field("call_timeout_ms", self.call_timeout_ms, 10, self.budget_ms, "budget_ms");
+        issues.within("retries", self.retries, 0, 5);
+        issues.within("retry_backoff_ms", self.retry_backoff_ms, 0, 60_000);
         if self.retry_backoff_max_ms < self.retry_backoff_ms || self.retry_backoff_max_ms > 60_000 {
-            return field("retry_backoff_max_ms", "must be within retry_backoff_ms..=60000");
+            issues.push("retry_backoff_max_ms", "must be within retry_backoff_ms..=60000");
         }
-        if !(0.0..=2.0).contains(&self.temperature) {
-            return field("temperature", "must be within 0..=2");
-        }
-        if self.max_chars == 0 || self.max_chars > 256 * 1024 {
-            return field("max_chars", "must be within 1..=262144");
-        }
+        issues.within("temperature", self.temperature, 0.0, 2.0);
+        issues.within("max_chars", self.max_chars, 1, 256 * 1024);
         if self.min_chars > self.max_chars {
-            return field("min_chars", "must not exceed max_chars");
+            issues.push("min_chars", "must not exceed max_chars");
         }
-        if self.cache_ttl_seconds > 30 * 24 * 3600 {
-            return field("cache_ttl_seconds", "must be within 0..=2592000 (30 days)");
-        }
-        if self.cache_entries > 1_000_000 {
-            return field("cache_entries", "must be within 0..=1000000");
-        }
-        Ok(())
+        issues.within("cache_ttl_seconds", self.cache_ttl_seconds, 0, 30 * 24 * 3600);
+        issues.within("cache_entries", self.cache_entries, 0, 1_000_000);
+        issues.into_vec()
     }
 }
 
@@ -231,7 +212,7 @@ mod tests {
         assert_eq!(c.budget_ms, 5000);
         assert_eq!((c.retry_backoff_ms, c.retry_backoff_max_ms), (200, 2000));
         assert_eq!(c.text, VerifiedText::Tokenized);
-        assert!(c.validate().is_ok());
+        assert!(c.issues().is_empty());
     }
 
     #[test]
@@ -263,9 +244,19 @@ mod tests {
         for (mutate, want) in cases {
             let mut c = VerifyConfig::default();
             mutate(&mut c);
-            let (path, _) = c.validate().unwrap_err();
-            assert_eq!(path, want);
+            let issues = c.issues();
+            assert_eq!(issues.first().map(|(path, _)| path.as_str()), Some(want));
         }
+    }
+
+    #[test]
+    fn every_issue_is_reported_with_its_bound() {
+        let c = VerifyConfig { threshold: 101, max_claims: 0, model: String::new(), ..VerifyConfig::default() };
+        let issues = c.issues();
+        let paths: Vec<&str> = issues.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["verification.model", "verification.threshold", "verification.max_claims"]);
+        assert_eq!(issues[1].1, "must be within 0..=100");
+        assert_eq!(issues[2].1, "must be within 1..=64");
     }
 
     #[test]
