@@ -61,11 +61,13 @@ pub fn run(root: &Path, wasm_path: &Path, args: &[String]) -> Result {
         WASM = oci::WASM_FILE,
     );
     eprintln!(
-        "==> {}: url {}, sha256 {}\n    push it (README, \"Istio\"): skopeo copy oci-archive:{} docker://{}",
+        "==> {}: url {}, sha256 {}\n    push it (README, \"Istio\"): \
+         skopeo copy --preserve-digests oci-archive:{}:{} docker://{}",
         shown(&done.plugin),
         done.url,
         oci::sha256_hex(&image.manifest.bytes),
         shown(&done.tar),
+        image.tag,
         done.url.trim_start_matches("oci://"),
     );
     println!("{}", image.manifest.digest());
