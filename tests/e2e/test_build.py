@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import io
+import json
+import os
 import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -108,6 +114,52 @@ def test_the_istio_wasmplugin_carries_the_policy_it_names():
     assert plugin["spec"]["failStrategy"] == "FAIL_CLOSE"
     assert plugin["spec"]["phase"] == "AUTHN"
     assert {"name": "VEIL_VAULT_KEY", "valueFrom": "HOST"} in plugin["spec"]["vmConfig"]["env"]
+
+
+def test_the_oci_image_is_the_built_veil_wasm_in_istios_format(tmp_path):
+    """`cargo xtask package`, read back with Python's own tar, gzip and JSON readers:
+    index.json -> manifest -> config and the one tar+gzip layer, each blob at its
+    sha256 with its size; the layer's plugin.wasm is veil.wasm byte for byte; the
+    rendered WasmPlugin carries the manifest digest the command printed."""
+    out = subprocess.run(
+        [os.environ.get("CARGO", "cargo"), "xtask", "package", "--out", str(tmp_path)],
+        cwd=rig.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    printed = out.stdout.strip()
+    tars = list(tmp_path.glob("veil-*.tar"))
+    assert len(tars) == 1, tars
+    with tarfile.open(tars[0]) as layout:
+        files = {m.name: layout.extractfile(m).read() for m in layout.getmembers() if m.isfile()}
+        assert all(m.mtime == 0 for m in layout.getmembers())
+
+    def blob(descriptor: dict, media_type: str) -> bytes:
+        assert descriptor["mediaType"] == media_type
+        algorithm, hex_digest = descriptor["digest"].split(":")
+        data = files[f"blobs/{algorithm}/{hex_digest}"]
+        assert algorithm == "sha256" and hashlib.sha256(data).hexdigest() == hex_digest
+        assert descriptor["size"] == len(data)
+        return data
+
+    assert json.loads(files["oci-layout"]) == {"imageLayoutVersion": "1.0.0"}
+    (entry,) = json.loads(files["index.json"])["manifests"]
+    manifest = json.loads(blob(entry, "application/vnd.oci.image.manifest.v1+json"))
+    assert entry["digest"] == printed
+    assert manifest["annotations"]["module.wasm.image/variant"] == "compat"
+    blob(manifest["config"], "application/vnd.oci.image.config.v1+json")
+    (layer,) = manifest["layers"]
+    layer_tar = gzip.decompress(blob(layer, "application/vnd.oci.image.layer.v1.tar+gzip"))
+    with tarfile.open(fileobj=io.BytesIO(layer_tar)) as inner:
+        (member,) = inner.getmembers()
+        assert member.name == "plugin.wasm"
+        assert inner.extractfile(member).read() == rig.WASM.read_bytes()
+    plugin = yaml.safe_load((tmp_path / "wasmplugin.yaml").read_text())
+    assert "sha256:" + plugin["spec"]["sha256"] == printed
+    tag = entry["annotations"]["org.opencontainers.image.ref.name"]
+    assert plugin["spec"]["url"].startswith("oci://") and plugin["spec"]["url"].endswith(":" + tag)
 
 
 VENDORS = ["api.openai.com", "api.anthropic.com", "generativelanguage.googleapis.com"]

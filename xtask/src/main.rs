@@ -8,6 +8,10 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod k8s;
+mod oci;
+mod package;
+
 const WASM_TARGET: &str = "wasm32-wasip1";
 /// The filter must stay under this size, 3 MiB (the test suite checks it too); the
 /// request decoders (brotli, zstd, gzip/deflate) take ~0.4 MB of it, the detector
@@ -32,6 +36,11 @@ cargo xtask <command>
                   gemma3-270m model with llama.cpp's OpenAI-compatible server, and
                   sends streamed and whole requests through Envoy + veil.wasm to it
   build           build target/wasm32-wasip1/release/veil.wasm
+  package [--image REGISTRY/REPOSITORY] [--out DIR]
+                  build, then write target/oci/veil-<version>.tar (veil.wasm as an OCI
+                  image for Istio, an OCI image layout) and target/oci/wasmplugin.yaml
+                  (deploy/istio/wasmplugin.yaml with that image's url and sha256); prints
+                  the manifest digest
   setup           install the wasm target and the Python virtualenv (.venv)
 ";
 
@@ -51,6 +60,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "setup" => setup(),
         "build" => setup().and_then(|_| build()),
+        "package" => wasm_target().and_then(|_| build()).and_then(|_| package::run(&root(), &wasm_path(), rest)),
         "test" => test(),
         "demo" => setup()
             .and_then(|_| build())
@@ -101,7 +111,12 @@ fn step(msg: &str) {
     eprintln!("==> {msg}");
 }
 
-fn setup() -> Result {
+fn wasm_path() -> PathBuf {
+    root().join("target").join(WASM_TARGET).join("release").join("veil.wasm")
+}
+
+/// The `wasm32-wasip1` target, installed with rustup when missing.
+fn wasm_target() -> Result {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
@@ -111,6 +126,11 @@ fn setup() -> Result {
         step(&format!("rustup target add {WASM_TARGET}"));
         run(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
     }
+    Ok(())
+}
+
+fn setup() -> Result {
+    wasm_target()?;
     let requirements = root().join("tests").join("requirements.txt");
     let stamp = root().join(".venv").join(".veil-requirements");
     let wanted = std::fs::read_to_string(&requirements).map_err(|e| format!("{}: {e}", requirements.display()))?;
@@ -139,7 +159,7 @@ fn build() -> Result {
         "-p",
         "veil",
     ]))?;
-    let wasm = root().join("target").join(WASM_TARGET).join("release").join("veil.wasm");
+    let wasm = wasm_path();
     let size = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
     step(&format!("veil.wasm: {size} bytes (limit {WASM_SIZE_LIMIT})"));
     if size > WASM_SIZE_LIMIT {
