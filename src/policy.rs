@@ -328,15 +328,59 @@ pub struct Rule {
     /// request neither knows is not an LLM call and passes untouched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<Provider>,
-    /// Any of [`RULE_OVERRIDES`], in the same shape as at the top level.
+    /// Any of [`Profile::OVERRIDES`], in the same shape as at the top level.
     #[serde(flatten)]
     pub overrides: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Top-level settings a rule may override. The others (`apiVersion`, `destinations`,
-/// `exempt`, `routes`, `tokens`, `vault`, `hold_headers`, `rules`) are gateway-wide.
-pub const RULE_OVERRIDES: &[&str] =
-    &["mode", "detectors", "actions", "default_action", "restore", "limits", "failure_mode", "audit", "verification"];
+/// Declares [`Profile`] from one list of fields: the settings a rule may override,
+/// each a top-level field of [`Policy`] of the same name and type. The list is the
+/// type; [`Profile::OVERRIDES`] and [`Profile::of`] are derived from it.
+macro_rules! profile {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty,)*) => {
+        /// The settings one request is processed under: the top level's, or a rule's
+        /// (its overrides merged onto the top level), with the detectors compiled.
+        /// Gateway-wide settings (destinations, routes, tokens, the vault,
+        /// `hold_headers`, `audit.flush_ms`) are not here: they are the policy's.
+        #[derive(Debug, Clone)]
+        pub struct Profile {
+            $($(#[$doc])* pub $field: $ty,)*
+            /// `detectors`, compiled.
+            pub engine: Engine,
+        }
+
+        impl Profile {
+            /// The fields a rule may override, by name.
+            pub const OVERRIDES: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// The profile of `policy`'s top level, with its compiled detectors.
+            fn of(policy: &Policy, engine: Engine) -> Profile {
+                Profile { $($field: policy.$field.clone(),)* engine }
+            }
+        }
+    };
+}
+
+profile! {
+    /// `enforce` or `monitor`.
+    mode: Mode,
+    detectors: DetectorsConfig,
+    actions: BTreeMap<String, Action>,
+    default_action: Action,
+    restore: RestoreConfig,
+    limits: Limits,
+    failure_mode: FailureMode,
+    /// `audit.enabled` per rule; `audit.flush_ms` is gateway-wide.
+    audit: AuditConfig,
+    verification: crate::verify::VerifyConfig,
+}
+
+impl Profile {
+    /// The action for a finding of `category`.
+    pub fn action(&self, category: &str) -> Action {
+        self.actions.get(category).copied().unwrap_or(self.default_action)
+    }
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -476,8 +520,10 @@ impl PolicyError {
 /// profile of its own (its overrides merged onto the top level), compiled once here.
 #[derive(Debug, Clone)]
 pub struct CompiledPolicy {
+    /// The policy as written: read it for gateway-wide settings only; what a request
+    /// is processed under is its [`Profile`] ([`CompiledPolicy::profile`]).
     pub policy: Policy,
-    pub engine: Engine,
+    top: Profile,
     rules: Vec<CompiledRule>,
 }
 
@@ -486,7 +532,7 @@ struct CompiledRule {
     name: String,
     matches: Match,
     provider: Option<Provider>,
-    profile: CompiledPolicy,
+    profile: Profile,
 }
 
 /// What a request looks like to rule matching. Header values are fetched lazily:
@@ -501,7 +547,7 @@ pub struct RequestInfo<'a> {
 /// The settings a request is processed under.
 #[derive(Debug, Clone, Copy)]
 pub struct Selection<'a> {
-    pub profile: &'a CompiledPolicy,
+    pub profile: &'a Profile,
     pub provider: Provider,
     /// Index of the matching rule; `None` for the top level.
     pub rule: Option<usize>,
@@ -557,7 +603,8 @@ impl CompiledPolicy {
         if !issues.is_empty() {
             return Err(PolicyError { issues });
         }
-        Ok(CompiledPolicy { policy, engine, rules })
+        let top = Profile::of(&policy, engine);
+        Ok(CompiledPolicy { policy, top, rules })
     }
 
     /// The settings for a request, or `None` when it is not to a protected
@@ -573,7 +620,7 @@ impl CompiledPolicy {
         let hit = self.rules.iter().enumerate().find(|(_, r)| r.matches.matches(host, &path, req.method, req.header));
         let (profile, rule, provider) = match hit {
             Some((i, r)) => (&r.profile, Some(i), r.provider),
-            None => (self, None, None),
+            None => (&self.top, None, None),
         };
         let provider =
             provider.or_else(|| self.route(req.authority, &path).map(|r| r.provider)).unwrap_or(Provider::Generic);
@@ -596,13 +643,18 @@ impl CompiledPolicy {
     }
 
     /// The profile of rule `index` (`None`: the top level).
-    pub fn profile(&self, index: Option<usize>) -> &CompiledPolicy {
-        index.and_then(|i| self.rules.get(i)).map_or(self, |r| &r.profile)
+    pub fn profile(&self, index: Option<usize>) -> &Profile {
+        index.and_then(|i| self.rules.get(i)).map_or(&self.top, |r| &r.profile)
     }
 
     /// The top level, then every rule's profile.
-    pub fn profiles(&self) -> impl Iterator<Item = &CompiledPolicy> {
-        std::iter::once(self).chain(self.rules.iter().map(|r| &r.profile))
+    pub fn profiles(&self) -> impl Iterator<Item = &Profile> {
+        std::iter::once(&self.top).chain(self.rules.iter().map(|r| &r.profile))
+    }
+
+    /// The top level's compiled detectors.
+    pub fn engine(&self) -> &Engine {
+        &self.top.engine
     }
 
     /// The name of rule `index`, for the audit line (`None`: the top level).
@@ -620,8 +672,9 @@ impl CompiledPolicy {
         })
     }
 
+    /// The top level's action for a finding of `category`.
     pub fn action(&self, category: &str) -> Action {
-        self.policy.actions.get(category).copied().unwrap_or(self.policy.default_action)
+        self.top.action(category)
     }
 }
 
@@ -645,15 +698,15 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
         issues.push(Issue { path: format!("{at}.name"), message: "duplicate rule name".into() });
     }
     issues.extend(validate_match(&rule.matches, &format!("{at}.match")));
+    // A policy field that is not a profile's is gateway-wide.
+    let top_level = serde_json::to_value(Policy::default()).ok();
+    let is_policy_field = |key: &str| top_level.as_ref().and_then(|v| v.get(key)).is_some();
     for key in rule.overrides.keys() {
-        if !RULE_OVERRIDES.contains(&key.as_str()) {
-            let message = if matches!(
-                key.as_str(),
-                "apiVersion" | "destinations" | "exempt" | "routes" | "tokens" | "vault" | "hold_headers" | "rules"
-            ) {
+        if !Profile::OVERRIDES.contains(&key.as_str()) {
+            let message = if is_policy_field(key) {
                 "cannot be set per rule (gateway-wide)".to_string()
             } else {
-                format!("unknown field, expected one of name, match, provider, {}", RULE_OVERRIDES.join(", "))
+                format!("unknown field, expected one of name, match, provider, {}", Profile::OVERRIDES.join(", "))
             };
             issues.push(Issue { path: format!("{at}.{key}"), message });
         }
@@ -705,7 +758,7 @@ fn compile_rule(base: &Policy, engine: &Engine, i: usize, rule: &Rule) -> Result
         name: rule.name.clone(),
         matches: rule.matches.clone(),
         provider: rule.provider,
-        profile: CompiledPolicy { policy, engine, rules: Vec::new() },
+        profile: Profile::of(&policy, engine),
     })
 }
 
@@ -997,6 +1050,15 @@ mod tests {
                 "detectors.custom[0] (x): invalid pattern",
             ),
             (r#"{"default_action":"obliterate"}"#, "unknown variant `obliterate`"),
+            (
+                r#"{"rules":[{"name":"r","vault":{"enabled":false},"colour":"red"}]}"#,
+                "rules[0].vault: cannot be set per rule (gateway-wide)",
+            ),
+            (
+                r#"{"rules":[{"name":"r","vault":{"enabled":false},"colour":"red"}]}"#,
+                "rules[0].colour: unknown field, expected one of name, match, provider, mode, detectors, actions, \
+                 default_action, restore, limits, failure_mode, audit, verification",
+            ),
         ];
         for (json, want) in cases {
             let err = CompiledPolicy::from_json(json.as_bytes()).unwrap_err().to_string();
@@ -1043,18 +1105,18 @@ mod tests {
         // Merged: the rule's SSN action next to the top level's EMAIL action.
         assert_eq!(s.profile.action("SSN"), Action::Block);
         assert_eq!(s.profile.action("EMAIL"), Action::Mask);
-        assert_eq!(s.profile.policy.mode, Mode::Monitor);
+        assert_eq!(s.profile.mode, Mode::Monitor);
         // Custom detectors inherited.
         assert!(s.profile.engine.rules().iter().any(|r| r.id == "acme.ticket"));
 
         let s = select(&p, "api.openai.com", "/v1/chat/completions", &[("x-tenant", "other"), ("x-beta", "")]).unwrap();
         assert_eq!(p.rule_name(s.rule), Some("beta"));
-        assert!(!s.profile.policy.restore.restores("EMAIL"));
+        assert!(!s.profile.restore.restores("EMAIL"));
 
         let s = select(&p, "api.openai.com", "/v1/chat/completions", &[]).unwrap();
         assert_eq!(s.rule, None);
         assert_eq!(s.profile.action("SSN"), Action::Tokenize);
-        assert_eq!(s.profile.policy.mode, Mode::Enforce);
+        assert_eq!(s.profile.mode, Mode::Enforce);
     }
 
     #[test]
@@ -1134,10 +1196,10 @@ mod tests {
         let p = CompiledPolicy::from_json(json).unwrap();
         assert!(!p.policy.verification.enabled);
         let s = select(&p, "h", "/v1/messages", &[("x-verify", "1")]).unwrap();
-        assert!(s.profile.policy.verification.enabled);
-        assert_eq!(s.profile.policy.verification.max_claims, 3);
+        assert!(s.profile.verification.enabled);
+        assert_eq!(s.profile.verification.max_claims, 3);
         // Everything else inherited from the top level's (default) verification.
-        assert_eq!(s.profile.policy.verification.cluster, p.policy.verification.cluster);
+        assert_eq!(s.profile.verification.cluster, p.policy.verification.cluster);
 
         let bad = br#"{"rules": [{"name": "a", "verification": {"enabled": true, "endpoint": "grpc"}}]}"#;
         let err = CompiledPolicy::from_json(bad).unwrap_err().to_string();

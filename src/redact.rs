@@ -15,7 +15,7 @@ use crate::detect::Finding;
 use crate::edit::{splice, Edit};
 use crate::encoding::base64;
 use crate::json::{self, StrSpan};
-use crate::policy::{Action, CompiledPolicy, InvalidJson, Mode, Unscannable};
+use crate::policy::{Action, InvalidJson, Mode, Profile, Unscannable};
 use crate::provider::{identifier_like, Provider};
 use crate::token::{TokenMap, TokenMinter};
 
@@ -144,7 +144,8 @@ pub struct Redaction {
 /// Inputs that stay fixed for a request.
 #[derive(Clone, Copy)]
 pub struct Redactor<'a> {
-    pub policy: &'a CompiledPolicy,
+    /// The settings of the request's profile (its rule's, or the top level's).
+    pub profile: &'a Profile,
     pub provider: Provider,
     pub minter: &'a TokenMinter,
     /// Token scope (see `token`): ids are only meaningful within it.
@@ -172,9 +173,9 @@ impl Redactor<'_> {
         let mut state = State::default();
         let mut remembered = 0;
         let mut kind = classify(body, content_type);
-        let limits = &self.policy.policy.limits;
+        let limits = &self.profile.limits;
         // Monitor mode never refuses: what it would refuse is scanned as text and reported.
-        let enforce = self.policy.policy.mode == Mode::Enforce;
+        let enforce = self.profile.mode == Mode::Enforce;
         match kind {
             BodyKind::Empty => {}
             BodyKind::Json => match self.scan_json(&mut state, body) {
@@ -218,7 +219,7 @@ impl Redactor<'_> {
             refused.unscannable = state.unscannable;
             return refused;
         }
-        let restore = &self.policy.policy.restore;
+        let restore = &self.profile.restore;
         if !restore.enabled || !restore.except.is_empty() {
             state.tokens.retain_categories(|category| restore.restores(category));
         }
@@ -285,7 +286,7 @@ impl Redactor<'_> {
         // has many short messages), findings by offsets into each.
         let mut parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
         parts.extend(payloads.iter().flatten().map(|p| p.data.as_slice()));
-        let (found, remembered) = self.policy.engine.scan_parts_remembered(self.scope, &parts);
+        let (found, remembered) = self.profile.engine.scan_parts_remembered(self.scope, &parts);
         let (text_found, media_found) = found.split_at(spans.len().min(found.len()));
         let texts = spans.len() - media.len();
         for (i, ((span, decoded), findings)) in spans.iter().zip(&decoded).zip(text_found).enumerate() {
@@ -324,16 +325,16 @@ impl Redactor<'_> {
     /// `text` (at `base` in the body) as text: the detectors' view decodes escapes and
     /// folds Unicode, and findings cover whole raw units.
     fn scan_text(&self, state: &mut State, text: &[u8], base: usize) {
-        let findings = self.policy.engine.scan(text);
+        let findings = self.profile.engine.scan(text);
         self.apply(state, text, &findings, |offset| base + offset);
     }
 
     /// Counts findings over `text` and turns them into edits on the body, with
     /// `to_raw` mapping an offset in `text` to an offset in the body.
     fn apply(&self, state: &mut State, text: &[u8], findings: &[Finding], to_raw: impl Fn(usize) -> usize) {
-        let enforce = self.policy.policy.mode == Mode::Enforce;
+        let enforce = self.profile.mode == Mode::Enforce;
         for finding in findings {
-            let Some(rule) = self.policy.engine.rule(finding.rule) else { continue };
+            let Some(rule) = self.profile.engine.rule(finding.rule) else { continue };
             let category = rule.category.as_str();
             match state.counts.get_mut(category) {
                 Some(count) => *count += 1,
@@ -345,7 +346,7 @@ impl Redactor<'_> {
                 continue;
             }
             let value = text.get(finding.start..finding.end).unwrap_or_default();
-            let replacement = match self.policy.action(category) {
+            let replacement = match self.profile.action(category) {
                 Action::Allow => continue,
                 Action::Block => {
                     state.blocked.get_or_insert_with(|| category.to_string());
@@ -527,13 +528,20 @@ fn multipart_parts(body: &[u8], content_type: &str) -> Option<Vec<Part>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::CompiledPolicy;
     use crate::policy::Policy;
 
     fn redact_with(policy: Policy, body: &[u8]) -> Redaction {
         let policy = CompiledPolicy::new(policy).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"t", taken: &|_, _| false }
-            .redact(body)
+        Redactor {
+            profile: policy.profile(None),
+            provider: Provider::OpenAiChat,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        }
+        .redact(body)
     }
 
     fn redact(body: &[u8]) -> Redaction {
@@ -633,9 +641,14 @@ mod tests {
         for (provider, body) in bodies {
             let policy = CompiledPolicy::new(Policy::default()).unwrap();
             let minter = TokenMinter::new([1; 32]);
-            let r =
-                Redactor { policy: &policy, provider: *provider, minter: &minter, scope: b"t", taken: &|_, _| false }
-                    .redact(body.as_bytes());
+            let r = Redactor {
+                profile: policy.profile(None),
+                provider: *provider,
+                minter: &minter,
+                scope: b"t",
+                taken: &|_, _| false,
+            }
+            .redact(body.as_bytes());
             let Verdict::Rewrite(out) = &r.verdict else { panic!("{provider:?}: expected a rewrite") };
             let out = std::str::from_utf8(out).unwrap();
             assert!(!out.contains(v), "{provider:?}: {out}");
@@ -659,7 +672,7 @@ mod tests {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
         let r = Redactor {
-            policy: &policy,
+            profile: policy.profile(None),
             provider: Provider::Anthropic,
             minter: &minter,
             scope: b"t",
@@ -761,7 +774,7 @@ mod tests {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
         let redactor = Redactor {
-            policy: &policy,
+            profile: policy.profile(None),
             provider: Provider::Generic,
             minter: &minter,
             scope: b"t",
@@ -807,7 +820,7 @@ mod tests {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
         let redactor = Redactor {
-            policy: &policy,
+            profile: policy.profile(None),
             provider: Provider::Generic,
             minter: &minter,
             scope: b"t",
@@ -825,7 +838,8 @@ mod tests {
         let mut p = Policy::default();
         p.limits.unscannable = Unscannable::Block;
         let policy = CompiledPolicy::new(p).unwrap();
-        let r = Redactor { policy: &policy, ..redactor }.redact_typed(body, "multipart/form-data; boundary=XyZ");
+        let r = Redactor { profile: policy.profile(None), ..redactor }
+            .redact_typed(body, "multipart/form-data; boundary=XyZ");
         assert_eq!(r.verdict, Verdict::Refuse(Refusal::Unscannable));
     }
 
@@ -887,7 +901,7 @@ mod tests {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
         let redactor = |scope: &'static [u8]| Redactor {
-            policy: &policy,
+            profile: policy.profile(None),
             provider: Provider::OpenAiChat,
             minter: &minter,
             scope,
@@ -909,7 +923,7 @@ mod tests {
         // The same rewrite as without memory: both values found, the same tokens.
         let fresh = CompiledPolicy::new(Policy::default()).unwrap();
         let alone = Redactor {
-            policy: &fresh,
+            profile: fresh.profile(None),
             provider: Provider::OpenAiChat,
             minter: &minter,
             scope: b"client-a",

@@ -67,7 +67,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let minter = TokenMinter::new([3; 32]);
     for policy in POLICIES.with(|p| *p) {
-        let redaction = Redactor { policy, provider, minter: &minter, scope: b"f", taken: &|_, _| false }.redact(&input);
+        let redaction = Redactor { profile: policy.profile(None), provider, minter: &minter, scope: b"f", taken: &|_, _| false }.redact(&input);
         let forwarded = match redaction.verdict {
             Verdict::Forward => input.clone(),
             Verdict::Rewrite(out) => out,

@@ -24,7 +24,7 @@ use proxy_wasm::types::{Action, LogLevel};
 use crate::audit::{AuditEvent, Outcome};
 use crate::encoding::Coding;
 use crate::metrics::Counter;
-use crate::policy::CompiledPolicy;
+use crate::policy::{CompiledPolicy, Profile};
 use crate::provider::Provider;
 use crate::token::{TokenMap, TokenMinter};
 use crate::vault::Vault;
@@ -182,7 +182,7 @@ struct VeilHttp {
 
 impl VeilHttp {
     /// The settings this request is processed under.
-    fn profile(&self) -> &CompiledPolicy {
+    fn profile(&self) -> &Profile {
         self.policy.profile(self.rule)
     }
 
@@ -225,7 +225,7 @@ impl VeilHttp {
         }
         let now = abi::now().unwrap_or(std::time::UNIX_EPOCH);
         let duration = now.duration_since(self.started).map(|d| d.as_millis() as u64).unwrap_or(0);
-        let enabled = self.profile().policy.audit.enabled;
+        let enabled = self.profile().audit.enabled;
         let event = self.event();
         event.duration_ms = duration;
         let (line, outcome) = (event.to_line(), event.outcome);

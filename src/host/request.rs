@@ -77,7 +77,7 @@ impl VeilHttp {
         }
         let declared =
             headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
-        if declared.is_some_and(|len| len > self.profile().policy.limits.max_body_bytes) {
+        if declared.is_some_and(|len| len > self.profile().limits.max_body_bytes) {
             return self.too_large();
         }
         if end_of_stream {
@@ -103,7 +103,7 @@ impl VeilHttp {
         if self.provider.is_none() || self.unscanned || self.scanned {
             return Action::Continue;
         }
-        if body_size > self.profile().policy.limits.max_body_bytes {
+        if body_size > self.profile().limits.max_body_bytes {
             return self.too_large();
         }
         if !end_of_stream {
@@ -121,7 +121,7 @@ impl VeilHttp {
         if self.provider.is_none() || self.unscanned || self.scanned {
             return Action::Continue;
         }
-        let limit = self.profile().policy.limits.max_body_bytes;
+        let limit = self.profile().limits.max_body_bytes;
         let wire = match abi::buffer(Buffer::RequestBody, 0, limit.saturating_add(1)) {
             Ok(body) => body.unwrap_or_default(),
             Err(_) => return self.failure(),
@@ -147,7 +147,7 @@ impl VeilHttp {
     }
 
     fn too_large(&mut self) -> Action {
-        let limits = &self.profile().policy.limits;
+        let limits = &self.profile().limits;
         // A compressed body's coding is already gone from the headers: it cannot go on
         // as it came, so `on_oversize: pass` does not apply to it.
         if limits.on_oversize == OnOversize::Pass && self.codings.is_empty() {
@@ -162,14 +162,14 @@ impl VeilHttp {
 
     /// Answers with the refusal's vendor-shaped error; nothing is forwarded.
     fn refuse(&mut self, refusal: Refusal) -> Action {
-        let limit = self.profile().policy.limits.max_body_bytes;
+        let limit = self.profile().limits.max_body_bytes;
         self.metrics.increment(Counter::Refused(refusal.code()), 1);
         self.reject(refusal.status(), refusal.code(), &refusal.message(limit), Outcome::of(refusal))
     }
 
     /// The filter could not read the body: fail closed (500) or open (forward as is).
     fn failure(&mut self) -> Action {
-        match self.profile().policy.failure_mode {
+        match self.profile().failure_mode {
             FailureMode::Closed => self.reject(
                 500,
                 "veil_internal_error",
@@ -198,7 +198,7 @@ impl VeilHttp {
     fn scan_body(&mut self, wire: Vec<u8>) -> Action {
         self.scanned = true;
         let wire_len = wire.len();
-        let limit = self.profile().policy.limits.max_body_bytes;
+        let limit = self.profile().limits.max_body_bytes;
         let body = if self.codings.is_empty() {
             wire
         } else {
@@ -228,7 +228,7 @@ impl VeilHttp {
             check.taken
         };
         let redactor = Redactor {
-            policy: self.policy.profile(self.rule),
+            profile: self.policy.profile(self.rule),
             provider,
             minter: &self.minter,
             scope: &self.scope,
@@ -236,7 +236,7 @@ impl VeilHttp {
         };
         let content_type = std::mem::take(&mut self.content_type);
         let redaction = timing::span(timing::Slot::Redact, || redactor.redact_typed(&body, &content_type));
-        let monitor = self.profile().policy.mode == crate::policy::Mode::Monitor;
+        let monitor = self.profile().mode == crate::policy::Mode::Monitor;
         let event = self.event();
         event.body = Some(redaction.kind.name());
         event.findings = redaction.counts.clone();

@@ -69,7 +69,7 @@ impl VeilHttp {
             std::str::from_utf8(headers.get(":status").unwrap_or_default()).ok().and_then(|s| s.parse::<u16>().ok());
         self.event().response_status = status;
         // With a vault, an earlier request's tokens may come back in any response.
-        if self.tokens.is_empty() && self.vault.is_none() && !self.profile().policy.verification.enabled {
+        if self.tokens.is_empty() && self.vault.is_none() && !self.profile().verification.enabled {
             return Action::Continue;
         }
         let encoded =

@@ -212,7 +212,7 @@ impl RootContext for VeilRoot {
             ensure_slots(&vault);
             Rc::new(vault)
         });
-        let verification = policy.profiles().map(|p| &p.policy.verification);
+        let verification = policy.profiles().map(|p| &p.verification);
         self.verify_env = Rc::new(VerifyEnv::new(verification, &key));
         if let Ok(mut outbox) = self.metrics.outbox.try_borrow_mut() {
             outbox.set_flush_ms(policy.policy.audit.flush_ms);

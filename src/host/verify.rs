@@ -110,7 +110,7 @@ pub(super) struct HostVerify {
 impl VeilHttp {
     /// Response headers seen: decide whether this response is verified.
     pub(super) fn verify_start(&mut self, status: Option<u16>, encoded: bool) {
-        let config = &self.profile().policy.verification;
+        let config = &self.profile().verification;
         if !config.enabled {
             return;
         }
@@ -385,7 +385,7 @@ impl VeilHttp {
     pub(super) fn verify_whole_body(&mut self, body_size: usize) -> Action {
         let Ok(Some(body)) = abi::buffer(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
         let provider = self.provider.unwrap_or(Provider::Generic);
-        let restored_text = self.profile().policy.verification.text == VerifiedText::Restored;
+        let restored_text = self.profile().verification.text == VerifiedText::Restored;
         // With `text: restored` the verifier sees (and the marks go into) the
         // restored body; otherwise the tokenized one, restored after marking.
         let verified =

@@ -39,7 +39,13 @@ fn policies() -> [(&'static str, &'static CompiledPolicy); 2] {
 /// how Veil read the body.
 fn forwarded(policy: &CompiledPolicy, provider: Provider, body: &[u8]) -> (Option<Vec<u8>>, BodyKind) {
     let minter = TokenMinter::new([7; 32]);
-    let redactor = Redactor { policy, provider, minter: &minter, scope: b"differential", taken: &|_, _| false };
+    let redactor = Redactor {
+        profile: policy.profile(None),
+        provider,
+        minter: &minter,
+        scope: b"differential",
+        taken: &|_, _| false,
+    };
     let redaction = redactor.redact(body);
     let out = match redaction.verdict {
         Verdict::Forward => Some(body.to_vec()),

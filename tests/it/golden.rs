@@ -25,7 +25,8 @@ fn check(dir: &Path, provider: Provider) {
     let read = |name: &str| std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{}/{name}: {e}", dir.display()));
     let policy = CompiledPolicy::from_json(b"").unwrap();
     let minter = TokenMinter::new(KEY);
-    let redactor = Redactor { policy: &policy, provider, minter: &minter, scope: b"golden", taken: &|_, _| false };
+    let redactor =
+        Redactor { profile: policy.profile(None), provider, minter: &minter, scope: b"golden", taken: &|_, _| false };
     let request = read("request.json");
     let redaction = redactor.redact(&request);
     let vendor = match redaction.verdict {

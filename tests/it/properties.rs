@@ -56,7 +56,7 @@ proptest! {
     fn redact_then_restore_is_the_identity(texts in proptest::collection::vec(message_text(), 1..4)) {
         let policy = CompiledPolicy::from_json(b"").unwrap();
         let minter = TokenMinter::new([9; 32]);
-        let redactor = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"p", taken: &|_, _| false };
+        let redactor = Redactor { profile: policy.profile(None), provider: Provider::OpenAiChat, minter: &minter, scope: b"p", taken: &|_, _| false };
         let body = chat(&texts);
         let redaction = redactor.redact(&body);
         let vendor_body = match &redaction.verdict {
@@ -85,7 +85,7 @@ proptest! {
     fn arbitrary_bytes_never_panic(body in proptest::collection::vec(any::<u8>(), 0..512), value in proptest::sample::select(VALUES)) {
         let policy = CompiledPolicy::from_json(b"").unwrap();
         let minter = TokenMinter::new([9; 32]);
-        let redactor = Redactor { policy: &policy, provider: Provider::OpenAiChat, minter: &minter, scope: b"p", taken: &|_, _| false };
+        let redactor = Redactor { profile: policy.profile(None), provider: Provider::OpenAiChat, minter: &minter, scope: b"p", taken: &|_, _| false };
         let mut input = body.clone();
         input.extend_from_slice(b" ");
         input.extend_from_slice(value.as_bytes());

@@ -173,7 +173,7 @@ fn policy_or_default(args: &Args) -> Fallible<CompiledPolicy> {
 
 /// One detection result in the shape of a detection API (never the matched text).
 fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
-    let findings = policy.engine.scan(text);
+    let findings = policy.engine().scan(text);
     let lossy = String::from_utf8_lossy(text);
     let utf8_valid = std::str::from_utf8(text).is_ok();
     // UTF-16 offset of every byte offset that starts a finding or ends one.
@@ -189,7 +189,7 @@ fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
     let (mut min, mut max, mut sum) = (1.0f64, 0.0f64, 0.0f64);
     let mut validated = 0;
     for f in &findings {
-        let Some(rule) = policy.engine.rule(f.rule) else { continue };
+        let Some(rule) = policy.engine().rule(f.rule) else { continue };
         let severity = rule.severity;
         // Rounded to two decimals before the stats, so that they agree with the entities.
         let confidence = (f64::from(f.confidence) * 100.0).round() / 100.0;
@@ -303,7 +303,7 @@ fn anonymize(raw: &[String]) -> Fallible {
     }
     let minter = TokenMinter::new(veil::vault::derive(&key, "veil/v1/token"));
     let mut tokens = TokenMap::default();
-    let out = policy.engine.anonymize(&text, |rule, value| {
+    let out = policy.engine().anonymize(&text, |rule, value| {
         match mode {
             "redact" => "****".to_string(),
             "placeholder" => format!("[{}]", rule.category),
@@ -336,7 +336,7 @@ fn evaluate(raw: &[String]) -> Fallible {
     policy.detectors.customer_names = eval::CUSTOMERS.iter().map(|s| s.to_string()).collect();
     let policy = CompiledPolicy::new(policy).map_err(|e| e.to_string())?;
     let started = std::time::Instant::now();
-    let report = eval::score(&policy.engine, &positive, &negative);
+    let report = eval::score(policy.engine(), &positive, &negative);
     let elapsed = started.elapsed();
     let met = report.pointer("/targets/met").and_then(Value::as_bool).unwrap_or(false);
     if args.flag("json") {
@@ -414,7 +414,7 @@ fn evaluate_corpus(raw: &[String]) -> Fallible {
     let (positive, clean) = corpus::load(&dir)?;
     let skip: Vec<String> =
         args.get("gate-skip").map(|s| s.split(',').map(|c| c.trim().to_string()).collect()).unwrap_or_default();
-    let report = corpus::score(&policy.engine, &positive, &clean, &skip);
+    let report = corpus::score(policy.engine(), &positive, &clean, &skip);
     if args.flag("json") {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
@@ -435,7 +435,7 @@ fn policy_check(raw: &[String]) -> Fallible {
         "{path}: ok ({} routes, {} rules, {} detectors, mode {:?})",
         policy.policy.routes.len(),
         policy.policy.rules.len(),
-        policy.engine.rules().len(),
+        policy.engine().rules().len(),
         policy.policy.mode
     );
     Ok(())
