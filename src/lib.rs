@@ -4,6 +4,7 @@
 //! Everything but [`host`] is pure Rust over bytes and data: it is tested natively and
 //! reused by native tools. `host` is the only module that names `proxy_wasm`.
 
+pub mod api;
 pub mod audit;
 pub mod check;
 pub mod detect;
