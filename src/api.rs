@@ -88,11 +88,13 @@ impl ApiError {
     }
 }
 
-/// An answer: its HTTP status and JSON body.
+/// An answer: its HTTP status, its JSON body, and for the audit line the count of
+/// findings (or of applied entities) by category.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     pub status: u16,
     pub body: Vec<u8>,
+    pub findings: BTreeMap<String, u32>,
 }
 
 /// What the gateway lends a call: the live profile's engine, the largest payload it
@@ -162,8 +164,15 @@ struct Call {
 /// Answers one call to `endpoint` with request body `body`.
 pub fn answer(endpoint: Endpoint, body: &[u8], cx: &Context<'_>) -> Answer {
     match handle(endpoint, body, cx) {
-        Ok(value) => Answer { status: 200, body: value.to_string().into_bytes() },
-        Err(e) => Answer { status: e.code.status(), body: e.body() },
+        Ok(value) => {
+            let counts = value.get("stats").and_then(|s| s.get("byType")).and_then(Value::as_object).map(|by| {
+                by.iter()
+                    .map(|(k, v)| (k.clone(), u32::try_from(v.as_u64().unwrap_or(0)).unwrap_or(u32::MAX)))
+                    .collect()
+            });
+            Answer { status: 200, body: value.to_string().into_bytes(), findings: counts.unwrap_or_default() }
+        }
+        Err(e) => Answer { status: e.code.status(), body: e.body(), findings: BTreeMap::new() },
     }
 }
 
@@ -231,20 +240,16 @@ fn too_large(limit: usize) -> ApiError {
 
 /// The call, strictly: a JSON object with known fields; an error names the field.
 fn parse(body: &[u8]) -> Result<Call, ApiError> {
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let call: Call = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    // Through a `Value`, like the policy: one deserializer for both keeps the module
+    // small. A syntax error says where, never what.
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::invalid(format!("the body is not valid JSON (line {}, column {})", e.line(), e.column()))
+    })?;
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        if inner.is_syntax() || inner.is_eof() {
-            return ApiError::invalid(format!(
-                "the body is not valid JSON (line {}, column {})",
-                inner.line(),
-                inner.column()
-            ));
-        }
         let at = if path == "." { "the body".to_string() } else { format!("`{path}`") };
         // serde's message may quote the value it rejected: say only where and what kind.
-        let what = inner.to_string();
+        let what = e.into_inner().to_string();
         let kind = if what.starts_with("unknown field") {
             "is not a field of this API"
         } else if what.starts_with("missing field") {
@@ -253,9 +258,7 @@ fn parse(body: &[u8]) -> Result<Call, ApiError> {
             "has a value of the wrong type or out of range"
         };
         ApiError::invalid(format!("{at} {kind}"))
-    })?;
-    de.end().map_err(|_| ApiError::invalid("the body has data after its JSON value"))?;
-    Ok(call)
+    })
 }
 
 fn category<'e>(engine: &'e Engine, f: &Finding) -> Option<&'e str> {

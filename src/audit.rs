@@ -42,6 +42,9 @@ pub enum Outcome {
     InvalidEncoding,
     /// A protocol upgrade or CONNECT to a protected destination (403).
     TransportRefused,
+    /// A call to the gateway's own detection API (`api.prefix`), answered by the
+    /// filter: nothing was forwarded.
+    Answered,
 }
 
 impl Outcome {
@@ -61,6 +64,7 @@ impl Outcome {
         Outcome::UnsupportedEncoding,
         Outcome::InvalidEncoding,
         Outcome::TransportRefused,
+        Outcome::Answered,
     ];
 
     /// The outcome's name, as the audit line writes it (a test holds the two equal).
@@ -80,6 +84,7 @@ impl Outcome {
             Outcome::UnsupportedEncoding => "unsupported_encoding",
             Outcome::InvalidEncoding => "invalid_encoding",
             Outcome::TransportRefused => "transport_refused",
+            Outcome::Answered => "answered",
         }
     }
 

@@ -60,6 +60,9 @@ pub struct Policy {
     pub hold_headers: bool,
     /// Claim verification of responses (off by default).
     pub verification: crate::verify::VerifyConfig,
+    /// The gateway's own PII detection API and console under a path prefix
+    /// (gateway-wide; off by default).
+    pub api: ApiConfig,
     /// Request-specific overrides, first match wins; a request no rule matches gets
     /// the top-level settings.
     pub rules: Vec<Rule>,
@@ -84,8 +87,26 @@ impl Default for Policy {
             vault: VaultPolicy::default(),
             hold_headers: false,
             verification: crate::verify::VerifyConfig::default(),
+            api: ApiConfig::default(),
             rules: Vec::new(),
         }
+    }
+}
+
+/// The detection API the filter answers itself (`crate::api`): requests whose path
+/// starts with `prefix` go no further than the gateway, whatever their host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApiConfig {
+    pub enabled: bool,
+    /// `/veil`: `POST /veil/v1/pii/detect`, `/anonymize`, `/detect-and-anonymize`, and
+    /// the console at `GET /veil/console`.
+    pub prefix: String,
+}
+
+impl Default for ApiConfig {
+    fn default() -> Self {
+        ApiConfig { enabled: false, prefix: "/veil".to_string() }
     }
 }
 
@@ -657,6 +678,11 @@ impl CompiledPolicy {
         &self.top.engine
     }
 
+    /// The index of the rule named `name`, if there is one.
+    pub fn rule_index(&self, name: &str) -> Option<usize> {
+        self.rules.iter().position(|r| r.name == name)
+    }
+
     /// The name of rule `index`, for the audit line (`None`: the top level).
     pub fn rule_name(&self, index: Option<usize>) -> Option<&str> {
         index.and_then(|i| self.rules.get(i)).map(|r| r.name.as_str())
@@ -923,6 +949,18 @@ fn validate(policy: &Policy) -> Vec<Issue> {
     for (path, message) in bounds.into_vec().into_iter().chain(policy.verification.issues()) {
         field(path, &message);
     }
+    let api = &policy.api;
+    let segment_ok =
+        |seg: &str| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
+    if !api.prefix.strip_prefix('/').is_some_and(|rest| rest.split('/').all(segment_ok)) {
+        field("api.prefix".into(), "must be a path such as /veil: '/' and segments of letters, digits, - . _ ~");
+    }
+    if api.enabled && !policy.hold_headers {
+        field(
+            "api.enabled".into(),
+            "needs hold_headers: true (the API answers a request whose headers must not go upstream first)",
+        );
+    }
     if !is_header_name(&vault.scope_header) {
         field("vault.scope_header".into(), "must be a lower-case header name");
     }
@@ -1050,6 +1088,9 @@ mod tests {
                 "detectors.custom[0] (x): invalid pattern",
             ),
             (r#"{"default_action":"obliterate"}"#, "unknown variant `obliterate`"),
+            (r#"{"api":{"enabled":true}}"#, "api.enabled: needs hold_headers: true"),
+            (r#"{"api":{"prefix":"veil/"}}"#, "api.prefix: must be a path such as /veil"),
+            (r#"{"api":{"prefix":"/veil/"}}"#, "api.prefix: must be a path such as /veil"),
             (
                 r#"{"rules":[{"name":"r","vault":{"enabled":false},"colour":"red"}]}"#,
                 "rules[0].vault: cannot be set per rule (gateway-wide)",

@@ -103,6 +103,7 @@ extern "C" {
     fn proxy_set_effective_context(context: u32) -> u32;
     fn proxy_define_metric(kind: u32, name: *const u8, name_size: usize, id: *mut u32) -> u32;
     fn proxy_increment_metric(id: u32, offset: i64) -> u32;
+    fn proxy_get_metric(id: u32, value: *mut u64) -> u32;
 }
 
 fn status(code: u32) -> Result<()> {
@@ -266,6 +267,14 @@ pub(super) fn define_counter(name: &str) -> Result<u32> {
 pub(super) fn increment(id: u32, by: u64) -> Result<()> {
     // SAFETY: plain values only.
     status(unsafe { proxy_increment_metric(id, i64::try_from(by).unwrap_or(i64::MAX)) })
+}
+
+/// A counter's value (Envoy's, summed over every worker).
+pub(super) fn metric(id: u32) -> Result<u64> {
+    let mut value: u64 = 0;
+    // SAFETY: `value` is a valid, writable u64 for the duration of the call.
+    status(unsafe { proxy_get_metric(id, &mut value) })?;
+    Ok(value)
 }
 
 /// The ABI's header-map encoding: a count, then each name's and value's length (u32,

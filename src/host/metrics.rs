@@ -31,26 +31,37 @@ impl Metrics {
         }
     }
 
+    /// The counter's id in Envoy, defined on first use (defining it again in another
+    /// worker gives the same counter).
+    fn id(&self, counter: Counter<'_>) -> Option<u32> {
+        let name = counter.name();
+        let name = name.as_ref();
+        let mut ids = self.ids.try_borrow_mut().ok()?;
+        match ids.get(name) {
+            Some(id) => Some(*id),
+            None => {
+                let id = abi::define_counter(&format!("veil.{name}")).ok()?;
+                ids.insert(name.to_string(), id);
+                Some(id)
+            }
+        }
+    }
+
+    /// A counter's value across every worker, with this worker's increments that have
+    /// not been written yet.
+    pub(super) fn read(&self, counter: Counter<'_>) -> u64 {
+        let Some(id) = self.id(counter) else { return 0 };
+        let written = abi::metric(id).unwrap_or(0);
+        let waiting =
+            self.pending.try_borrow().map_or(0, |p| p.iter().filter(|(i, _)| *i == id).map(|(_, n)| *n).sum());
+        written.saturating_add(waiting)
+    }
+
     pub(super) fn increment(&self, counter: Counter<'_>, by: u64) {
         if by == 0 {
             return;
         }
-        let name = counter.name();
-        let name = name.as_ref();
-        let id = {
-            let mut ids = self.ids.borrow_mut();
-            match ids.get(name) {
-                Some(id) => Some(*id),
-                None => match abi::define_counter(&format!("veil.{name}")) {
-                    Ok(id) => {
-                        ids.insert(name.to_string(), id);
-                        Some(id)
-                    }
-                    Err(_) => None,
-                },
-            }
-        };
-        let Some(id) = id else { return };
+        let Some(id) = self.id(counter) else { return };
         let mut pending = self.pending.borrow_mut();
         match pending.iter_mut().find(|(i, _)| *i == id) {
             Some((_, n)) => *n = n.saturating_add(by),

@@ -31,6 +31,7 @@ use crate::vault::Vault;
 use crate::verify::Alarm;
 
 mod abi;
+mod api;
 mod metrics;
 mod request;
 mod response;
@@ -178,6 +179,8 @@ struct VeilHttp {
     verify_env: Rc<VerifyEnv>,
     /// Claim verification of this response (`host/verify.rs`), when the policy asks.
     verify: Option<HostVerify>,
+    /// A call to the gateway's own API (`host/api.rs`), answered here.
+    api: Option<api::ApiRequest>,
 }
 
 impl VeilHttp {
@@ -212,7 +215,7 @@ impl VeilHttp {
     }
 
     fn on_log(&mut self) {
-        if self.provider.is_none() {
+        if self.provider.is_none() && self.api.is_none() {
             if self.exempt {
                 // Its counter goes out with the worker's next write.
                 let now = now_ms();

@@ -36,6 +36,10 @@ impl VeilHttp {
         let policy = Rc::clone(&self.policy);
         let header = |name: &str| headers.get(name).map(|v| String::from_utf8_lossy(v).into_owned());
         let request = RequestInfo { authority: &authority, path: &path, method: &method, header: &header };
+        // The gateway's own API goes no further than here, whatever its host.
+        if let Some(action) = self.api_headers(&headers, &request, end_of_stream) {
+            return action;
+        }
         let selected = policy.select(&request).map(|s| (s.provider, s.rule));
         self.provider = selected.map(|s| s.0);
         self.rule = selected.and_then(|s| s.1);
@@ -100,6 +104,9 @@ impl VeilHttp {
     }
 
     pub(super) fn on_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
+        if self.api.is_some() {
+            return self.api_body(body_size, end_of_stream);
+        }
         if self.provider.is_none() || self.unscanned || self.scanned {
             return Action::Continue;
         }
@@ -118,6 +125,9 @@ impl VeilHttp {
     /// always can, HTTP/1.1 chunked with `enable_trailers`): the buffered body is
     /// scanned here, and the trailers wait with it.
     pub(super) fn on_request_trailers(&mut self) -> Action {
+        if self.api.is_some() {
+            return self.api_trailers();
+        }
         if self.provider.is_none() || self.unscanned || self.scanned {
             return Action::Continue;
         }
@@ -168,7 +178,7 @@ impl VeilHttp {
     }
 
     /// The filter could not read the body: fail closed (500) or open (forward as is).
-    fn failure(&mut self) -> Action {
+    pub(super) fn failure(&mut self) -> Action {
         match self.profile().failure_mode {
             FailureMode::Closed => self.reject(
                 500,
@@ -308,7 +318,7 @@ impl VeilHttp {
     /// hashes; never stored or logged as is. A request that has no credential (or no
     /// peer identity, with `scope: peer`) gets a scope of its own: it must not share
     /// one with every other such request.
-    fn scope_for_request(&self, headers: &Headers, path: &str) -> Vec<u8> {
+    pub(super) fn scope_for_request(&self, headers: &Headers, path: &str) -> Vec<u8> {
         let credential = CREDENTIAL_HEADERS
             .iter()
             .find_map(|h| headers.get(h).filter(|v| !v.is_empty()).map(<[u8]>::to_vec))
@@ -357,7 +367,7 @@ impl VeilHttp {
 }
 
 /// The raw value of query parameter `name` in a request path, if any.
-fn query_param<'p>(path: &'p str, name: &str) -> Option<&'p [u8]> {
+pub(super) fn query_param<'p>(path: &'p str, name: &str) -> Option<&'p [u8]> {
     let query = path.split_once('?')?.1;
     let query = query.split('#').next().unwrap_or(query);
     query.split('&').find_map(|pair| {

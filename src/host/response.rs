@@ -60,7 +60,8 @@ impl Lookup for ScopedLookup<'_> {
 
 impl VeilHttp {
     pub(super) fn on_response_headers(&mut self) -> Action {
-        if self.provider.is_none() {
+        // The gateway's own answers (API, console) are not vendor responses.
+        if self.provider.is_none() || self.api.is_some() {
             return Action::Continue;
         }
         let Ok(pairs) = abi::header_pairs(Map::ResponseHeaders) else { return Action::Continue };

@@ -267,6 +267,7 @@ impl RootContext for VeilRoot {
             json_array_stream: false,
             verify_env: Rc::clone(&self.verify_env),
             verify: None,
+            api: None,
         }));
         if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
             alarm.add(context_id, Rc::downgrade(&http));

@@ -240,6 +240,7 @@ fn test() -> Result {
     require_node()?;
     unit_tests_in_v8()?;
     build_veilctl()?;
+    ensure_chromium()?;
     step("pytest tests/e2e (real Envoy, real SDKs)");
     python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
 }
@@ -341,6 +342,21 @@ fn setup_llm() -> Result {
         .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
         .args(LLM_PACKAGES)
         .env("CMAKE_ARGS", LLM_CMAKE_ARGS.split_whitespace().collect::<Vec<_>>().join(" ")))
+}
+
+/// Chromium, for the console's browser test (Debian's package; Playwright drives it
+/// through `executable_path`, its own browser download cannot work here).
+fn ensure_chromium() -> Result {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .any(|name| Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success()));
+    if found {
+        return Ok(());
+    }
+    step("apt-get install chromium (the console's browser test)");
+    run(Command::new("apt-get").args(["update", "-qq"]))
+        .and_then(|_| run(Command::new("apt-get").args(["install", "-y", "-qq", "chromium"])))
+        .map_err(|e| format!("{e}\n  Fix: install Chromium (Debian/Ubuntu: apt-get install chromium), then run again"))
 }
 
 fn ensure_wrk() -> Result {
