@@ -3,14 +3,11 @@ front of the fake vendor, driven by the official SDKs."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rig"))
-
-import rig  # noqa: E402
+from tests.rig import rig
 
 
 @pytest.fixture(scope="session", autouse=True)

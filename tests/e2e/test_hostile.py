@@ -29,7 +29,7 @@ import urllib.parse
 
 import pytest
 
-from lenient import (
+from tests.e2e.lenient import (
     FIELD_SEEDS,
     H1,
     H2,
@@ -52,7 +52,7 @@ from lenient import (
     send,
     tokens_in,
 )
-from seeds import SEEDS, leaked
+from tests.e2e.seeds import SEEDS, leaked
 
 S = FIELD_SEEDS
 EMAIL, EMAIL2 = SEEDS["EMAIL"]

@@ -10,7 +10,7 @@ import uuid
 import openai
 import pytest
 
-from seeds import ALL, SEEDS, lead_in, leaked
+from tests.e2e.seeds import ALL, SEEDS, lead_in, leaked
 
 CHAT = "/v1/chat/completions"
 

@@ -8,8 +8,8 @@ import time
 import openai
 import pytest
 
-import rig
-from seeds import leaked
+from tests.e2e.seeds import leaked
+from tests.rig import rig
 
 
 def client(gw):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from seeds import SEEDS, leaked
+from tests.e2e.seeds import SEEDS, leaked
 
 SECRET_TEXT = (
     f"mail {SEEDS['EMAIL'][0]}, call {SEEDS['PHONE'][0]}, ssn {SEEDS['SSN'][0]}, "

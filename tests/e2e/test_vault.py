@@ -10,7 +10,7 @@ import time
 import openai
 import pytest
 
-from seeds import leaked
+from tests.e2e.seeds import leaked
 
 KEY_A = "11" * 32
 KEY_B = "22" * 32
@@ -223,7 +223,7 @@ def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
 
     import httpx2
 
-    import rig
+    from tests.rig import rig
 
     ca_crt, (server_crt, server_key), clients = _certificates(tmp_path)
     config = rig.render(

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-import rig
-from seeds import SEEDS
+from tests.e2e.seeds import SEEDS
+from tests.rig import rig
 
 EMAIL = SEEDS["EMAIL"][0]
 PROMPT = f"The moon is made of green cheese. Paris is the capital of France. Write to {EMAIL} today."

@@ -22,7 +22,7 @@ import openai
 import pytest
 import yaml
 
-import rig
+from tests.rig import rig
 
 POLICIES = rig.ROOT / "policies"
 STAT = "extension_config_discovery.http_filter.veil.default"

@@ -1,8 +1,9 @@
 """The local rig: start a real Envoy with veil.wasm (and a fake vendor) on loopback.
 
-Used by the end-to-end tests, the demo and the benchmark. It renders a copy of an
-Envoy config from `envoy/` with the ports and paths of this run, so the files in
-`envoy/` stay the ones a user reads and `envoy --mode validate` checks.
+Used by the end-to-end tests (`tests/e2e`), the demo and the benchmarks
+(`tests/tools`). It renders a copy of an Envoy config from `envoy/` with the ports and
+paths of this run, so the files in `envoy/` stay the ones a user reads and
+`envoy --mode validate` checks.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from types import ModuleType
 
 import yaml
+
+from tests.rig import fake_vendor, fake_verifier
 
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
@@ -194,15 +198,11 @@ class Envoy:
 class _Threaded:
     """A fake server module (`serve(port)`) run in a thread of this process."""
 
-    module = ""
+    module: ModuleType
 
     def __init__(self, port: int | None = None):
-        import importlib
-        import sys
-
-        sys.path.insert(0, str(Path(__file__).parent))
         self.port = port or free_port()
-        self.server = importlib.import_module(self.module).serve(self.port)
+        self.server = self.module.serve(self.port)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
@@ -214,7 +214,7 @@ class _Threaded:
 class Verifier(_Threaded):
     """The fake claim verifier (`fake_verifier.py`), in a thread of this process."""
 
-    module = "fake_verifier"
+    module = fake_verifier
 
     def _post(self, path: str, body: dict) -> None:
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
@@ -235,7 +235,7 @@ class Verifier(_Threaded):
 class Vendor(_Threaded):
     """The fake vendor, in a thread of this process."""
 
-    module = "fake_vendor"
+    module = fake_vendor
 
     @property
     def base_url(self) -> str:

@@ -24,7 +24,8 @@ cargo xtask <command>
                   --xds: the policy comes from `veilctl xds serve` watching policies/,
                   so editing policies/default.yaml takes effect live
   test            install what is needed, build, run every test (Rust + real Envoy)
-  bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to bench.py)
+  bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to
+                  tests/tools/bench.py)
   bench-v8        the core (redaction, detection) on bench-like bodies, natively and in
                   V8 through Node's WASI (examples/core_speed.rs), without Envoy
   verify-llm      claim verification with a real local LLM: builds llama-cpp-python
@@ -55,15 +56,16 @@ fn main() -> ExitCode {
         "demo" => setup()
             .and_then(|_| build())
             .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
-            .and_then(|_| python(&["tests/rig/demo.py"], rest)),
-        "bench" => {
-            setup().and_then(|_| build()).and_then(|_| ensure_wrk()).and_then(|_| python(&["tests/rig/bench.py"], rest))
-        }
+            .and_then(|_| python(&["-m", "tests.tools.demo"], rest)),
+        "bench" => setup()
+            .and_then(|_| build())
+            .and_then(|_| ensure_wrk())
+            .and_then(|_| python(&["-m", "tests.tools.bench"], rest)),
         "bench-v8" => setup().and_then(|_| bench_v8()),
         "verify-llm" => setup()
             .and_then(|_| build())
             .and_then(|_| setup_llm())
-            .and_then(|_| python(&["tests/rig/verify_llm.py"], rest)),
+            .and_then(|_| python(&["-m", "tests.tools.verify_llm"], rest)),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

@@ -10,7 +10,7 @@ call), so this checks what must hold whatever the model says: the client gets a
 complete, well-formed answer — annotated, or unannotated with a clean skip reason —
 and never an error. It prints the answers and the verification summaries.
 
-Run: cargo xtask verify-llm   (or: .venv/bin/python tests/rig/verify_llm.py)
+Run: cargo xtask verify-llm   (or: .venv/bin/python -m tests.tools.verify_llm)
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import rig  # noqa: E402
+from tests.rig import rig
 
 LLM_PYTHON = rig.ROOT / ".venv-llm" / "bin" / "python"
 MODEL = rig.ROOT / ".rig" / "gemma3-270m-q4_k_m.gguf"
