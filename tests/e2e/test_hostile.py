@@ -53,6 +53,7 @@ from tests.e2e.lenient import (
     tokens_in,
 )
 from tests.e2e.seeds import SEEDS, leaked
+from tests.rig import clients
 
 S = FIELD_SEEDS
 EMAIL, EMAIL2 = SEEDS["EMAIL"]
@@ -365,28 +366,6 @@ def assert_fields_tokenized(gw, vendor, rid, provider, paths, untouched=()) -> d
     return sent
 
 
-def openai_client(gw, **kw):
-    from openai import OpenAI
-
-    return OpenAI(base_url=f"{gw.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20, default_headers=ANY, **kw)
-
-
-def anthropic_client(gw):
-    from anthropic import Anthropic
-
-    return Anthropic(base_url=gw.base_url, api_key="test-key-alpha", max_retries=0, timeout=20, default_headers=ANY)
-
-
-def gemini_client(gw, rid: str):
-    from google import genai
-    from google.genai import types
-
-    return genai.Client(
-        api_key="test-key-alpha",
-        http_options=types.HttpOptions(base_url=gw.base_url, timeout=20_000, headers={"x-request-id": rid, **ANY}),
-    )
-
-
 def test_openai_chat_fields_no_adapter_names_are_scanned(gateway, vendor):
     body = {
         "model": "gpt-4o-mini",
@@ -425,7 +404,7 @@ def test_openai_chat_fields_no_adapter_names_are_scanned(gateway, vendor):
         ("x_vendor_extension", "notes", 0),
     ]
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     reply = c.chat.completions.create(**sdk_kwargs(c.chat.completions.create, body, rid))
     assert reply.choices[0].message.content == "You said: hello there"
     assert_fields_tokenized(gateway, vendor, rid, "openai.chat", paths)
@@ -456,7 +435,7 @@ def test_openai_responses_fields_no_adapter_names_are_scanned(gateway, vendor):
         ("tools", 0, "description"),
     ]
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     reply = c.responses.create(**sdk_kwargs(c.responses.create, body, rid))
     assert reply.output_text == "You said: hello there"
     assert_fields_tokenized(gateway, vendor, rid, "openai.responses", paths, untouched=[(("prompt", "id"), "pmpt_rig_1")])
@@ -493,7 +472,7 @@ def test_anthropic_fields_no_adapter_names_are_scanned(gateway, vendor):
         ("tools", 0, "description"),
     ]
     rid = new_id()
-    c = anthropic_client(gateway)
+    c = clients.anthropic(gateway, headers=ANY)
     reply = c.messages.create(**sdk_kwargs(c.messages.create, body, rid))
     assert reply.content[0].text == "You said: hello there"
     # A base64 document is media: it passes byte for byte.
@@ -506,7 +485,7 @@ def test_gemini_fields_no_adapter_names_are_scanned(gateway, vendor):
     from google.genai import types
 
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     response = client.models.generate_content(
         model="gemini-2.0-flash",
         contents=[
@@ -542,7 +521,7 @@ def test_a_text_document_sent_as_base64_is_read_and_rewritten(gateway, vendor):
     from google.genai import types
 
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     document = f"Minutes. Attendees wrote from {S[0]} and {S[1]}.".encode()
     client.models.generate_content(
         model="gemini-2.0-flash",
@@ -674,7 +653,7 @@ def test_every_route_is_scanned_and_audited(gateway, vendor, version, route):
 
 def test_openai_embeddings_through_the_sdk(gateway, vendor):
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     # The same request as `embeddings.create`; the raw response spares the SDK from
     # decoding the fake vendor's `{}` (it raises on an answer without embeddings).
     c.embeddings.with_raw_response.create(
@@ -686,18 +665,14 @@ def test_openai_embeddings_through_the_sdk(gateway, vendor):
 
 def test_openai_completions_through_the_sdk(gateway, vendor):
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     c.completions.create(model="gpt-3.5-turbo-instruct", prompt=SECRET_TEXT, extra_headers={"x-request-id": rid})
     assert_scanned(gateway, vendor, rid, provider=OPENAI, categories=SECRET_CATEGORIES)
 
 
 def test_azure_chat_through_the_sdk(gateway, vendor):
-    from openai import AzureOpenAI
-
     rid = new_id()
-    c = AzureOpenAI(
-        azure_endpoint=gateway.base_url, api_key="test-key-azure", api_version="2024-10-21", max_retries=0, timeout=20, default_headers=ANY
-    )
+    c = clients.azure_openai(gateway, api_key="test-key-azure", headers=ANY)
     reply = c.chat.completions.create(model="gpt4o", messages=[{"role": "user", "content": SECRET_TEXT}], extra_headers={"x-request-id": rid})
     assert reply.choices[0].message.content == f"You said: {SECRET_TEXT}"
     record = assert_scanned(gateway, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
@@ -706,7 +681,7 @@ def test_azure_chat_through_the_sdk(gateway, vendor):
 
 def test_anthropic_count_tokens_through_the_sdk(gateway, vendor):
     rid = new_id()
-    anthropic_client(gateway).messages.count_tokens(
+    clients.anthropic(gateway, headers=ANY).messages.count_tokens(
         model="claude-rig-1",
         system=f"Escalate to {EMAIL2}.",
         messages=[{"role": "user", "content": SECRET_TEXT}],
@@ -718,7 +693,7 @@ def test_anthropic_count_tokens_through_the_sdk(gateway, vendor):
 
 def test_gemini_count_tokens_through_the_sdk(gateway, vendor):
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     client.models.count_tokens(model="gemini-2.0-flash", contents=SECRET_TEXT)
     record = assert_scanned(gateway, vendor, rid, provider=GEMINI_ANY, categories=SECRET_CATEGORIES)
     assert ":countTokens" in record["path"]
@@ -728,7 +703,7 @@ def test_gemini_cached_contents_through_the_sdk(gateway, vendor):
     from google.genai import types
 
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     client.caches.create(
         model="gemini-2.0-flash",
         config=types.CreateCachedContentConfig(

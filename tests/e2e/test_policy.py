@@ -9,18 +9,14 @@ import openai
 import pytest
 
 from tests.e2e.seeds import leaked
-from tests.rig import rig
-
-
-def client(gw):
-    return openai.OpenAI(base_url=f"{gw.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
+from tests.rig import clients, rig
 
 
 def test_block_action_returns_a_vendor_shaped_403_the_sdk_surfaces(gateways, vendor):
     gw = gateways({"actions": {"API_KEY": "block"}})
     vendor.reset()
     with pytest.raises(openai.PermissionDeniedError) as err:
-        client(gw).chat.completions.create(
+        clients.openai(gw).chat.completions.create(
             model="m", messages=[{"role": "user", "content": "my key is sk-proj-T3stOnlyAbCdEfGhIjKlMnOpQrSt"}]
         )
     assert err.value.body["code"] == "veil_blocked"
@@ -37,7 +33,7 @@ def test_mask_redact_and_custom_patterns(gateways, vendor):
         }
     )
     vendor.reset()
-    reply = client(gw).chat.completions.create(
+    reply = clients.openai(gw).chat.completions.create(
         model="m", messages=[{"role": "user", "content": "jane.doe@example.com 123-45-6789 EMP-004217"}]
     )
     sent = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
@@ -50,7 +46,7 @@ def test_monitor_mode_forwards_unchanged_and_audits(gateways, vendor):
     gw = gateways({"mode": "monitor"})
     vendor.reset()
     body = {"model": "m", "messages": [{"role": "user", "content": "jane.doe@example.com"}]}
-    client(gw).chat.completions.create(**body)
+    clients.openai(gw).chat.completions.create(**body)
     assert json.loads(vendor.received()[0]["body"]) == body
     event = gw.audit_events()[-1]
     assert event["outcome"] == "monitored" and event["findings"] == {"EMAIL": 1}
@@ -61,7 +57,7 @@ def test_smaller_body_limit_from_policy(gateways, vendor):
     gw = gateways({"limits": {"max_body_bytes": 1024}})
     vendor.reset()
     with pytest.raises(openai.APIStatusError) as err:
-        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "x" * 2000}])
+        clients.openai(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "x" * 2000}])
     assert err.value.status_code == 413
     assert "1024" in err.value.body["message"]
 
@@ -91,20 +87,16 @@ def test_the_strict_example_policy_blocks_secrets_and_masks_pii(gateways, vendor
     gw = gateways(load_policy("strict.yaml"))
     vendor.reset()
     with pytest.raises(openai.PermissionDeniedError):
-        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "AKIAIOSFODNN7EXAMPLE"}])
-    reply = client(gw).chat.completions.create(
+        clients.openai(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "AKIAIOSFODNN7EXAMPLE"}])
+    reply = clients.openai(gw).chat.completions.create(
         model="m", messages=[{"role": "user", "content": "jane.doe@example.com at 10.20.30.40"}]
     )
     assert reply.choices[0].message.content == "You said: [EMAIL] at 10.20.30.40"
     assert all(leaked(r["body"]) == [] for r in vendor.received())
 
 
-def tenant_client(gw, tenant: str | None, **kw):
-    headers = {"x-tenant": tenant} if tenant else None
-    return openai.OpenAI(
-        base_url=kw.get("base_url", f"{gw.base_url}/v1"), api_key="test-key-alpha", max_retries=0, timeout=20,
-        default_headers=headers,
-    )
+def tenant_client(gw, tenant: str | None):
+    return clients.openai(gw, headers={"x-tenant": tenant} if tenant else None)
 
 
 @pytest.fixture(scope="module")
@@ -155,10 +147,7 @@ def test_per_tenant_rules_pick_the_right_policy(per_tenant, vendor):
 def test_a_rule_names_the_api_shape_of_a_path_the_routes_do_not_know(per_tenant, vendor):
     gw = per_tenant
     vendor.reset()
-    c = openai.OpenAI(
-        base_url=f"{gw.base_url}/proxy/openai/v1", api_key="k", max_retries=0, timeout=20,
-        default_headers={"host": "llm.corp.example.com"},
-    )
+    c = clients.openai(gw, api_key="k", path="/proxy/openai/v1", headers={"host": "llm.corp.example.com"})
     reply = c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     assert leaked(vendor.received()[0]["body"]) == []
     assert reply.choices[0].message.content == "You said: jane.doe@example.com"
@@ -166,7 +155,7 @@ def test_a_rule_names_the_api_shape_of_a_path_the_routes_do_not_know(per_tenant,
     # The same path on another host has no rule and no route: still scanned, with
     # the generic walker.
     vendor.reset()
-    c = openai.OpenAI(base_url=f"{gw.base_url}/proxy/openai/v1", api_key="k", max_retries=0, timeout=20)
+    c = clients.openai(gw, api_key="k", path="/proxy/openai/v1")
     c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     assert leaked(vendor.received()[0]["body"]) == []
     assert [e["provider"] for e in gw.audit_events()].count("generic") == 1
@@ -176,12 +165,12 @@ def test_oversize_pass_forwards_unscanned_and_audits_it(gateways, vendor):
     gw = gateways({"limits": {"max_body_bytes": 1024, "on_oversize": "pass"}})
     vendor.reset()
     content = "jane.doe@example.com " + "x" * 2000
-    client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": content}])
+    clients.openai(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": content}])
     assert json.loads(vendor.received()[0]["body"])["messages"][0]["content"] == content
     assert gw.audit_events()[-1]["outcome"] == "oversize_passed"
     # Small bodies are still protected.
     vendor.reset()
-    client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+    clients.openai(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     assert leaked(vendor.received()[0]["body"]) == []
 
 
@@ -194,14 +183,14 @@ def held(gateways):
 def test_held_headers_a_blocked_request_never_reaches_the_vendor(held, vendor):
     vendor.reset()
     with pytest.raises(openai.PermissionDeniedError) as err:
-        client(held).chat.completions.create(
+        clients.openai(held).chat.completions.create(
             model="m", messages=[{"role": "user", "content": "my key is sk-proj-T3stOnlyAbCdEfGhIjKlMnOpQrSt"}]
         )
     assert err.value.body["code"] == "veil_blocked"
     time.sleep(0.2)
     assert vendor.received() == []  # not even the headers
     with pytest.raises(openai.APIStatusError) as err:
-        client(held).chat.completions.create(model="m", messages=[{"role": "user", "content": "x" * 300_000}])
+        clients.openai(held).chat.completions.create(model="m", messages=[{"role": "user", "content": "x" * 300_000}])
     assert err.value.status_code == 413
     time.sleep(0.2)
     assert vendor.received() == []
@@ -209,7 +198,7 @@ def test_held_headers_a_blocked_request_never_reaches_the_vendor(held, vendor):
 
 def test_held_headers_keep_a_true_content_length(held, vendor):
     vendor.reset()
-    reply = client(held).chat.completions.create(
+    reply = clients.openai(held).chat.completions.create(
         model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}]
     )
     assert reply.choices[0].message.content == "You said: mail jane.doe@example.com"
@@ -219,12 +208,12 @@ def test_held_headers_keep_a_true_content_length(held, vendor):
     assert "transfer-encoding" not in rewritten["headers"]
     # Nothing to change: body and length exactly as the client sent them.
     body = {"model": "m", "messages": [{"role": "user", "content": "hello there"}]}
-    client(held).chat.completions.create(**body)
+    clients.openai(held).chat.completions.create(**body)
     untouched = vendor.received()[-1]
     assert json.loads(untouched["body"]) == body
     assert int(untouched["headers"]["content-length"]) == len(untouched["body"])
     # Streams are unaffected.
-    chunks = client(held).chat.completions.create(
+    chunks = clients.openai(held).chat.completions.create(
         model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}], stream=True
     )
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)

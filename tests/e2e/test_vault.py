@@ -11,15 +11,10 @@ import openai
 import pytest
 
 from tests.e2e.seeds import leaked
+from tests.rig import clients, rig
 
 KEY_A = "11" * 32
 KEY_B = "22" * 32
-
-
-def client(gw, api_key="test-key-alpha", **headers):
-    return openai.OpenAI(
-        base_url=f"{gw.base_url}/v1", api_key=api_key, max_retries=0, timeout=20, default_headers=headers or None
-    )
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +30,7 @@ def sent_user_texts(vendor) -> list[str]:
 
 def test_a_multi_turn_conversation_shows_the_vendor_the_same_tokens(gw4, vendor):
     vendor.reset()
-    c = client(gw4)
+    c = clients.openai(gw4)
     first = c.chat.completions.create(model="m", messages=[{"role": "user", "content": "I am jane.doe@example.com"}])
     turn1 = sent_user_texts(vendor)[0]
     token = turn1.removeprefix("I am ")
@@ -57,7 +52,7 @@ def test_a_multi_turn_conversation_shows_the_vendor_the_same_tokens(gw4, vendor)
 
 def test_previous_response_id_restores_a_token_from_an_earlier_turn(gw4, vendor):
     vendor.reset()
-    c = client(gw4)
+    c = clients.openai(gw4)
     first = c.responses.create(model="gpt-4o-mini", input="My card is 4111 1111 1111 1111")
     second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="What was my card?")
     # The second request never carried the card; the vendor's answer refers to the
@@ -71,7 +66,7 @@ def test_previous_response_id_restores_a_token_from_an_earlier_turn(gw4, vendor)
 
 def test_a_streamed_answer_restores_vault_tokens_too(gw4, vendor):
     vendor.reset()
-    c = client(gw4)
+    c = clients.openai(gw4)
     first = c.responses.create(model="gpt-4o-mini", input="Call me at (415) 555-0132")
     stream = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="Number?", stream=True)
     text = "".join(e.delta for e in stream if e.type == "response.output_text.delta")
@@ -82,7 +77,7 @@ def test_parallel_requests_across_workers_never_lose_or_cross_values(gw4, vendor
     vendor.reset()
 
     def one(i: int) -> tuple[int, str]:
-        c = client(gw4, api_key=f"tenant-{i % 3}")
+        c = clients.openai(gw4, api_key=f"tenant-{i % 3}")
         r = c.chat.completions.create(model="m", messages=[{"role": "user", "content": f"user{i}@example.com ssn 123-45-{6000 + i}"}])
         return i, r.choices[0].message.content
 
@@ -96,7 +91,7 @@ def test_parallel_requests_across_workers_never_lose_or_cross_values(gw4, vendor
 
 def test_two_tenants_get_different_tokens_and_cannot_restore_each_other(gw4, vendor):
     vendor.reset()
-    a, b = client(gw4, api_key="tenant-alpha"), client(gw4, api_key="tenant-bravo")
+    a, b = clients.openai(gw4, api_key="tenant-alpha"), clients.openai(gw4, api_key="tenant-bravo")
     a.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     b.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     token_a, token_b = (json.loads(r["body"])["messages"][0]["content"] for r in vendor.received())
@@ -114,7 +109,7 @@ def test_a_restart_with_the_same_key_keeps_tokens_stable(gateways, vendor):
         gw = gateways(concurrency=2, env={"VEIL_VAULT_KEY": key} if key else None)
         try:
             vendor.reset()
-            client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+            clients.openai(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
             return json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
         finally:
             gw.stop()
@@ -132,7 +127,7 @@ def test_a_random_key_is_shared_by_all_workers_and_logged_as_such(gateways, vend
     tokens = set()
     for _ in range(12):
         vendor.reset()
-        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+        clients.openai(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
         tokens.add(json.loads(vendor.received()[0]["body"])["messages"][0]["content"])
     assert len(tokens) == 1
     assert "VEIL_VAULT_KEY is not set" in gw.log()
@@ -143,7 +138,7 @@ def test_header_scope_separates_conversations_of_one_credential(gateways, vendor
     tokens = {}
     for conv in ("c1", "c2", "c1"):
         vendor.reset()
-        client(gw, **{"x-veil-scope": conv}).chat.completions.create(
+        clients.openai(gw, headers={"x-veil-scope": conv}).chat.completions.create(
             model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}]
         )
         tokens.setdefault(conv, set()).add(json.loads(vendor.received()[0]["body"])["messages"][0]["content"])
@@ -153,7 +148,7 @@ def test_header_scope_separates_conversations_of_one_credential(gateways, vendor
 
 def test_request_scope_never_restores_across_requests(gateways, vendor):
     gw = gateways({"vault": {"scope": "request"}})
-    c = client(gw)
+    c = clients.openai(gw)
     vendor.reset()
     c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     token = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
@@ -163,7 +158,7 @@ def test_request_scope_never_restores_across_requests(gateways, vendor):
 
 def test_expired_entries_are_not_restored(gateways, vendor):
     gw = gateways({"vault": {"ttl_seconds": 1}}, env={"VEIL_VAULT_KEY": KEY_A})
-    c = client(gw)
+    c = clients.openai(gw)
     first = c.responses.create(model="gpt-4o-mini", input="My ssn is 123-45-6789")
     time.sleep(2.2)
     second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="ssn?")
@@ -209,11 +204,11 @@ def _certificates(tmp_path):
 
     ca_key, ca_name, (ca_crt, _) = issue("veil-test-ca", ca=True)
     _, _, server = issue("gateway", ca_key, ca_name, san=[x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
-    clients = {
+    workloads = {
         who: issue(who, ca_key, ca_name, san=[x509.UniformResourceIdentifier(f"spiffe://cluster.local/ns/apps/sa/{who}")])[2]
         for who in ("alpha", "bravo")
     }
-    return ca_crt, server, clients
+    return ca_crt, server, workloads
 
 
 def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
@@ -223,9 +218,7 @@ def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
 
     import httpx2
 
-    from tests.rig import rig
-
-    ca_crt, (server_crt, server_key), clients = _certificates(tmp_path)
+    ca_crt, (server_crt, server_key), workloads = _certificates(tmp_path)
     config = rig.render(
         listener_port=rig.free_port(),
         admin_port=rig.free_port(),
@@ -244,15 +237,13 @@ def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
             },
         },
     }
-    gw = rig.Envoy(config, concurrency=2)
-    gateways.started.append(gw)
+    gw = gateways.start(config, concurrency=2)
 
     def caller(who: str) -> openai.OpenAI:
         context = ssl.create_default_context(cafile=str(ca_crt))
-        context.load_cert_chain(*(str(p) for p in clients[who]))
-        return openai.OpenAI(
-            base_url=f"https://127.0.0.1:{gw.port}/v1", api_key="one-shared-key", max_retries=0, timeout=20,
-            http_client=httpx2.Client(verify=context),
+        context.load_cert_chain(*(str(p) for p in workloads[who]))
+        return clients.openai(
+            gw, api_key="one-shared-key", base_url=f"https://127.0.0.1:{gw.port}/v1", http_client=httpx2.Client(verify=context)
         )
 
     alpha, bravo = caller("alpha"), caller("bravo")

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from tests.e2e.seeds import SEEDS
-from tests.rig import rig
+from tests.rig import clients, rig
 
 EMAIL = SEEDS["EMAIL"][0]
 PROMPT = f"The moon is made of green cheese. Paris is the capital of France. Write to {EMAIL} today."
@@ -25,6 +25,8 @@ INLINE = PLAIN.replace("green cheese. ", f"green cheese. {MARK} ")
 APPENDED = f"{PLAIN}\n\n{MARK} (\u201cYou said: The moon is made of green cheese.\u201d)"
 
 POLICY = {"verification": {"enabled": True}}
+# The client settings of this file: its own credential, and room for a verifier's answer.
+VERIFY = {"api_key": "test-key-verify", "timeout": 30}
 
 
 @pytest.fixture(scope="module")
@@ -40,44 +42,29 @@ def fresh(verifier, vendor):
     vendor.reset()
 
 
-class Gateways:
-    def __init__(self, vendor, verifier):
-        self.vendor, self.verifier, self.started = vendor, verifier, {}
-
-    def get(self, name: str, policy: dict, *, verifier_port: int | None = None) -> rig.Envoy:
-        if name not in self.started:
-            config = rig.render(
-                listener_port=rig.free_port(),
-                admin_port=rig.free_port(),
-                vendor_port=self.vendor.port,
-                verifier_port=verifier_port or self.verifier.port,
-                plugin_config=policy,
-            )
-            self.started[name] = rig.Envoy(config, concurrency=2)
-        return self.started[name]
-
-
 @pytest.fixture(scope="module")
-def gws(vendor, verifier):
-    g = Gateways(vendor, verifier)
-    yield g
-    for envoy in g.started.values():
+def gws(gateways, verifier):
+    """Gateways whose `verifier` cluster is the fake verifier, one per name: started by
+    the first test that asks for it, shared by the module's tests, stopped after them."""
+    started: dict[str, rig.Envoy] = {}
+
+    def get(name: str, policy: dict, *, verifier_port: int | None = None) -> rig.Envoy:
+        if name not in started:
+            started[name] = gateways(policy, verifier_port=verifier_port or verifier.port)
+        return started[name]
+
+    yield get
+    for envoy in started.values():
         envoy.stop()
 
 
 @pytest.fixture()
 def gw(gws):
-    return gws.get("default", POLICY)
-
-
-def openai_client(envoy):
-    from openai import OpenAI
-
-    return OpenAI(base_url=f"{envoy.base_url}/v1", api_key="test-key-verify", max_retries=0, timeout=30)
+    return gws("default", POLICY)
 
 
 def chat(envoy, prompt: str = PROMPT) -> str:
-    reply = openai_client(envoy).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}])
+    reply = clients.openai(envoy, **VERIFY).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}])
     return reply.choices[0].message.content
 
 
@@ -144,7 +131,7 @@ def test_answers_in_prose_and_code_fences_are_read(gw, verifier):
 
 
 def test_ollama_endpoint(gws, verifier):
-    envoy = gws.get("ollama", {"verification": {"enabled": True, "endpoint": "ollama", "model": "llama3.2:1b", "annotate": "append"}})
+    envoy = gws("ollama", {"verification": {"enabled": True, "endpoint": "ollama", "model": "llama3.2:1b", "annotate": "append"}})
     assert chat(envoy, PROMPT + " Ollama.") == APPENDED.replace("today.", "today. Ollama.")
     call = verifier.calls()[0]
     assert call["path"] == "/api/chat"
@@ -162,7 +149,7 @@ def test_verification_is_off_by_default(gateway, verifier):
 
 
 def responses_text(envoy, stream: bool) -> str:
-    client = openai_client(envoy)
+    client = clients.openai(envoy, **VERIFY)
     if not stream:
         return client.responses.create(model="gpt-4o-mini", input=PROMPT).output_text
     events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
@@ -173,14 +160,12 @@ def responses_text(envoy, stream: bool) -> str:
 def chat_text(envoy, stream: bool) -> str:
     if not stream:
         return chat(envoy)
-    chunks = list(openai_client(envoy).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}], stream=True))
+    chunks = list(clients.openai(envoy, **VERIFY).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}], stream=True))
     return "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
 
 
 def anthropic_text(envoy, stream: bool) -> str:
-    from anthropic import Anthropic
-
-    client = Anthropic(base_url=envoy.base_url, api_key="test-key-verify", max_retries=0, timeout=30)
+    client = clients.anthropic(envoy, **VERIFY)
     if not stream:
         message = client.messages.create(model="claude-x", max_tokens=100, messages=[{"role": "user", "content": PROMPT}])
         return message.content[0].text
@@ -191,10 +176,7 @@ def anthropic_text(envoy, stream: bool) -> str:
 
 
 def gemini_text(envoy, stream: bool) -> str:
-    from google import genai
-    from google.genai import types
-
-    client = genai.Client(api_key="test-key-verify", http_options=types.HttpOptions(base_url=envoy.base_url))
+    client = clients.gemini(envoy, **VERIFY)
     if not stream:
         return client.models.generate_content(model="gemini-2.0-flash", contents=PROMPT).text
     return "".join(c.text or "" for c in client.models.generate_content_stream(model="gemini-2.0-flash", contents=PROMPT))
@@ -219,9 +201,9 @@ def test_responses_stream_whole_text_repeats_match_what_was_sent(gws, style):
     content_part.done, output_item.done, response.completed). The marks event comes
     before the first repeat, and every repeat holds the text plus the marks, so the
     SDK's final response is what the client was streamed."""
-    envoy = gws.get(f"style-{style}", {"verification": {"enabled": True, "annotate": style}})
+    envoy = gws(f"style-{style}", {"verification": {"enabled": True, "annotate": style}})
     expected = PLAIN if style == "headers" else APPENDED
-    client = openai_client(envoy)
+    client = clients.openai(envoy, **VERIFY)
     events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
     types = [e.type for e in events]
     deltas = [e.delta for e in events if e.type == "response.output_text.delta"]
@@ -235,35 +217,6 @@ def test_responses_stream_whole_text_repeats_match_what_was_sent(gws, style):
     assert by_type["response.completed"].response.output_text == expected
     with client.responses.stream(model="gpt-4o-mini", input=PROMPT) as stream:
         assert stream.get_final_response().output_text == expected
-
-
-def raw_post(envoy, path: str, body: dict) -> tuple[int, bytes, dict[str, str]]:
-    """POSTs over a plain HTTP/1.1 socket through h11 (the SDKs' own HTTP/1.1 parser),
-    which, unlike the SDKs, hands out a chunked response's trailers."""
-    import socket
-
-    import h11
-
-    data = json.dumps(body).encode()
-    conn = h11.Connection(h11.CLIENT)
-    headers = [("host", "gateway"), ("content-type", "application/json"), ("authorization", "Bearer test-key-verify"),
-               ("content-length", str(len(data)))]
-    status, chunks, trailers = 0, [], {}
-    with socket.create_connection(("127.0.0.1", envoy.port), timeout=30) as sock:
-        sock.sendall(conn.send(h11.Request(method="POST", target=path, headers=headers)) + conn.send(h11.Data(data=data))
-                     + conn.send(h11.EndOfMessage()))
-        while True:
-            event = conn.next_event()
-            if event is h11.NEED_DATA:
-                conn.receive_data(sock.recv(65536))
-            elif isinstance(event, h11.Response):
-                status = event.status_code
-            elif isinstance(event, h11.Data):
-                chunks.append(event.data)
-            elif isinstance(event, h11.EndOfMessage):
-                trailers = {k.decode(): v.decode() for k, v in event.headers}
-                break
-    return status, b"".join(chunks), trailers
 
 
 STREAM_REQUESTS = {
@@ -280,7 +233,7 @@ def test_stream_summary_is_a_trailer_and_in_the_audit_line(gw, shape):
     """A stream's headers leave before its text: the summary follows it as a trailer
     (HTTP/1.1 chunked trailers; envoy/ configs set enable_trailers) and is in the audit line."""
     path, body = STREAM_REQUESTS[shape]
-    status, data, trailers = raw_post(gw, path, body)
+    status, _, data, trailers = clients.post_raw(gw, path, body, **VERIFY)
     assert status == 200
     assert "Confidence: 20%" in data.decode()
     assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
@@ -294,19 +247,19 @@ def test_whole_answer_summary_is_a_trailer_when_headers_are_not_held(gw, verifie
     the summary follows the body as a trailer, as for a stream (and the SDK still reads
     the body as usual)."""
     body = {"model": "m", "messages": [{"role": "user", "content": PROMPT}]}
-    status, data, trailers = raw_post(gw, "/v1/chat/completions", body)
+    status, _, data, trailers = clients.post_raw(gw, "/v1/chat/completions", body, **VERIFY)
     assert status == 200
     assert "Confidence: 20%" in json.loads(data)["choices"][0]["message"]["content"]
     assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
     verifier.script(mode="error")
-    status, data, trailers = raw_post(gw, "/v1/chat/completions", body)
+    status, _, data, trailers = clients.post_raw(gw, "/v1/chat/completions", body, **VERIFY)
     assert status == 200 and json.loads(data)["choices"][0]["message"]["content"] == PLAIN
     assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
 
 
 def test_stream_trailer_says_why_verification_failed_open(gw, verifier):
     verifier.script(mode="error")
-    status, data, trailers = raw_post(gw, *STREAM_REQUESTS["openai_chat"])
+    status, _, data, trailers = clients.post_raw(gw, *STREAM_REQUESTS["openai_chat"], **VERIFY)
     assert status == 200 and "Confidence" not in data.decode()
     assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
     time.sleep(0.3)
@@ -314,7 +267,7 @@ def test_stream_trailer_says_why_verification_failed_open(gw, verifier):
 
 
 def test_unverified_streams_get_no_trailer(gateway):
-    status, data, trailers = raw_post(gateway, *STREAM_REQUESTS["openai_chat"])
+    status, _, data, trailers = clients.post_raw(gateway, *STREAM_REQUESTS["openai_chat"], **VERIFY)
     assert status == 200 and data.rstrip().endswith(b"data: [DONE]")
     assert trailers == {}
 
@@ -343,7 +296,7 @@ def test_verifier_failures_leave_the_answer_untouched(gw, verifier, failure, str
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 def test_slow_verifier_is_cut_off_by_the_budget(gws, verifier, stream):
-    envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
+    envoy = gws("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
     verifier.script(mode="slow", delay_ms=3000)
     before = stat(envoy, "verify.skipped.verifier_timeout")
     started = time.monotonic()
@@ -356,7 +309,7 @@ def test_slow_verifier_is_cut_off_by_the_budget(gws, verifier, stream):
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 def test_refused_connection(gws, stream):
-    envoy = gws.get("refused", POLICY, verifier_port=rig.free_port())
+    envoy = gws("refused", POLICY, verifier_port=rig.free_port())
     before = stat(envoy, "verify.skipped.verifier_unavailable")
     assert chat_text(envoy, stream) == PLAIN
     assert wait_stat(envoy, "verify.skipped.verifier_unavailable", before + 1) == before + 1
@@ -364,7 +317,7 @@ def test_refused_connection(gws, stream):
 
 def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
     """With a slow verifier, the stream's text arrives at vendor speed; only the end waits."""
-    envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
+    envoy = gws("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
     verifier.script(mode="slow", delay_ms=3000)
     import http.client
 
@@ -393,7 +346,7 @@ def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stre
     """The verifier fails the extraction once (500, or a dropped connection): the retry
     comes after the backoff (the root's tick wakes the waiting request) and the answer
     gets its marks."""
-    envoy = gws.get("backoff", {"hold_headers": True, "verification": {
+    envoy = gws("backoff", {"hold_headers": True, "verification": {
         "enabled": True, "retry_backoff_ms": BACKOFF_MS, "retry_backoff_max_ms": BACKOFF_MS, "cache_entries": 0}})
     verifier.script(mode=failure, fail_calls=1)
     retries, errors = stat(envoy, "verify.retries"), stat(envoy, "verify.errors")
@@ -401,7 +354,7 @@ def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stre
         assert chat_text(envoy, True) == APPENDED
     else:
         # The held headers get the summary, set as the request by the root's tick.
-        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+        raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
             model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
         assert raw.parse().choices[0].message.content == INLINE
         assert raw.headers.get("x-veil-verification") == "claims=3; verified=3; warnings=1"
@@ -428,7 +381,7 @@ def unmarked_answer_time(envoy, stream: bool, reason: str) -> float:
     if stream:
         assert chat_text(envoy, True) == PLAIN
     else:
-        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+        raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
             model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
         assert raw.parse().choices[0].message.content == PLAIN
         assert raw.headers.get("x-veil-verification") == f"claims=0; verified=0; warnings=0; skipped={reason}"
@@ -441,7 +394,7 @@ def test_a_backoff_past_the_budget_fails_open_at_once(gws, verifier, stream):
     on unmarked right away, with the failure as the reason."""
     policy = {"hold_headers": True, "verification": {
         "enabled": True, "budget_ms": 1000, "call_timeout_ms": 800, "retry_backoff_ms": 1500, "retry_backoff_max_ms": 1500}}
-    envoy = gws.get("backoff-past-budget", policy)
+    envoy = gws("backoff-past-budget", policy)
     warm(envoy, verifier)
     verifier.script(mode="error")
     before = stat(envoy, "verify.skipped.verifier_error")
@@ -454,15 +407,13 @@ def test_a_backoff_past_the_budget_fails_open_at_once(gws, verifier, stream):
     assert (summary["skipped"], summary["errors"], summary["retries"]) == ("verifier_error", 1, 0)
 
 
-def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(vendor, verifier):
+def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(gateways, verifier):
     """The client hangs up while its verification waits out a backoff: the request is
     forgotten (no retry is sent for it), nothing panics, and the worker goes on serving."""
     import http.client
 
     policy = {"verification": {"enabled": True, "retry_backoff_ms": 1500, "retry_backoff_max_ms": 1500}}
-    config = rig.render(listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
-                        verifier_port=verifier.port, plugin_config=policy)
-    envoy = rig.Envoy(config, concurrency=1)
+    envoy = gateways(policy, concurrency=1, verifier_port=verifier.port)
     try:
         verifier.script(mode="error", fail_calls=1)
         conn = http.client.HTTPConnection("127.0.0.1", envoy.port, timeout=10)
@@ -487,7 +438,7 @@ def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(vendor, verifie
 
 
 def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, verifier):
-    envoy = gws.get("restored", {"verification": {"enabled": True, "text": "restored"}})
+    envoy = gws("restored", {"verification": {"enabled": True, "text": "restored"}})
     assert chat(envoy) == INLINE
     users = json.dumps([c["body"]["messages"][0]["content"].partition("\n\n")[2] for c in verifier.calls()], ensure_ascii=False)
     assert EMAIL in users, "restored mode: the verifier sees the values"
@@ -495,7 +446,7 @@ def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, veri
 
 
 def test_headers_style_changes_nothing_but_counts(gws):
-    envoy = gws.get("headers", {"verification": {"enabled": True, "annotate": "headers"}})
+    envoy = gws("headers", {"verification": {"enabled": True, "annotate": "headers"}})
     before = stat(envoy, "verify.warnings")
     assert chat(envoy) == PLAIN
     assert chat_text(envoy, True) == PLAIN
@@ -509,14 +460,14 @@ def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
     goes on unmarked at once, with its own reason in the header, audit and counters."""
     policy = {"hold_headers": True, "verification": {
         "enabled": True, "cluster": "no-such-cluster", "retry_backoff_ms": 2000, "retry_backoff_max_ms": 2000}}
-    envoy = gws.get("nocluster", policy)
+    envoy = gws("nocluster", policy)
     warm(envoy, verifier)
     before = stat(envoy, "verify.skipped.verifier_misconfigured")
     held = unmarked_answer_time(envoy, stream, "verifier_misconfigured")
     assert held < 1.0, f"answer took {held:.2f}s: it waited for a retry of a call Envoy refused"
     if stream:
         # Nothing was left to wait for at the end: the trailer went out final at once.
-        _, _, trailers = raw_post(envoy, *STREAM_REQUESTS["openai_chat"])
+        _, _, _, trailers = clients.post_raw(envoy, *STREAM_REQUESTS["openai_chat"], **VERIFY)
         assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"}
         before += 1
     assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
@@ -527,14 +478,10 @@ def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
 
 
 def test_gemini_json_array_stream_gets_one_more_element(gw):
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
-    body = json.dumps({"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]})
-    conn.request("POST", "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body,
-                 {"content-type": "application/json", "x-goog-api-key": "k"})
-    response = conn.getresponse()
-    elements = json.loads(response.read())
+    body = {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}
+    _, _, data, _ = clients.post_raw(gw, "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body, api_key=None,
+                                     headers={"x-goog-api-key": "k"}, timeout=30)
+    elements = json.loads(data)
     texts = [e["candidates"][0]["content"]["parts"][0]["text"] for e in elements]
     assert "".join(texts) == APPENDED
     assert texts[-1] == APPENDED[len(PLAIN):], "the marks are one element of their own"
@@ -544,7 +491,7 @@ def test_long_stream_is_verified_while_it_flows(gw, verifier):
     """Twelve sentences: claims are extracted in batches while the stream flows, up to
     max_claims (8); the rest of the text is not verified and the stream still ends."""
     prompt = " ".join(f"The moon is made of cheese number {i}. Paris is the capital of France {i}." for i in range(6))
-    chunks = list(openai_client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}], stream=True))
+    chunks = list(clients.openai(gw, **VERIFY).chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}], stream=True))
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     head, _, marks = text.partition("\n\n")
     assert head == f"You said: {prompt}"
@@ -555,21 +502,17 @@ def test_long_stream_is_verified_while_it_flows(gw, verifier):
 
 
 def test_skip_known_at_header_time_is_in_the_header(gw, verifier):
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
-    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Plain text please [[plain]]"}]})
-    conn.request("POST", "/v1/chat/completions", body, {"content-type": "application/json", "authorization": "Bearer k"})
-    response = conn.getresponse()
-    assert response.read() == b"You said: Plain text please [[plain]]"
-    assert response.getheader("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=no_text"
+    body = {"model": "m", "messages": [{"role": "user", "content": "Plain text please [[plain]]"}]}
+    _, headers, data, _ = clients.post_raw(gw, "/v1/chat/completions", body, api_key="k", timeout=30)
+    assert data == b"You said: Plain text please [[plain]]"
+    assert headers.get("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=no_text"
     assert verifier.calls() == []
     time.sleep(0.3)
     assert gw.audit_events()[-1]["verification"]["skipped"] == "no_text"
 
 
 def test_chat_stream_usage_chunk_stays_last(gw):
-    chunks = list(openai_client(gw).chat.completions.create(
+    chunks = list(clients.openai(gw, **VERIFY).chat.completions.create(
         model="m", messages=[{"role": "user", "content": PROMPT}], stream=True, stream_options={"include_usage": True},
     ))
     assert chunks[-1].usage.total_tokens == 18
@@ -580,8 +523,8 @@ def test_chat_stream_usage_chunk_stays_last(gw):
 def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
     """`hold_headers: true` (gateway.yaml sets allow_on_headers_stop_iteration): the
     response headers wait for the verdict, so the summary header is complete."""
-    envoy = gws.get("held", {"hold_headers": True, "verification": {"enabled": True}})
-    raw = openai_client(envoy).chat.completions.with_raw_response.create(
+    envoy = gws("held", {"hold_headers": True, "verification": {"enabled": True}})
+    raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}]
     )
     assert raw.parse().choices[0].message.content == INLINE
@@ -591,7 +534,7 @@ def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
     # Fail open still holds: a verifier that errors leaves the answer as it was, and
     # the header says why.
     verifier.script(mode="error")
-    raw = openai_client(envoy).chat.completions.with_raw_response.create(
+    raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}]
     )
     assert raw.parse().choices[0].message.content == PLAIN
@@ -601,7 +544,7 @@ def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
     assert chat_text(envoy, True) == APPENDED
 
 
-def test_a_rule_turns_verification_on_with_its_own_verifier_key(vendor, verifier):
+def test_a_rule_turns_verification_on_with_its_own_verifier_key(gateways, verifier):
     policy = {
         "rules": [
             {
@@ -611,20 +554,13 @@ def test_a_rule_turns_verification_on_with_its_own_verifier_key(vendor, verifier
             }
         ]
     }
-    config = rig.render(
-        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
-        verifier_port=verifier.port, plugin_config=policy, env={"VERIFIER_KEY": "vk-synthetic-1"},
-    )
-    envoy = rig.Envoy(config, concurrency=1)
+    envoy = gateways(policy, concurrency=1, env={"VERIFIER_KEY": "vk-synthetic-1"}, verifier_port=verifier.port)
     try:
-        from openai import OpenAI
-
-        plain = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=30)
+        plain = clients.openai(envoy, api_key="k", timeout=30)
         reply = plain.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}])
         assert reply.choices[0].message.content == PLAIN
         assert verifier.calls() == []
-        verified = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=30,
-                          default_headers={"x-verify": "1"})
+        verified = clients.openai(envoy, api_key="k", timeout=30, headers={"x-verify": "1"})
         reply = verified.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}])
         assert reply.choices[0].message.content == INLINE
         calls = verifier.calls()

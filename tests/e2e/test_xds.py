@@ -22,11 +22,12 @@ import openai
 import pytest
 import yaml
 
-from tests.rig import rig
+from tests.rig import clients, rig
 
 POLICIES = rig.ROOT / "policies"
 STAT = "extension_config_discovery.http_filter.veil.default"
 KEY = "33" * 32
+API_KEY = "test-key-xds"
 TOKENIZED = re.compile(r"^mail «token:EMAIL:[0-9a-f]+»$")
 MASKED = "mail [EMAIL]"
 
@@ -47,14 +48,10 @@ def put(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def client(gw, key: str = "test-key-xds") -> openai.OpenAI:
-    return openai.OpenAI(base_url=f"{gw.base_url}/v1", api_key=key, max_retries=0, timeout=20)
-
-
-def vendor_saw(gw, vendor, text: str = "mail jane.doe@example.com", key: str = "test-key-xds") -> str:
+def vendor_saw(gw, vendor, text: str = "mail jane.doe@example.com", key: str = API_KEY) -> str:
     """Sends one chat message through the gateway; returns what the vendor received.
     Any failed request fails the test: a reload must not drop requests."""
-    reply = client(gw, key).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+    reply = clients.openai(gw, api_key=key).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
     received = [r for r in vendor.received() if r["path"] == "/v1/chat/completions"]
     sent = json.loads(received[-1]["body"])["messages"][0]["content"]
     # Tokens come back restored; masks stay masks.
@@ -148,7 +145,7 @@ def test_a_policy_change_reaches_every_gateway_within_seconds(plane, gw, gw_delt
 def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, gw, vendor):
     apply(plane, gw, vendor, "default")
     text = "Please write to jane.doe@example.com about the quarterly report before Friday"
-    stream = client(gw).chat.completions.create(
+    stream = clients.openai(gw, api_key=API_KEY).chat.completions.create(
         model="m",
         stream=True,
         messages=[{"role": "user", "content": text}],
@@ -177,7 +174,7 @@ def test_the_vault_survives_a_reload(plane, gw, vendor):
     restored = gw.stats().get("wasmcustom.veil.vault.restored", 0)
     apply(plane, gw, vendor, "default")
     # The token is not in this request: only the vault, kept across the reload, has it.
-    reply = client(gw, key).chat.completions.create(
+    reply = clients.openai(gw, api_key=key).chat.completions.create(
         model="m", messages=[{"role": "user", "content": f"Which server? {token}"}]
     )
     assert reply.choices[0].message.content == "You said: Which server? 10.20.30.40"
@@ -261,7 +258,7 @@ def test_without_a_control_plane_nothing_passes_unprotected(vendor):
     try:
         before = len(vendor.received())
         with pytest.raises(openai.InternalServerError):  # Envoy: no filter config, 500
-            client(envoy).chat.completions.create(
+            clients.openai(envoy, api_key=API_KEY).chat.completions.create(
                 model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}]
             )
         assert len(vendor.received()) == before
