@@ -151,10 +151,10 @@ def test_malformed_json_is_refused(gateway, vendor):
 
 
 def test_malformed_json_is_scanned_as_text_when_the_policy_says_so(gateways, vendor):
-    gw = gateways({"limits": {"invalid_json": "scan_text"}})
+    gateway = gateways({"limits": {"invalid_json": "scan_text"}})
     vendor.reset()
     body = b'{"model":"m","messages":[{"role":"user","content":"ssn 123-45-6789 mail jane.doe\\u0040example.com"}'  # truncated
-    status, _, data, _ = clients.post_raw(gw, CHAT, body)
+    status, _, data, _ = clients.post_raw(gateway, CHAT, body)
     assert status == 400  # the vendor's own parse error, passed through
     assert json.loads(data)["error"]["message"].startswith("We could not parse")
     received = vendor.received()[0]["body"]
@@ -202,13 +202,13 @@ def test_paths_no_route_names_are_scanned_too(gateway, vendor):
 
 
 def test_exempt_requests_and_other_destinations_pass_untouched(gateways, vendor):
-    gw = gateways({"destinations": ["127.0.0.1", "api.openai.com"], "exempt": [{"paths": ["/v1/embeddings"]}]})
+    gateway = gateways({"destinations": ["127.0.0.1", "api.openai.com"], "exempt": [{"paths": ["/v1/embeddings"]}]})
     body = b'{"input":"exempt: 10.20.30.40"}'
     for path, headers in [("/v1/embeddings", {}), ("/v1/chat/completions", {"host": "elsewhere.example"})]:
         vendor.reset()
-        clients.post_raw(gw, path, body, headers=headers)
+        clients.post_raw(gateway, path, body, headers=headers)
         assert vendor.received()[0]["body"] == body, path
-    assert gw.stats().get("wasmcustom.veil.exempt") == 1
+    assert gateway.stats().get("wasmcustom.veil.exempt") == 1
 
 
 def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai_client):
