@@ -3,11 +3,26 @@ front of the fake vendor, driven by the official SDKs."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.rig import clients, rig
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_temporary_directory_left_behind():
+    """Every Envoy and control plane removes its temporary directory when it stops, so
+    none of this run's (`veil-*-<rig.RUN>-*`; a parallel run's are not counted) is
+    left when the session ends, after every other fixture has stopped what it started.
+    Any that is gets removed all the same, and fails the run."""
+    before = set(rig.temp_dirs_left())
+    yield
+    left = [d for d in rig.temp_dirs_left() if d not in before]
+    for d in left:
+        shutil.rmtree(d, ignore_errors=True)
+    assert not left, f"temporary directories left behind: {[d.name for d in left]}"
 
 
 @pytest.fixture(scope="session", autouse=True)

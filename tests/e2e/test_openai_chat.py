@@ -286,7 +286,7 @@ def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateway
     gateway = gateways(concurrency=1)
     burst(gateway, 30)
     gateway.stop()
-    lines = [line for line in gateway.log_path.read_text().splitlines() if '"event":"veil.audit"' in line]
+    lines = [line for line in gateway.log().splitlines() if '"event":"veil.audit"' in line]
     assert len(lines) == 30
 
 

@@ -12,6 +12,7 @@ import copy
 import json
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -31,6 +32,26 @@ WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
 ENVOY_DIR = ROOT / "envoy"
 # The control plane: `cargo test --workspace` (and so `cargo xtask test`) builds it.
 VEILCTL = ROOT / "target" / "debug" / "veilctl"
+# This process's mark in the names of its temporary directories, `veil-<what>-<RUN>-…`:
+# a check finds what this run left behind without counting a parallel run's.
+RUN = f"{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def temp_dir(what: str) -> Path:
+    """A new temporary directory of this run (`veil-<what>-<RUN>-…`)."""
+    return Path(tempfile.mkdtemp(prefix=f"veil-{what}-{RUN}-"))
+
+
+def temp_dirs_left() -> list[Path]:
+    """The temporary directories of this run that still exist."""
+    return sorted(Path(tempfile.gettempdir()).glob(f"veil-*-{RUN}-*"))
+
+
+def _remove(workdir: Path, log_path: Path) -> str:
+    """Removes a process's temporary directory; returns its log, read first."""
+    text = log_path.read_text(errors="replace") if log_path.exists() else ""
+    shutil.rmtree(workdir, ignore_errors=True)
+    return text
 
 
 def envoy_binary() -> str:
@@ -105,7 +126,9 @@ def render(
 
 
 class Envoy:
-    """A running Envoy process with its log captured to a file."""
+    """A running Envoy process with its log captured to a file: in `workdir` if given
+    (the caller's to remove), else in a temporary directory of its own that `stop()`
+    removes (the log stays readable through `log()`)."""
 
     def __init__(
         self,
@@ -116,13 +139,23 @@ class Envoy:
         log_level: str = "info",
         env: dict[str, str] | None = None,
     ):
-        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="veil-envoy-"))
-        self.config_path = self.workdir / "envoy.yaml"
-        self.config_path.write_text(yaml.safe_dump(config))
-        self.log_path = self.workdir / "envoy.log"
         self.admin_port = config["admin"]["address"]["socket_address"]["port_value"]
         self.port = config["static_resources"]["listeners"][0]["address"]["socket_address"]["port_value"]
+        self._owns_workdir = workdir is None
+        self.workdir = temp_dir("envoy") if workdir is None else Path(workdir)
+        self.config_path = self.workdir / "envoy.yaml"
+        self.log_path = self.workdir / "envoy.log"
+        self._final_log: str | None = None
+        self.proc: subprocess.Popen | None = None
         self._log = open(self.log_path, "wb")
+        try:
+            self.config_path.write_text(yaml.safe_dump(config))
+            self._start(concurrency, log_level, env)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, concurrency: int, log_level: str, env: dict[str, str] | None) -> None:
         self.proc = subprocess.Popen(
             [
                 envoy_binary(),
@@ -158,6 +191,8 @@ class Envoy:
         raise RuntimeError(f"envoy not ready after {timeout}s; log:\n{self.log()[-4000:]}")
 
     def log(self) -> str:
+        if self._final_log is not None:
+            return self._final_log
         if not self._log.closed:
             self._log.flush()
         return self.log_path.read_text(errors="replace")
@@ -191,8 +226,12 @@ class Envoy:
         return (int(fields[11]) + int(fields[12])) / ticks
 
     def stop(self) -> None:
-        terminate(self.proc)
+        """Stops Envoy and removes its own temporary directory; again: nothing."""
+        if self.proc is not None:
+            terminate(self.proc)
         self._log.close()
+        if self._owns_workdir and self._final_log is None:
+            self._final_log = _remove(self.workdir, self.log_path)
 
 
 class _Threaded:
@@ -306,8 +345,9 @@ class ControlPlane:
             raise RuntimeError(f"{VEILCTL} is not built: run `cargo build -p veilctl`")
         self.policies = Path(policies)
         self.port = port or free_port()
-        self.workdir = Path(tempfile.mkdtemp(prefix="veil-xds-"))
+        self.workdir = temp_dir("xds")
         self.log_path = self.workdir / "veilctl.log"
+        self._final_log: str | None = None
         self._log = open(self.log_path, "wb")
         cmd = [
             str(VEILCTL), "xds", "serve",
@@ -318,10 +358,17 @@ class ControlPlane:
         ]
         if unchecked:
             cmd.append("--unchecked")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
-        self.wait_for(r"listening on", timeout=20)
+        self.proc: subprocess.Popen | None = None
+        try:
+            self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
+            self.wait_for(r"listening on", timeout=20)
+        except BaseException:
+            self.stop()
+            raise
 
     def log(self) -> str:
+        if self._final_log is not None:
+            return self._final_log
         if not self._log.closed:
             self._log.flush()
         return self.log_path.read_text(errors="replace")
@@ -340,5 +387,10 @@ class ControlPlane:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        terminate(self.proc)
+        """Stops the control plane and removes its temporary directory (the log stays
+        readable through `log()`); again: nothing."""
+        if self.proc is not None:
+            terminate(self.proc)
         self._log.close()
+        if self._final_log is None:
+            self._final_log = _remove(self.workdir, self.log_path)
