@@ -23,7 +23,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.rig import rig
+from tests.rig import clients, rig
 
 LLM_PYTHON = rig.ROOT / ".venv-llm" / "bin" / "python"
 MODEL = rig.ROOT / ".rig" / "gemma3-270m-q4_k_m.gguf"
@@ -75,7 +75,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget-ms", type=int, default=120000)
     args = parser.parse_args()
-    from openai import OpenAI
 
     log = rig.ROOT / ".rig" / "llama-server.log"
     llm_port = rig.free_port()
@@ -89,7 +88,7 @@ def main() -> int:
                         verifier_port=llm_port, plugin_config=policy)
     envoy = rig.Envoy(config, concurrency=1)
     try:
-        client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=300)
+        client = clients.openai(envoy, api_key="k", timeout=300)
         started = time.monotonic()
         whole = client.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}]).choices[0].message.content
         whole_s = time.monotonic() - started
