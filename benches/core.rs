@@ -1,5 +1,6 @@
-//! Criterion benchmarks of the pure core (native): detection, redaction, stream
-//! restoration and the vault. `cargo bench --bench core`; figures in BENCHMARKS.md.
+//! Criterion benchmarks of the pure core (native): detection (and its time on hostile
+//! inputs), redaction, stream restoration and the vault. `cargo bench --bench core`
+//! (one group: `cargo bench --bench core -- hostile`); figures in BENCHMARKS.md.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // a test harness
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
@@ -127,6 +128,38 @@ fn detection(c: &mut Criterion) {
     group.finish();
 }
 
+/// Hostile inputs (the same as the unit test `detect::tests::hostile_inputs_scan_to_their_expected_findings`,
+/// which checks what they yield): each at 64 KiB and four times that. The scan is
+/// linear when the 256 KiB one takes about four times as long (the same throughput):
+/// quadratic would be sixteen.
+fn hostile(c: &mut Criterion) {
+    #[allow(clippy::type_complexity)]
+    const HOSTILE: [(&str, fn(usize) -> Vec<u8>); 9] = [
+        ("7777", |n| vec![b'7'; n]),
+        ("1-1-", |n| b"1-".repeat(n / 2)),
+        ("1 1 ", |n| b"1 ".repeat(n / 2)),
+        ("ab:ab:", |n| b"ab:".repeat(n / 3)),
+        ("a@a@", |n| b"a@".repeat(n / 2)),
+        ("Dr Dr ", |n| b"Dr ".repeat(n / 3)),
+        ("key=key=", |n| b"key=".repeat(n / 4)),
+        ("::::", |n| b"::".repeat(n / 2)),
+        ("random", |n| (0..n as u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect()),
+    ];
+    let policy = CompiledPolicy::from_json(b"").unwrap();
+    let mut group = c.benchmark_group("hostile");
+    group.sample_size(10);
+    for (name, make) in HOSTILE {
+        for size in [64 << 10, 256 << 10] {
+            let input = make(size);
+            group.throughput(Throughput::Bytes(input.len() as u64));
+            group.bench_with_input(BenchmarkId::new(name, size), &input, |b, input| {
+                b.iter(|| policy.engine.scan(input))
+            });
+        }
+    }
+    group.finish();
+}
+
 fn redaction(c: &mut Criterion) {
     // A body with nothing in common with earlier ones: no memory of texts, and a new
     // minter (no memory of MACs) per redaction. The next turn of a conversation costs
@@ -247,5 +280,5 @@ fn vault(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, detection, redaction, streaming, vault);
+criterion_group!(benches, detection, hostile, redaction, streaming, vault);
 criterion_main!(benches);

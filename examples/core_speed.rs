@@ -25,7 +25,7 @@ const PII: &[&str] = &[
     "AKIAIOSFODNN7EXAMPLE",
 ];
 
-/// A multi-turn chat request of about `size` bytes, like `tests/rig/bench.py`'s: with
+/// A multi-turn chat request of about `size` bytes, like `tests/tools/bench.py`'s: with
 /// `pii_every` > 0, one synthetic value per that many bytes of text.
 fn chat_body(size: usize, pii_every: usize) -> Vec<u8> {
     let words: Vec<&str> = WORDS.split(' ').collect();

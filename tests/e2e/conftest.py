@@ -3,14 +3,26 @@ front of the fake vendor, driven by the official SDKs."""
 
 from __future__ import annotations
 
-import sys
+import shutil
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rig"))
+from tests.rig import clients, rig
 
-import rig  # noqa: E402
+
+@pytest.fixture(scope="session", autouse=True)
+def no_temporary_directory_left_behind():
+    """Every Envoy and control plane removes its temporary directory when it stops, so
+    none of this run's (`veil-*-<rig.RUN>-*`; a parallel run's are not counted) is
+    left when the session ends, after every other fixture has stopped what it started.
+    Any that is gets removed all the same, and fails the run."""
+    before = set(rig.temp_dirs_left())
+    yield
+    left = [d for d in rig.temp_dirs_left() if d not in before]
+    for d in left:
+        shutil.rmtree(d, ignore_errors=True)
+    assert not left, f"temporary directories left behind: {[d.name for d in left]}"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -28,11 +40,24 @@ def vendor():
 
 
 class GatewayFactory:
+    """Starts gateways (Envoy + veil.wasm in front of the vendor) and stops them all at
+    the end of the session; a test or module may stop one earlier."""
+
     def __init__(self, vendor):
         self.vendor = vendor
         self.started: list[rig.Envoy] = []
 
-    def __call__(self, plugin_config: dict | None = None, *, concurrency: int = 2, with_filter: bool = True, env=None) -> rig.Envoy:
+    def __call__(
+        self,
+        plugin_config: dict | None = None,
+        *,
+        concurrency: int = 2,
+        with_filter: bool = True,
+        env=None,
+        verifier_port: int | None = None,
+    ) -> rig.Envoy:
+        """A new gateway with this plugin configuration (None: the built-in default
+        policy); `verifier_port`: where its `verifier` cluster points (the fake verifier)."""
         config = rig.render(
             listener_port=rig.free_port(),
             admin_port=rig.free_port(),
@@ -40,7 +65,12 @@ class GatewayFactory:
             plugin_config=plugin_config,
             with_filter=with_filter,
             env=env,
+            verifier_port=verifier_port,
         )
+        return self.start(config, concurrency=concurrency)
+
+    def start(self, config: dict, *, concurrency: int = 2) -> rig.Envoy:
+        """A gateway from a config rendered (and changed) by the caller."""
         envoy = rig.Envoy(config, concurrency=concurrency)
         self.started.append(envoy)
         return envoy
@@ -65,6 +95,19 @@ def gateway(gateways) -> rig.Envoy:
 
 @pytest.fixture()
 def openai_client(gateway):
-    from openai import OpenAI
+    """The `openai` SDK's client for the default gateway."""
+    return clients.openai(gateway)
 
-    return OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
+
+@pytest.fixture()
+def anthropic_client(gateway):
+    """The `anthropic` SDK's client for the default gateway."""
+    return clients.anthropic(gateway)
+
+
+@pytest.fixture()
+def gemini_client(gateway):
+    """The `google-genai` SDK's client for the default gateway, referenced for the whole
+    test (it closes its connection pool when collected)."""
+    client = clients.gemini(gateway)
+    yield client

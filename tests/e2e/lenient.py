@@ -28,7 +28,7 @@ import uuid
 import zlib
 from dataclasses import dataclass, field
 
-from seeds import ALL, SEEDS
+from tests.e2e.seeds import ALL, SEEDS
 
 H1, H2 = "h1", "h2"
 VERSIONS = [H1, H2]

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from lenient import assert_nothing_forwarded, audit_for, new_id, send
-from seeds import SEEDS, leaked
+from tests.e2e.lenient import assert_nothing_forwarded, audit_for, new_id, send
+from tests.e2e.seeds import SEEDS, leaked
 
 API_POLICY = {"hold_headers": True, "api": {"enabled": True}, "limits": {"max_body_bytes": 64 * 1024}}
 
@@ -141,7 +141,7 @@ def test_the_shipped_rbac_example_keeps_the_api_to_its_principals(vendor):
     vendor traffic from anywhere is untouched by it."""
     import http.client
 
-    import rig
+    from tests.rig import rig
 
     config = rig.render(
         rig.ENVOY_DIR / "gateway-api.yaml",

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-import rig
+from tests.rig import rig
 
 # The size budget (README, "Size"): 3 MiB. The request decoders take ~0.4 MB of it
 # (brotli ~180 KB with its dictionary, zstd ~100 KB, gzip/deflate ~50 KB), the
@@ -52,6 +52,12 @@ def first_filter(envoy: dict) -> dict:
     return hcm["http_filters"][0]
 
 
+def module_file(command: list[str]) -> Path:
+    """The file a `python -m package.module ...` command runs, in this checkout."""
+    assert command[:2] == ["python", "-m"], command
+    return (rig.ROOT / command[2].replace(".", "/")).with_suffix(".py")
+
+
 def test_compose_uses_the_rig_files_with_matching_ports():
     compose = yaml.safe_load((rig.ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
@@ -72,7 +78,7 @@ def test_compose_uses_the_rig_files_with_matching_ports():
         return ep["address"]["socket_address"]["port_value"]
 
     vendor = services["vendor"]["command"]
-    assert (rig.ROOT / vendor[1]).exists()
+    assert module_file(vendor).exists()
     assert port("vendor") == int(vendor[vendor.index("--port") + 1])
     # The control plane: its port is the gateway's xDS cluster; it serves the policy
     # the gateway's filter names (veil.<stem> <- policies/<stem>.yaml); its wasm path
@@ -88,7 +94,7 @@ def test_compose_uses_the_rig_files_with_matching_ports():
     mounted = [v.split(":")[1] for v in services["gateway"]["volumes"]]
     assert any(wasm.startswith(m) for m in mounted), wasm
     verifier = services["verifier"]["command"]
-    assert (rig.ROOT / verifier[1]).exists()
+    assert module_file(verifier).exists()
     assert port("verifier") == int(verifier[verifier.index("--port") + 1])
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lenient import new_id, send
+from tests.e2e.lenient import new_id, send
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "target" / "artifacts"

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 
-import openai
-
-
-def client(gw):
-    return openai.OpenAI(base_url=f"{gw.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
+from tests.rig import clients
 
 
 def test_policy_dictionaries_internal_domains_and_threshold(gateways, vendor):
-    gw = gateways(
+    gateway = gateways(
         {
             "actions": {"CODE_NAME": "mask", "CUSTOMER_NAME": "mask", "PERSON": "mask", "INTERNAL_HOST": "mask"},
             "detectors": {
@@ -31,7 +27,7 @@ def test_policy_dictionaries_internal_domains_and_threshold(gateways, vendor):
         "project nightjar and BLUEFIN ship to Vandelay Industries; ask Zebulon Quist; "
         "build01.acme-int.example is down; bluefinch is a bird; x (415) 555-0132"
     )
-    reply = client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+    reply = clients.openai(gateway).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
     sent = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
     assert sent == (
         "[CODE_NAME] and [CODE_NAME] ship to [CUSTOMER_NAME]; ask [PERSON]; "

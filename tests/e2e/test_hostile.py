@@ -29,7 +29,7 @@ import urllib.parse
 
 import pytest
 
-from lenient import (
+from tests.e2e.lenient import (
     FIELD_SEEDS,
     H1,
     H2,
@@ -52,7 +52,8 @@ from lenient import (
     send,
     tokens_in,
 )
-from seeds import SEEDS, leaked
+from tests.e2e.seeds import SEEDS, leaked
+from tests.rig import clients
 
 S = FIELD_SEEDS
 EMAIL, EMAIL2 = SEEDS["EMAIL"]
@@ -67,34 +68,37 @@ PDF_B64 = base64.b64encode(b"%PDF-1.4\n% a synthetic test document\n" * 4).decod
 
 
 @pytest.fixture(scope="module")
-def held(gateways):
+def held_headers_gateway(gateways):
     """`hold_headers: true`: nothing, not even the headers, goes upstream before the body is scanned."""
     return gateways({"hold_headers": True})
 
 
 @pytest.fixture(scope="module")
-def scan_text(gateways):
+def scan_text_gateway(gateways):
     return gateways({"limits": {"invalid_json": "scan_text"}})
 
 
 @pytest.fixture(scope="module")
-def block_unscannable(gateways):
+def block_unscannable_gateway(gateways):
     return gateways({"limits": {"unscannable": "block"}})
 
 
 @pytest.fixture(scope="module")
-def header_scope(gateways):
+def header_scope_gateway(gateways):
     return gateways({"vault": {"scope": "header"}})
 
 
 @pytest.fixture(scope="module")
-def trusted_header_scope(gateways):
+def trusted_header_scope_gateway(gateways):
     return gateways({"vault": {"scope": "header", "trusted_scope_header": True}})
 
 
+POLICY_GATEWAYS = {"default": "gateway", "held": "held_headers_gateway"}
+
+
 def pick(request, name: str):
-    """The gateway for a policy name: the default one or `held`."""
-    return request.getfixturevalue("gateway" if name == "default" else name)
+    """The gateway for a policy name: the default one or the one holding headers."""
+    return request.getfixturevalue(POLICY_GATEWAYS[name])
 
 
 def chat_reply(resp) -> str:
@@ -106,12 +110,12 @@ def sent_chat_text(record, index: int = 0) -> str:
     return json.loads(record["body"])["messages"][index]["content"]
 
 
-def assert_scanned(gw, vendor, rid, *, provider, categories=(), values=(), min_findings=1) -> dict:
+def assert_scanned(gateway, vendor, rid, *, provider, categories=(), values=(), min_findings=1) -> dict:
     """The vendor got the request once, with no seeded value and with tokens; the
     audit line says it was rewritten. Returns what the vendor got."""
     record = only_request(vendor, rid)
     assert_clean(record, values)
-    assert_audit(audit_for(gw, rid), outcome="rewritten", provider=provider, categories=categories, min_findings=min_findings, values=values)
+    assert_audit(audit_for(gateway, rid), outcome="rewritten", provider=provider, categories=categories, min_findings=min_findings, values=values)
     return record
 
 
@@ -121,14 +125,14 @@ def assert_scanned(gw, vendor, rid, *, provider, categories=(), values=(), min_f
 @pytest.mark.parametrize("policy", ["default", "held"])
 @pytest.mark.parametrize("version", VERSIONS)
 def test_a_body_followed_by_trailers_is_scanned_before_it_is_released(request, vendor, version, policy):
-    gw = pick(request, policy)
+    gateway = pick(request, policy)
     rid = new_id()
     body = json.dumps(chat_body()).encode()
     # Split inside values, so no piece alone holds a whole seed.
     pieces = [body[:60], body[60:101], body[101:150], body[150:]]
-    resp = post_json(gw.port, CHAT, pieces, version=version, rid=rid, trailers={"x-checksum": "sha256-abc", "x-client-trace": "t1"})
+    resp = post_json(gateway.port, CHAT, pieces, version=version, rid=rid, trailers={"x-checksum": "sha256-abc", "x-client-trace": "t1"})
     assert chat_reply(resp) == f"You said: {SECRET_TEXT}"
-    record = assert_scanned(gw, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
+    record = assert_scanned(gateway, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
     assert sent_chat_text(record).startswith("mail «token:EMAIL:")
 
 
@@ -294,10 +298,10 @@ def test_json_a_strict_parser_refuses_is_refused(gateway, vendor, version, case)
 
 @pytest.mark.parametrize("case", ["invalid-utf8", "nan"])
 @pytest.mark.parametrize("version", VERSIONS)
-def test_refused_json_with_held_headers_reaches_the_vendor_not_at_all(held, vendor, version, case):
+def test_refused_json_with_held_headers_reaches_the_vendor_not_at_all(held_headers_gateway, vendor, version, case):
     body, path, content_type = INVALID_JSON[case]
     rid = new_id()
-    resp = post_json(held.port, path, body, version=version, rid=rid, content_type=content_type)
+    resp = post_json(held_headers_gateway.port, path, body, version=version, rid=rid, content_type=content_type)
     assert_refused(resp, 400, "veil_invalid_json")
     assert_nothing_forwarded(vendor, rid, strict=True)
 
@@ -322,20 +326,20 @@ def test_json_a_strict_parser_accepts_is_scanned_as_json(gateway, vendor, versio
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_scan_text_policy_tokenizes_values_written_with_escapes_in_invalid_json(scan_text, vendor, version):
+def test_scan_text_policy_tokenizes_values_written_with_escapes_in_invalid_json(scan_text_gateway, vendor, version):
     rid = new_id()
     # `@` and `-` as JSON escapes: the text scan must decode them to see the values.
     body = (
         b'{"model":"m","temperature":NaN,"messages":[{"role":"user","content":'
         b'"mail jane.doe\\u0040example.com, ssn 123\\u002d45\\u002d6789"}]}'
     )
-    resp = post_json(scan_text.port, CHAT, body, version=version, rid=rid)
+    resp = post_json(scan_text_gateway.port, CHAT, body, version=version, rid=rid)
     assert resp.status == 200, (resp.status, resp.body[:300])
     record = only_request(vendor, rid)
     assert_clean(record)
     assert b"NaN" in record["body"], "forwarded as the rewritten text, not re-serialized"
     assert sorted(tokens_in(record["body"])) == ["EMAIL", "SSN"]
-    event = audit_for(scan_text, rid)
+    event = audit_for(scan_text_gateway, rid)
     assert_audit(event, outcome="rewritten", provider="openai.chat", categories=["EMAIL", "SSN"])
 
 
@@ -354,8 +358,8 @@ def sdk_kwargs(method, body: dict, rid: str) -> dict:
     return kwargs
 
 
-def assert_fields_tokenized(gw, vendor, rid, provider, paths, untouched=()) -> dict:
-    record = assert_scanned(gw, vendor, rid, provider=provider, min_findings=len(paths))
+def assert_fields_tokenized(gateway, vendor, rid, provider, paths, untouched=()) -> dict:
+    record = assert_scanned(gateway, vendor, rid, provider=provider, min_findings=len(paths))
     sent = json.loads(record["body"])
     for path in paths:
         value = at(sent, *path)
@@ -363,28 +367,6 @@ def assert_fields_tokenized(gw, vendor, rid, provider, paths, untouched=()) -> d
     for path, original in untouched:
         assert at(sent, *path) == original, f"{path} was changed"
     return sent
-
-
-def openai_client(gw, **kw):
-    from openai import OpenAI
-
-    return OpenAI(base_url=f"{gw.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20, default_headers=ANY, **kw)
-
-
-def anthropic_client(gw):
-    from anthropic import Anthropic
-
-    return Anthropic(base_url=gw.base_url, api_key="test-key-alpha", max_retries=0, timeout=20, default_headers=ANY)
-
-
-def gemini_client(gw, rid: str):
-    from google import genai
-    from google.genai import types
-
-    return genai.Client(
-        api_key="test-key-alpha",
-        http_options=types.HttpOptions(base_url=gw.base_url, timeout=20_000, headers={"x-request-id": rid, **ANY}),
-    )
 
 
 def test_openai_chat_fields_no_adapter_names_are_scanned(gateway, vendor):
@@ -425,7 +407,7 @@ def test_openai_chat_fields_no_adapter_names_are_scanned(gateway, vendor):
         ("x_vendor_extension", "notes", 0),
     ]
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     reply = c.chat.completions.create(**sdk_kwargs(c.chat.completions.create, body, rid))
     assert reply.choices[0].message.content == "You said: hello there"
     assert_fields_tokenized(gateway, vendor, rid, "openai.chat", paths)
@@ -456,7 +438,7 @@ def test_openai_responses_fields_no_adapter_names_are_scanned(gateway, vendor):
         ("tools", 0, "description"),
     ]
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     reply = c.responses.create(**sdk_kwargs(c.responses.create, body, rid))
     assert reply.output_text == "You said: hello there"
     assert_fields_tokenized(gateway, vendor, rid, "openai.responses", paths, untouched=[(("prompt", "id"), "pmpt_rig_1")])
@@ -493,7 +475,7 @@ def test_anthropic_fields_no_adapter_names_are_scanned(gateway, vendor):
         ("tools", 0, "description"),
     ]
     rid = new_id()
-    c = anthropic_client(gateway)
+    c = clients.anthropic(gateway, headers=ANY)
     reply = c.messages.create(**sdk_kwargs(c.messages.create, body, rid))
     assert reply.content[0].text == "You said: hello there"
     # A base64 document is media: it passes byte for byte.
@@ -506,7 +488,7 @@ def test_gemini_fields_no_adapter_names_are_scanned(gateway, vendor):
     from google.genai import types
 
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     response = client.models.generate_content(
         model="gemini-2.0-flash",
         contents=[
@@ -542,7 +524,7 @@ def test_a_text_document_sent_as_base64_is_read_and_rewritten(gateway, vendor):
     from google.genai import types
 
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     document = f"Minutes. Attendees wrote from {S[0]} and {S[1]}.".encode()
     client.models.generate_content(
         model="gemini-2.0-flash",
@@ -674,7 +656,7 @@ def test_every_route_is_scanned_and_audited(gateway, vendor, version, route):
 
 def test_openai_embeddings_through_the_sdk(gateway, vendor):
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     # The same request as `embeddings.create`; the raw response spares the SDK from
     # decoding the fake vendor's `{}` (it raises on an answer without embeddings).
     c.embeddings.with_raw_response.create(
@@ -686,18 +668,14 @@ def test_openai_embeddings_through_the_sdk(gateway, vendor):
 
 def test_openai_completions_through_the_sdk(gateway, vendor):
     rid = new_id()
-    c = openai_client(gateway)
+    c = clients.openai(gateway, headers=ANY)
     c.completions.create(model="gpt-3.5-turbo-instruct", prompt=SECRET_TEXT, extra_headers={"x-request-id": rid})
     assert_scanned(gateway, vendor, rid, provider=OPENAI, categories=SECRET_CATEGORIES)
 
 
 def test_azure_chat_through_the_sdk(gateway, vendor):
-    from openai import AzureOpenAI
-
     rid = new_id()
-    c = AzureOpenAI(
-        azure_endpoint=gateway.base_url, api_key="test-key-azure", api_version="2024-10-21", max_retries=0, timeout=20, default_headers=ANY
-    )
+    c = clients.azure_openai(gateway, api_key="test-key-azure", headers=ANY)
     reply = c.chat.completions.create(model="gpt4o", messages=[{"role": "user", "content": SECRET_TEXT}], extra_headers={"x-request-id": rid})
     assert reply.choices[0].message.content == f"You said: {SECRET_TEXT}"
     record = assert_scanned(gateway, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
@@ -706,7 +684,7 @@ def test_azure_chat_through_the_sdk(gateway, vendor):
 
 def test_anthropic_count_tokens_through_the_sdk(gateway, vendor):
     rid = new_id()
-    anthropic_client(gateway).messages.count_tokens(
+    clients.anthropic(gateway, headers=ANY).messages.count_tokens(
         model="claude-rig-1",
         system=f"Escalate to {EMAIL2}.",
         messages=[{"role": "user", "content": SECRET_TEXT}],
@@ -718,7 +696,7 @@ def test_anthropic_count_tokens_through_the_sdk(gateway, vendor):
 
 def test_gemini_count_tokens_through_the_sdk(gateway, vendor):
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     client.models.count_tokens(model="gemini-2.0-flash", contents=SECRET_TEXT)
     record = assert_scanned(gateway, vendor, rid, provider=GEMINI_ANY, categories=SECRET_CATEGORIES)
     assert ":countTokens" in record["path"]
@@ -728,7 +706,7 @@ def test_gemini_cached_contents_through_the_sdk(gateway, vendor):
     from google.genai import types
 
     rid = new_id()
-    client = gemini_client(gateway, rid)
+    client = clients.gemini(gateway, headers={"x-request-id": rid, **ANY})
     client.caches.create(
         model="gemini-2.0-flash",
         config=types.CreateCachedContentConfig(
@@ -758,26 +736,26 @@ APIS = {
 }
 
 
-def ask(gw, vendor, api: str, text: str, *, version=H1, query: str = "", headers=None) -> tuple[str, str]:
+def ask(gateway, vendor, api: str, text: str, *, version=H1, query: str = "", headers=None) -> tuple[str, str]:
     """Sends `text` with exactly the credential in `headers` / `query`; returns
     (what the vendor got, what the client got back)."""
     path, body, sent, reply = APIS[api]
     if query:
         path += ("&" if "?" in path else "?") + query
     rid = new_id()
-    resp = post_json(gw.port, path, body(text), version=version, rid=rid, auth=None, headers=headers)
+    resp = post_json(gateway.port, path, body(text), version=version, rid=rid, auth=None, headers=headers)
     assert resp.status == 200, (resp.status, resp.body[:300])
     return sent(json.loads(only_request(vendor, rid)["body"])), reply(resp.json())
 
 
-def lend_a_token(gw, vendor, api, owner: dict, borrower: dict, version=H1) -> tuple[str, str]:
+def lend_a_token(gateway, vendor, api, owner: dict, borrower: dict, version=H1) -> tuple[str, str]:
     """The owner's request mints a token for EMAIL; the borrower sends it back.
     Returns (token, what the borrower got back)."""
-    sent, reply = ask(gw, vendor, api, f"I am {EMAIL}", version=version, **owner)
+    sent, reply = ask(gateway, vendor, api, f"I am {EMAIL}", version=version, **owner)
     assert reply == f"You said: I am {EMAIL}"
     token = sent.removeprefix("I am ")
     assert TOKEN.fullmatch(token), sent
-    _, borrowed = ask(gw, vendor, api, f"who is {token}?", version=version, **borrower)
+    _, borrowed = ask(gateway, vendor, api, f"who is {token}?", version=version, **borrower)
     return token, borrowed
 
 
@@ -811,25 +789,25 @@ def test_requests_without_a_credential_do_not_share_tokens(gateway, vendor, vers
     assert borrowed == f"You said: who is {token}?"
 
 
-def test_a_scope_header_is_bound_to_the_credential(header_scope, vendor):
+def test_a_scope_header_is_bound_to_the_credential(header_scope_gateway, vendor):
     a = {"headers": {"authorization": "Bearer test-key-caller-a", "x-veil-scope": "conversation-1"}}
     b = {"headers": {"authorization": "Bearer test-key-caller-b", "x-veil-scope": "conversation-1"}}
-    token, borrowed = lend_a_token(header_scope, vendor, "openai", a, b)
+    token, borrowed = lend_a_token(header_scope_gateway, vendor, "openai", a, b)
     assert borrowed == f"You said: who is {token}?"
     # No credential and the same header value: still another scope.
-    _, borrowed = ask(header_scope, vendor, "openai", f"who is {token}?", headers={"x-veil-scope": "conversation-1"})
+    _, borrowed = ask(header_scope_gateway, vendor, "openai", f"who is {token}?", headers={"x-veil-scope": "conversation-1"})
     assert borrowed == f"You said: who is {token}?"
-    _, own = ask(header_scope, vendor, "openai", f"who is {token}?", **a)
+    _, own = ask(header_scope_gateway, vendor, "openai", f"who is {token}?", **a)
     assert own == f"You said: who is {EMAIL}?"
 
 
-def test_a_trusted_scope_header_alone_names_the_scope(trusted_header_scope, vendor):
+def test_a_trusted_scope_header_alone_names_the_scope(trusted_header_scope_gateway, vendor):
     a = {"headers": {"authorization": "Bearer test-key-caller-a", "x-veil-scope": "conversation-1"}}
     b = {"headers": {"authorization": "Bearer test-key-caller-b", "x-veil-scope": "conversation-1"}}
     c = {"headers": {"authorization": "Bearer test-key-caller-a", "x-veil-scope": "conversation-2"}}
-    token, borrowed = lend_a_token(trusted_header_scope, vendor, "openai", a, b)
+    token, borrowed = lend_a_token(trusted_header_scope_gateway, vendor, "openai", a, b)
     assert borrowed == f"You said: who is {EMAIL}?"
-    _, other = ask(trusted_header_scope, vendor, "openai", f"who is {token}?", **c)
+    _, other = ask(trusted_header_scope_gateway, vendor, "openai", f"who is {token}?", **c)
     assert other == f"You said: who is {token}?"
 
 
@@ -978,16 +956,16 @@ def test_an_unscannable_body_passes_audited_by_default(gateway, vendor, version,
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_an_unscannable_body_is_refused_when_the_policy_blocks(block_unscannable, vendor, version):
+def test_an_unscannable_body_is_refused_when_the_policy_blocks(block_unscannable_gateway, vendor, version):
     rid = new_id()
-    resp = post_json(block_unscannable.port, "/v1/whatever", PNG, version=version, rid=rid, content_type="image/png", headers=ANY)
+    resp = post_json(block_unscannable_gateway.port, "/v1/whatever", PNG, version=version, rid=rid, content_type="image/png", headers=ANY)
     assert_refused(resp, 415, "veil_unscannable")
     assert_nothing_forwarded(vendor, rid)
     # A scannable body on the same gateway still goes through.
     rid = new_id()
-    resp = post_json(block_unscannable.port, CHAT, chat_body(), version=version, rid=rid)
+    resp = post_json(block_unscannable_gateway.port, CHAT, chat_body(), version=version, rid=rid)
     assert chat_reply(resp) == f"You said: {SECRET_TEXT}"
-    assert_scanned(block_unscannable, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
+    assert_scanned(block_unscannable_gateway, vendor, rid, provider="openai.chat", categories=SECRET_CATEGORIES)
 
 
 TEXT_BODIES = {

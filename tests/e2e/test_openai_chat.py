@@ -10,30 +10,10 @@ import uuid
 import openai
 import pytest
 
-from seeds import ALL, SEEDS, lead_in, leaked
+from tests.e2e.seeds import SEEDS, lead_in, leaked
+from tests.rig import clients
 
 CHAT = "/v1/chat/completions"
-
-
-def post_raw(gateway, body: bytes, *, path: str = CHAT, headers: dict | None = None, chunked: bool = False):
-    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
-    hdrs = {"content-type": "application/json", "authorization": "Bearer test-key-alpha", **(headers or {})}
-    if chunked:
-        conn.putrequest("POST", path)
-        for k, v in hdrs.items():
-            conn.putheader(k, v)
-        conn.putheader("transfer-encoding", "chunked")
-        conn.endheaders()
-        for i in range(0, len(body), 8192):
-            piece = body[i : i + 8192]
-            conn.send(b"%x\r\n%s\r\n" % (len(piece), piece))
-        conn.send(b"0\r\n\r\n")
-    else:
-        conn.request("POST", path, body=body, headers=hdrs)
-    resp = conn.getresponse()
-    data = resp.read()
-    conn.close()
-    return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
 
 
 def sentence() -> str:
@@ -103,7 +83,7 @@ def test_tool_call_arguments_are_restored(gateway, vendor, openai_client):
 def test_nothing_to_change_reaches_the_vendor_byte_identical(gateway, vendor):
     vendor.reset()
     body = b'{ "model":"gpt-4o-mini",\n  "messages":[{"role":"user","content":"caf\\u00e9 \xe2\x98\x95 1.50e1"}], "temperature":0.70 }'
-    status, _, data = post_raw(gateway, body)
+    status, _, data, _ = clients.post_raw(gateway, CHAT, body)
     assert status == 200, data
     received = vendor.received()[0]
     assert received["body"] == body
@@ -143,7 +123,7 @@ def test_oversize_body_is_rejected_with_a_vendor_shaped_413(gateway, vendor, ope
 def test_oversize_chunked_body_without_length_is_rejected(gateway, vendor):
     vendor.reset()
     body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "x" * 300_000 + " 123-45-6789"}]}).encode()
-    status, headers, data = post_raw(gateway, body, chunked=True)
+    status, headers, data, _ = clients.post_raw(gateway, CHAT, body, chunked=True)
     assert status == 413
     assert json.loads(data)["error"]["code"] == "veil_body_too_large"
     assert headers["x-veil-error"] == "veil_body_too_large"
@@ -160,7 +140,7 @@ def test_malformed_json_is_refused(gateway, vendor):
     vendor.reset()
     body = b'{"model":"m","messages":[{"role":"user","content":"ssn 123-45-6789 mail jane.doe@example.com"}'  # truncated
     request_id = str(uuid.uuid4())
-    status, headers, data = post_raw(gateway, body, headers={"x-request-id": request_id})
+    status, headers, data, _ = clients.post_raw(gateway, CHAT, body, headers={"x-request-id": request_id})
     assert status == 400
     assert headers["x-veil-error"] == "veil_invalid_json"
     assert json.loads(data)["error"]["code"] == "veil_invalid_json"
@@ -171,10 +151,10 @@ def test_malformed_json_is_refused(gateway, vendor):
 
 
 def test_malformed_json_is_scanned_as_text_when_the_policy_says_so(gateways, vendor):
-    gw = gateways({"limits": {"invalid_json": "scan_text"}})
+    gateway = gateways({"limits": {"invalid_json": "scan_text"}})
     vendor.reset()
     body = b'{"model":"m","messages":[{"role":"user","content":"ssn 123-45-6789 mail jane.doe\\u0040example.com"}'  # truncated
-    status, _, data = post_raw(gw, body)
+    status, _, data, _ = clients.post_raw(gateway, CHAT, body)
     assert status == 400  # the vendor's own parse error, passed through
     assert json.loads(data)["error"]["message"].startswith("We could not parse")
     received = vendor.received()[0]["body"]
@@ -185,7 +165,7 @@ def test_malformed_json_is_scanned_as_text_when_the_policy_says_so(gateways, ven
 def test_invalid_utf8_does_not_break_the_filter(gateway, vendor, openai_client):
     vendor.reset()
     body = b'{"model":"m","messages":[{"role":"user","content":"\xff\xfe bad bytes 123-45-6789 \xc3"}]}'
-    status, headers, _ = post_raw(gateway, body)
+    status, headers, _, _ = clients.post_raw(gateway, CHAT, body)
     assert status == 400 and headers["x-veil-error"] == "veil_invalid_json"
     assert bodies_received(vendor) == []
     # The worker that saw it still serves.
@@ -196,20 +176,18 @@ def test_invalid_utf8_does_not_break_the_filter(gateway, vendor, openai_client):
 def test_plain_text_response_is_restored(gateway, vendor):
     vendor.reset()
     body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "mail jane.doe@example.com [[plain]]"}]}).encode()
-    status, headers, data = post_raw(gateway, body)
+    status, headers, data, _ = clients.post_raw(gateway, CHAT, body)
     assert status == 200
     assert headers["content-type"].startswith("text/plain")
     assert data.decode() == "You said: mail jane.doe@example.com [[plain]]"
 
 
 def test_a_token_from_another_credential_is_not_restored(gateway, vendor, openai_client):
-    from openai import OpenAI
-
     vendor.reset()
     openai_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "I am jane.doe@example.com"}])
     token = json.loads(vendor.received()[0]["body"])["messages"][0]["content"].removeprefix("I am ")
     assert token.startswith("«token:EMAIL:")
-    other = OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-bravo", max_retries=0)
+    other = clients.openai(gateway, api_key="test-key-bravo")
     reply = other.chat.completions.create(model="m", messages=[{"role": "user", "content": f"who is {token}?"}])
     assert reply.choices[0].message.content == f"You said: who is {token}?"
 
@@ -217,20 +195,20 @@ def test_a_token_from_another_credential_is_not_restored(gateway, vendor, openai
 def test_paths_no_route_names_are_scanned_too(gateway, vendor):
     vendor.reset()
     body = b'{"input":"not a chat route: 10.20.30.40"}'
-    post_raw(gateway, body, path="/v1/embeddings")
+    clients.post_raw(gateway, "/v1/embeddings", body)
     received = vendor.received()[0]["body"]
     assert b"10.20.30.40" not in received and b"\xc2\xabtoken:PRIVATE_IP:" in received
     assert any(e["provider"] == "generic" and e["findings"] == {"PRIVATE_IP": 1} for e in gateway.audit_events())
 
 
 def test_exempt_requests_and_other_destinations_pass_untouched(gateways, vendor):
-    gw = gateways({"destinations": ["127.0.0.1", "api.openai.com"], "exempt": [{"paths": ["/v1/embeddings"]}]})
+    gateway = gateways({"destinations": ["127.0.0.1", "api.openai.com"], "exempt": [{"paths": ["/v1/embeddings"]}]})
     body = b'{"input":"exempt: 10.20.30.40"}'
     for path, headers in [("/v1/embeddings", {}), ("/v1/chat/completions", {"host": "elsewhere.example"})]:
         vendor.reset()
-        post_raw(gw, body, path=path, headers=headers)
+        clients.post_raw(gateway, path, body, headers=headers)
         assert vendor.received()[0]["body"] == body, path
-    assert gw.stats().get("wasmcustom.veil.exempt") == 1
+    assert gateway.stats().get("wasmcustom.veil.exempt") == 1
 
 
 def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai_client):
@@ -262,12 +240,10 @@ def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai
 
 @pytest.mark.parametrize("memory", [True, False], ids=["memory", "no-memory"])
 def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, vendor, memory):
-    from openai import OpenAI
-
     # One worker, so that both turns meet the same worker's memory. Without memory
     # (`detectors.memory: false`) the history is scanned again, to the same tokens.
     gateway = gateways(concurrency=1) if memory else gateways({"detectors": {"memory": False}}, concurrency=1)
-    client = OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
+    client = clients.openai(gateway)
     system = f"You help the platform team. Escalate to {SEEDS['EMAIL'][1]} if a customer's data is involved."
     first = f"Please check: {sentence()}."
     messages = [{"role": "system", "content": system}, {"role": "user", "content": first}]
@@ -310,7 +286,7 @@ def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateway
     gateway = gateways(concurrency=1)
     burst(gateway, 30)
     gateway.stop()
-    lines = [line for line in gateway.log_path.read_text().splitlines() if '"event":"veil.audit"' in line]
+    lines = [line for line in gateway.log().splitlines() if '"event":"veil.audit"' in line]
     assert len(lines) == 30
 
 

@@ -5,12 +5,10 @@ saw none of them."""
 
 from __future__ import annotations
 
-import http.client
 import json
 
-import pytest
-
-from seeds import SEEDS, leaked
+from tests.e2e.seeds import SEEDS, leaked
+from tests.rig import clients
 
 SECRET_TEXT = (
     f"mail {SEEDS['EMAIL'][0]}, call {SEEDS['PHONE'][0]}, ssn {SEEDS['SSN'][0]}, "
@@ -31,16 +29,9 @@ def assert_vendor_clean(vendor, calls: int = 1):
 # --- OpenAI Chat Completions -------------------------------------------------------
 
 
-@pytest.fixture()
-def oai(gateway):
-    from openai import OpenAI
-
-    return OpenAI(base_url=f"{gateway.base_url}/v1", api_key="test-key-alpha", max_retries=0, timeout=20)
-
-
-def test_openai_chat_stream(vendor, oai):
+def test_openai_chat_stream(vendor, openai_client):
     vendor.reset()
-    stream = oai.chat.completions.create(
+    stream = openai_client.chat.completions.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": SECRET_TEXT}], stream=True,
         stream_options={"include_usage": True},
     )
@@ -51,9 +42,9 @@ def test_openai_chat_stream(vendor, oai):
     assert_vendor_clean(vendor)
 
 
-def test_openai_chat_stream_tool_call_arguments(vendor, oai):
+def test_openai_chat_stream_tool_call_arguments(vendor, openai_client):
     vendor.reset()
-    stream = oai.chat.completions.create(
+    stream = openai_client.chat.completions.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": TOOL_TEXT}], stream=True
     )
     args = "".join(
@@ -68,18 +59,18 @@ def test_openai_chat_stream_tool_call_arguments(vendor, oai):
 # --- OpenAI Responses --------------------------------------------------------------
 
 
-def test_openai_responses(vendor, oai):
+def test_openai_responses(vendor, openai_client):
     vendor.reset()
-    response = oai.responses.create(model="gpt-4o-mini", instructions=f"Reply to {SEEDS['EMAIL'][1]}.", input=SECRET_TEXT)
+    response = openai_client.responses.create(model="gpt-4o-mini", instructions=f"Reply to {SEEDS['EMAIL'][1]}.", input=SECRET_TEXT)
     assert response.output_text == EXPECTED
     sent = json.loads(vendor.received()[0]["body"])
     assert sent["instructions"].startswith("Reply to «token:EMAIL:")
     assert_vendor_clean(vendor)
 
 
-def test_openai_responses_stream(vendor, oai):
+def test_openai_responses_stream(vendor, openai_client):
     vendor.reset()
-    stream = oai.responses.create(
+    stream = openai_client.responses.create(
         model="gpt-4o-mini", input=[{"role": "user", "content": [{"type": "input_text", "text": SECRET_TEXT}]}], stream=True
     )
     deltas, done_text, completed = [], None, None
@@ -96,9 +87,9 @@ def test_openai_responses_stream(vendor, oai):
     assert_vendor_clean(vendor)
 
 
-def test_openai_responses_function_call_stream(vendor, oai):
+def test_openai_responses_function_call_stream(vendor, openai_client):
     vendor.reset()
-    stream = oai.responses.create(model="gpt-4o-mini", input=TOOL_TEXT, stream=True)
+    stream = openai_client.responses.create(model="gpt-4o-mini", input=TOOL_TEXT, stream=True)
     deltas, done = [], None
     for event in stream:
         if event.type == "response.function_call_arguments.delta":
@@ -113,16 +104,9 @@ def test_openai_responses_function_call_stream(vendor, oai):
 # --- Anthropic Messages ------------------------------------------------------------
 
 
-@pytest.fixture()
-def claude(gateway):
-    from anthropic import Anthropic
-
-    return Anthropic(base_url=gateway.base_url, api_key="test-key-alpha", max_retries=0, timeout=20)
-
-
-def test_anthropic_messages(vendor, claude):
+def test_anthropic_messages(vendor, anthropic_client):
     vendor.reset()
-    message = claude.messages.create(
+    message = anthropic_client.messages.create(
         model="claude-rig-1",
         max_tokens=200,
         system=f"Escalate to {SEEDS['EMAIL'][1]}.",
@@ -134,9 +118,9 @@ def test_anthropic_messages(vendor, claude):
     assert_vendor_clean(vendor)
 
 
-def test_anthropic_messages_stream(vendor, claude):
+def test_anthropic_messages_stream(vendor, anthropic_client):
     vendor.reset()
-    with claude.messages.stream(
+    with anthropic_client.messages.stream(
         model="claude-rig-1", max_tokens=200, messages=[{"role": "user", "content": [{"type": "text", "text": SECRET_TEXT}]}]
     ) as stream:
         text = "".join(stream.text_stream)
@@ -146,9 +130,9 @@ def test_anthropic_messages_stream(vendor, claude):
     assert_vendor_clean(vendor)
 
 
-def test_anthropic_tool_use_stream_and_tool_results(vendor, claude):
+def test_anthropic_tool_use_stream_and_tool_results(vendor, anthropic_client):
     vendor.reset()
-    with claude.messages.stream(
+    with anthropic_client.messages.stream(
         model="claude-rig-1",
         max_tokens=200,
         messages=[
@@ -171,21 +155,11 @@ def test_anthropic_tool_use_stream_and_tool_results(vendor, claude):
 # --- Gemini ------------------------------------------------------------------------
 
 
-@pytest.fixture()
-def gemini(gateway):
-    from google import genai
-    from google.genai import types
-
-    # Keep the client referenced for the whole test: it closes its pool when collected.
-    client = genai.Client(api_key="test-key-alpha", http_options=types.HttpOptions(base_url=gateway.base_url, timeout=20_000))
-    yield client
-
-
-def test_gemini_generate_content(vendor, gemini):
+def test_gemini_generate_content(vendor, gemini_client):
     from google.genai import types
 
     vendor.reset()
-    response = gemini.models.generate_content(
+    response = gemini_client.models.generate_content(
         model="gemini-2.0-flash",
         contents=SECRET_TEXT,
         config=types.GenerateContentConfig(system_instruction=f"Escalate to {SEEDS['EMAIL'][1]}."),
@@ -196,17 +170,17 @@ def test_gemini_generate_content(vendor, gemini):
     assert_vendor_clean(vendor)
 
 
-def test_gemini_generate_content_stream(vendor, gemini):
+def test_gemini_generate_content_stream(vendor, gemini_client):
     vendor.reset()
-    text = "".join(chunk.text or "" for chunk in gemini.models.generate_content_stream(model="gemini-2.0-flash", contents=SECRET_TEXT))
+    text = "".join(chunk.text or "" for chunk in gemini_client.models.generate_content_stream(model="gemini-2.0-flash", contents=SECRET_TEXT))
     assert text == EXPECTED
     assert "alt=sse" in vendor.received()[0]["path"]
     assert_vendor_clean(vendor)
 
 
-def test_gemini_function_call(vendor, gemini):
+def test_gemini_function_call(vendor, gemini_client):
     vendor.reset()
-    response = gemini.models.generate_content(model="gemini-2.0-flash", contents=TOOL_TEXT)
+    response = gemini_client.models.generate_content(model="gemini-2.0-flash", contents=TOOL_TEXT)
     assert response.function_calls[0].args == {"text": TOOL_TEXT}
     assert_vendor_clean(vendor)
 
@@ -215,17 +189,11 @@ def test_gemini_streamed_json_array(gateway, vendor):
     """streamGenerateContent without alt=sse: one JSON array, delivered incrementally."""
     vendor.reset()
     body = json.dumps({"contents": [{"role": "user", "parts": [{"text": SECRET_TEXT}]}]}).encode()
-    conn = http.client.HTTPConnection("127.0.0.1", gateway.port, timeout=20)
-    conn.request(
-        "POST",
-        "/v1beta/models/gemini-2.0-flash:streamGenerateContent",
-        body=body,
-        headers={"content-type": "application/json", "x-goog-api-key": "test-key-alpha"},
+    status, _, data, _ = clients.post_raw(
+        gateway, "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body, api_key=None,
+        headers={"x-goog-api-key": clients.API_KEY},
     )
-    resp = conn.getresponse()
-    data = resp.read()
-    conn.close()
-    assert resp.status == 200
+    assert status == 200
     chunks = json.loads(data)
     assert len(chunks) > 3
     text = "".join(c["candidates"][0]["content"]["parts"][0]["text"] for c in chunks)
@@ -233,8 +201,8 @@ def test_gemini_streamed_json_array(gateway, vendor):
     assert_vendor_clean(vendor)
 
 
-def test_unknown_token_ids_stay_as_they_are(vendor, oai):
+def test_unknown_token_ids_stay_as_they_are(vendor, openai_client):
     vendor.reset()
     made_up = "«token:EMAIL:0badc0de»"
-    stream = oai.chat.completions.create(model="m", messages=[{"role": "user", "content": f"x {made_up} y"}], stream=True)
+    stream = openai_client.chat.completions.create(model="m", messages=[{"role": "user", "content": f"x {made_up} y"}], stream=True)
     assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == f"You said: x {made_up} y"

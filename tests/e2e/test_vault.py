@@ -10,20 +10,15 @@ import time
 import openai
 import pytest
 
-from seeds import leaked
+from tests.e2e.seeds import leaked
+from tests.rig import clients, rig
 
 KEY_A = "11" * 32
 KEY_B = "22" * 32
 
 
-def client(gw, api_key="test-key-alpha", **headers):
-    return openai.OpenAI(
-        base_url=f"{gw.base_url}/v1", api_key=api_key, max_retries=0, timeout=20, default_headers=headers or None
-    )
-
-
 @pytest.fixture(scope="module")
-def gw4(gateways):
+def four_worker_gateway(gateways):
     """Four workers, a fixed vault key."""
     return gateways(concurrency=4, env={"VEIL_VAULT_KEY": KEY_A})
 
@@ -33,9 +28,9 @@ def sent_user_texts(vendor) -> list[str]:
     return [m["content"] for m in body["messages"]]
 
 
-def test_a_multi_turn_conversation_shows_the_vendor_the_same_tokens(gw4, vendor):
+def test_a_multi_turn_conversation_shows_the_vendor_the_same_tokens(four_worker_gateway, vendor):
     vendor.reset()
-    c = client(gw4)
+    c = clients.openai(four_worker_gateway)
     first = c.chat.completions.create(model="m", messages=[{"role": "user", "content": "I am jane.doe@example.com"}])
     turn1 = sent_user_texts(vendor)[0]
     token = turn1.removeprefix("I am ")
@@ -55,34 +50,34 @@ def test_a_multi_turn_conversation_shows_the_vendor_the_same_tokens(gw4, vendor)
     assert turn2[2] == f"Write to {token} again"
 
 
-def test_previous_response_id_restores_a_token_from_an_earlier_turn(gw4, vendor):
+def test_previous_response_id_restores_a_token_from_an_earlier_turn(four_worker_gateway, vendor):
     vendor.reset()
-    c = client(gw4)
+    c = clients.openai(four_worker_gateway)
     first = c.responses.create(model="gpt-4o-mini", input="My card is 4111 1111 1111 1111")
     second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="What was my card?")
     # The second request never carried the card; the vendor's answer refers to the
     # token from turn 1, and the vault restores it.
     assert json.loads(vendor.received()[-1]["body"])["input"] == "What was my card?"
     assert second.output_text == "You said: What was my card? | earlier: My card is 4111 1111 1111 1111"
-    stats = gw4.stats()
+    stats = four_worker_gateway.stats()
     assert stats["wasmcustom.veil.vault.restored"] >= 1
     assert all(leaked(r["body"]) == [] for r in vendor.received())
 
 
-def test_a_streamed_answer_restores_vault_tokens_too(gw4, vendor):
+def test_a_streamed_answer_restores_vault_tokens_too(four_worker_gateway, vendor):
     vendor.reset()
-    c = client(gw4)
+    c = clients.openai(four_worker_gateway)
     first = c.responses.create(model="gpt-4o-mini", input="Call me at (415) 555-0132")
     stream = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="Number?", stream=True)
     text = "".join(e.delta for e in stream if e.type == "response.output_text.delta")
     assert text == "You said: Number? | earlier: Call me at (415) 555-0132"
 
 
-def test_parallel_requests_across_workers_never_lose_or_cross_values(gw4, vendor):
+def test_parallel_requests_across_workers_never_lose_or_cross_values(four_worker_gateway, vendor):
     vendor.reset()
 
     def one(i: int) -> tuple[int, str]:
-        c = client(gw4, api_key=f"tenant-{i % 3}")
+        c = clients.openai(four_worker_gateway, api_key=f"tenant-{i % 3}")
         r = c.chat.completions.create(model="m", messages=[{"role": "user", "content": f"user{i}@example.com ssn 123-45-{6000 + i}"}])
         return i, r.choices[0].message.content
 
@@ -94,9 +89,9 @@ def test_parallel_requests_across_workers_never_lose_or_cross_values(gw4, vendor
         assert b"@example.com" not in r["body"]
 
 
-def test_two_tenants_get_different_tokens_and_cannot_restore_each_other(gw4, vendor):
+def test_two_tenants_get_different_tokens_and_cannot_restore_each_other(four_worker_gateway, vendor):
     vendor.reset()
-    a, b = client(gw4, api_key="tenant-alpha"), client(gw4, api_key="tenant-bravo")
+    a, b = clients.openai(four_worker_gateway, api_key="tenant-alpha"), clients.openai(four_worker_gateway, api_key="tenant-bravo")
     a.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     b.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     token_a, token_b = (json.loads(r["body"])["messages"][0]["content"] for r in vendor.received())
@@ -111,13 +106,13 @@ def test_two_tenants_get_different_tokens_and_cannot_restore_each_other(gw4, ven
 
 def test_a_restart_with_the_same_key_keeps_tokens_stable(gateways, vendor):
     def token_with(key: str | None) -> str:
-        gw = gateways(concurrency=2, env={"VEIL_VAULT_KEY": key} if key else None)
+        gateway = gateways(concurrency=2, env={"VEIL_VAULT_KEY": key} if key else None)
         try:
             vendor.reset()
-            client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+            clients.openai(gateway).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
             return json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
         finally:
-            gw.stop()
+            gateway.stop()
 
     first, again, other = token_with(KEY_B), token_with(KEY_B), token_with(KEY_A)
     assert first == again
@@ -128,22 +123,22 @@ def test_a_restart_with_the_same_key_keeps_tokens_stable(gateways, vendor):
 
 
 def test_a_random_key_is_shared_by_all_workers_and_logged_as_such(gateways, vendor):
-    gw = gateways(concurrency=4)
+    gateway = gateways(concurrency=4)
     tokens = set()
     for _ in range(12):
         vendor.reset()
-        client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
+        clients.openai(gateway).chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
         tokens.add(json.loads(vendor.received()[0]["body"])["messages"][0]["content"])
     assert len(tokens) == 1
-    assert "VEIL_VAULT_KEY is not set" in gw.log()
+    assert "VEIL_VAULT_KEY is not set" in gateway.log()
 
 
 def test_header_scope_separates_conversations_of_one_credential(gateways, vendor):
-    gw = gateways({"vault": {"scope": "header"}}, env={"VEIL_VAULT_KEY": KEY_A})
+    gateway = gateways({"vault": {"scope": "header"}}, env={"VEIL_VAULT_KEY": KEY_A})
     tokens = {}
     for conv in ("c1", "c2", "c1"):
         vendor.reset()
-        client(gw, **{"x-veil-scope": conv}).chat.completions.create(
+        clients.openai(gateway, headers={"x-veil-scope": conv}).chat.completions.create(
             model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}]
         )
         tokens.setdefault(conv, set()).add(json.loads(vendor.received()[0]["body"])["messages"][0]["content"])
@@ -152,8 +147,8 @@ def test_header_scope_separates_conversations_of_one_credential(gateways, vendor
 
 
 def test_request_scope_never_restores_across_requests(gateways, vendor):
-    gw = gateways({"vault": {"scope": "request"}})
-    c = client(gw)
+    gateway = gateways({"vault": {"scope": "request"}})
+    c = clients.openai(gateway)
     vendor.reset()
     c.chat.completions.create(model="m", messages=[{"role": "user", "content": "jane.doe@example.com"}])
     token = json.loads(vendor.received()[0]["body"])["messages"][0]["content"]
@@ -162,8 +157,8 @@ def test_request_scope_never_restores_across_requests(gateways, vendor):
 
 
 def test_expired_entries_are_not_restored(gateways, vendor):
-    gw = gateways({"vault": {"ttl_seconds": 1}}, env={"VEIL_VAULT_KEY": KEY_A})
-    c = client(gw)
+    gateway = gateways({"vault": {"ttl_seconds": 1}}, env={"VEIL_VAULT_KEY": KEY_A})
+    c = clients.openai(gateway)
     first = c.responses.create(model="gpt-4o-mini", input="My ssn is 123-45-6789")
     time.sleep(2.2)
     second = c.responses.create(model="gpt-4o-mini", previous_response_id=first.id, input="ssn?")
@@ -209,11 +204,11 @@ def _certificates(tmp_path):
 
     ca_key, ca_name, (ca_crt, _) = issue("veil-test-ca", ca=True)
     _, _, server = issue("gateway", ca_key, ca_name, san=[x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])
-    clients = {
+    workloads = {
         who: issue(who, ca_key, ca_name, san=[x509.UniformResourceIdentifier(f"spiffe://cluster.local/ns/apps/sa/{who}")])[2]
         for who in ("alpha", "bravo")
     }
-    return ca_crt, server, clients
+    return ca_crt, server, workloads
 
 
 def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
@@ -223,9 +218,7 @@ def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
 
     import httpx2
 
-    import rig
-
-    ca_crt, (server_crt, server_key), clients = _certificates(tmp_path)
+    ca_crt, (server_crt, server_key), workloads = _certificates(tmp_path)
     config = rig.render(
         listener_port=rig.free_port(),
         admin_port=rig.free_port(),
@@ -244,15 +237,13 @@ def test_peer_scope_is_the_callers_mtls_identity(gateways, vendor, tmp_path):
             },
         },
     }
-    gw = rig.Envoy(config, concurrency=2)
-    gateways.started.append(gw)
+    gateway = gateways.start(config, concurrency=2)
 
     def caller(who: str) -> openai.OpenAI:
         context = ssl.create_default_context(cafile=str(ca_crt))
-        context.load_cert_chain(*(str(p) for p in clients[who]))
-        return openai.OpenAI(
-            base_url=f"https://127.0.0.1:{gw.port}/v1", api_key="one-shared-key", max_retries=0, timeout=20,
-            http_client=httpx2.Client(verify=context),
+        context.load_cert_chain(*(str(p) for p in workloads[who]))
+        return clients.openai(
+            gateway, api_key="one-shared-key", base_url=f"https://127.0.0.1:{gateway.port}/v1", http_client=httpx2.Client(verify=context)
         )
 
     alpha, bravo = caller("alpha"), caller("bravo")

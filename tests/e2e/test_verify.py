@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-import rig
-from seeds import SEEDS
+from tests.e2e.seeds import SEEDS
+from tests.rig import clients, rig
 
 EMAIL = SEEDS["EMAIL"][0]
 PROMPT = f"The moon is made of green cheese. Paris is the capital of France. Write to {EMAIL} today."
@@ -25,6 +25,8 @@ INLINE = PLAIN.replace("green cheese. ", f"green cheese. {MARK} ")
 APPENDED = f"{PLAIN}\n\n{MARK} (\u201cYou said: The moon is made of green cheese.\u201d)"
 
 POLICY = {"verification": {"enabled": True}}
+# The client settings of this file: its own credential, and room for a verifier's answer.
+VERIFY = {"api_key": "test-key-verify", "timeout": 30}
 
 
 @pytest.fixture(scope="module")
@@ -35,49 +37,36 @@ def verifier():
 
 
 @pytest.fixture(autouse=True)
-def fresh(verifier, vendor):
+def reset_verifier_and_vendor(verifier, vendor):
+    """Each test starts with the verifier's normal script and empty call logs."""
     verifier.reset()
     vendor.reset()
 
 
-class Gateways:
-    def __init__(self, vendor, verifier):
-        self.vendor, self.verifier, self.started = vendor, verifier, {}
-
-    def get(self, name: str, policy: dict, *, verifier_port: int | None = None) -> rig.Envoy:
-        if name not in self.started:
-            config = rig.render(
-                listener_port=rig.free_port(),
-                admin_port=rig.free_port(),
-                vendor_port=self.vendor.port,
-                verifier_port=verifier_port or self.verifier.port,
-                plugin_config=policy,
-            )
-            self.started[name] = rig.Envoy(config, concurrency=2)
-        return self.started[name]
-
-
 @pytest.fixture(scope="module")
-def gws(vendor, verifier):
-    g = Gateways(vendor, verifier)
-    yield g
-    for envoy in g.started.values():
+def verifying_gateways(gateways, verifier):
+    """Gateways whose `verifier` cluster is the fake verifier, one per name: started by
+    the first test that asks for it, shared by the module's tests, stopped after them."""
+    started: dict[str, rig.Envoy] = {}
+
+    def get(name: str, policy: dict, *, verifier_port: int | None = None) -> rig.Envoy:
+        if name not in started:
+            started[name] = gateways(policy, verifier_port=verifier_port or verifier.port)
+        return started[name]
+
+    yield get
+    for envoy in started.values():
         envoy.stop()
 
 
 @pytest.fixture()
-def gw(gws):
-    return gws.get("default", POLICY)
-
-
-def openai_client(envoy):
-    from openai import OpenAI
-
-    return OpenAI(base_url=f"{envoy.base_url}/v1", api_key="test-key-verify", max_retries=0, timeout=30)
+def verifying_gateway(verifying_gateways):
+    """The gateway with verification on, through the fake verifier."""
+    return verifying_gateways("default", POLICY)
 
 
 def chat(envoy, prompt: str = PROMPT) -> str:
-    reply = openai_client(envoy).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}])
+    reply = clients.openai(envoy, **VERIFY).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}])
     return reply.choices[0].message.content
 
 
@@ -97,10 +86,10 @@ def wait_stat(envoy, name: str, at_least: int, timeout: float = 3.0) -> int:
 # --- the normal path ---------------------------------------------------------------
 
 
-def test_doubtful_claim_is_marked_inline_after_its_sentence(gw, verifier):
-    before = stat(gw, "verify.warnings")
-    assert chat(gw) == INLINE
-    assert stat(gw, "verify.warnings") == before + 1
+def test_doubtful_claim_is_marked_inline_after_its_sentence(verifying_gateway, verifier):
+    before = stat(verifying_gateway, "verify.warnings")
+    assert chat(verifying_gateway) == INLINE
+    assert stat(verifying_gateway, "verify.warnings") == before + 1
     kinds = [c["body"]["messages"][0]["content"].split(".")[0] for c in verifier.calls()]
     assert kinds[0] == "You extract checkable factual claims from a text"
     assert len(kinds) == 4, "one extraction, three claims scored"
@@ -110,41 +99,41 @@ def test_doubtful_claim_is_marked_inline_after_its_sentence(gw, verifier):
     assert body["temperature"] == 0.0
 
 
-def test_verifier_sees_tokens_never_the_personal_data(gw, verifier):
-    assert EMAIL in chat(gw)
+def test_verifier_sees_tokens_never_the_personal_data(verifying_gateway, verifier):
+    assert EMAIL in chat(verifying_gateway)
     calls = json.dumps([c["body"] for c in verifier.calls()], ensure_ascii=False)
     assert EMAIL not in calls
     assert "\u00abtoken:EMAIL:" in calls
 
 
-def test_audit_and_log_carry_counts_not_claims(gw):
-    chat(gw)
+def test_audit_and_log_carry_counts_not_claims(verifying_gateway):
+    chat(verifying_gateway)
     time.sleep(0.3)
-    event = gw.audit_events()[-1]
+    event = verifying_gateway.audit_events()[-1]
     assert event["verification"]["claims"] == 3
     assert event["verification"]["warnings"] == 1
-    log = gw.log()
+    log = verifying_gateway.log()
     assert "green cheese" not in log
     assert "capital of France" not in log
     assert EMAIL not in log
 
 
-def test_scores_are_cached(gw, verifier):
-    chat(gw)
-    hits = stat(gw, "verify.cache_hits")
+def test_scores_are_cached(verifying_gateway, verifier):
+    chat(verifying_gateway)
+    hits = stat(verifying_gateway, "verify.cache_hits")
     verifier.reset()
-    assert chat(gw) == INLINE
-    assert stat(gw, "verify.cache_hits") >= hits + 3
+    assert chat(verifying_gateway) == INLINE
+    assert stat(verifying_gateway, "verify.cache_hits") >= hits + 3
     assert len(verifier.calls()) == 1, "only the extraction"
 
 
-def test_answers_in_prose_and_code_fences_are_read(gw, verifier):
+def test_answers_in_prose_and_code_fences_are_read(verifying_gateway, verifier):
     verifier.script(mode="prose")
-    assert chat(gw, PROMPT.replace("Paris", "Lyon")) == INLINE.replace("Paris", "Lyon")
+    assert chat(verifying_gateway, PROMPT.replace("Paris", "Lyon")) == INLINE.replace("Paris", "Lyon")
 
 
-def test_ollama_endpoint(gws, verifier):
-    envoy = gws.get("ollama", {"verification": {"enabled": True, "endpoint": "ollama", "model": "llama3.2:1b", "annotate": "append"}})
+def test_ollama_endpoint(verifying_gateways, verifier):
+    envoy = verifying_gateways("ollama", {"verification": {"enabled": True, "endpoint": "ollama", "model": "llama3.2:1b", "annotate": "append"}})
     assert chat(envoy, PROMPT + " Ollama.") == APPENDED.replace("today.", "today. Ollama.")
     call = verifier.calls()[0]
     assert call["path"] == "/api/chat"
@@ -162,7 +151,7 @@ def test_verification_is_off_by_default(gateway, verifier):
 
 
 def responses_text(envoy, stream: bool) -> str:
-    client = openai_client(envoy)
+    client = clients.openai(envoy, **VERIFY)
     if not stream:
         return client.responses.create(model="gpt-4o-mini", input=PROMPT).output_text
     events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
@@ -173,14 +162,12 @@ def responses_text(envoy, stream: bool) -> str:
 def chat_text(envoy, stream: bool) -> str:
     if not stream:
         return chat(envoy)
-    chunks = list(openai_client(envoy).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}], stream=True))
+    chunks = list(clients.openai(envoy, **VERIFY).chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}], stream=True))
     return "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
 
 
 def anthropic_text(envoy, stream: bool) -> str:
-    from anthropic import Anthropic
-
-    client = Anthropic(base_url=envoy.base_url, api_key="test-key-verify", max_retries=0, timeout=30)
+    client = clients.anthropic(envoy, **VERIFY)
     if not stream:
         message = client.messages.create(model="claude-x", max_tokens=100, messages=[{"role": "user", "content": PROMPT}])
         return message.content[0].text
@@ -191,10 +178,7 @@ def anthropic_text(envoy, stream: bool) -> str:
 
 
 def gemini_text(envoy, stream: bool) -> str:
-    from google import genai
-    from google.genai import types
-
-    client = genai.Client(api_key="test-key-verify", http_options=types.HttpOptions(base_url=envoy.base_url))
+    client = clients.gemini(envoy, **VERIFY)
     if not stream:
         return client.models.generate_content(model="gemini-2.0-flash", contents=PROMPT).text
     return "".join(c.text or "" for c in client.models.generate_content_stream(model="gemini-2.0-flash", contents=PROMPT))
@@ -204,24 +188,24 @@ SHAPES = {"openai_chat": chat_text, "openai_responses": responses_text, "anthrop
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_every_shape_whole_body(gw, shape):
-    assert SHAPES[shape](gw, False) == INLINE
+def test_every_shape_whole_body(verifying_gateway, shape):
+    assert SHAPES[shape](verifying_gateway, False) == INLINE
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_every_shape_stream_gets_one_more_event(gw, shape):
-    assert SHAPES[shape](gw, True) == APPENDED
+def test_every_shape_stream_gets_one_more_event(verifying_gateway, shape):
+    assert SHAPES[shape](verifying_gateway, True) == APPENDED
 
 
 @pytest.mark.parametrize("style", ["inline", "append", "headers"])
-def test_responses_stream_whole_text_repeats_match_what_was_sent(gws, style):
+def test_responses_stream_whole_text_repeats_match_what_was_sent(verifying_gateways, style):
     """The Responses API repeats the whole text after its deltas (output_text.done,
     content_part.done, output_item.done, response.completed). The marks event comes
     before the first repeat, and every repeat holds the text plus the marks, so the
     SDK's final response is what the client was streamed."""
-    envoy = gws.get(f"style-{style}", {"verification": {"enabled": True, "annotate": style}})
+    envoy = verifying_gateways(f"style-{style}", {"verification": {"enabled": True, "annotate": style}})
     expected = PLAIN if style == "headers" else APPENDED
-    client = openai_client(envoy)
+    client = clients.openai(envoy, **VERIFY)
     events = list(client.responses.create(model="gpt-4o-mini", input=PROMPT, stream=True))
     types = [e.type for e in events]
     deltas = [e.delta for e in events if e.type == "response.output_text.delta"]
@@ -237,35 +221,6 @@ def test_responses_stream_whole_text_repeats_match_what_was_sent(gws, style):
         assert stream.get_final_response().output_text == expected
 
 
-def raw_post(envoy, path: str, body: dict) -> tuple[int, bytes, dict[str, str]]:
-    """POSTs over a plain HTTP/1.1 socket through h11 (the SDKs' own HTTP/1.1 parser),
-    which, unlike the SDKs, hands out a chunked response's trailers."""
-    import socket
-
-    import h11
-
-    data = json.dumps(body).encode()
-    conn = h11.Connection(h11.CLIENT)
-    headers = [("host", "gateway"), ("content-type", "application/json"), ("authorization", "Bearer test-key-verify"),
-               ("content-length", str(len(data)))]
-    status, chunks, trailers = 0, [], {}
-    with socket.create_connection(("127.0.0.1", envoy.port), timeout=30) as sock:
-        sock.sendall(conn.send(h11.Request(method="POST", target=path, headers=headers)) + conn.send(h11.Data(data=data))
-                     + conn.send(h11.EndOfMessage()))
-        while True:
-            event = conn.next_event()
-            if event is h11.NEED_DATA:
-                conn.receive_data(sock.recv(65536))
-            elif isinstance(event, h11.Response):
-                status = event.status_code
-            elif isinstance(event, h11.Data):
-                chunks.append(event.data)
-            elif isinstance(event, h11.EndOfMessage):
-                trailers = {k.decode(): v.decode() for k, v in event.headers}
-                break
-    return status, b"".join(chunks), trailers
-
-
 STREAM_REQUESTS = {
     "openai_chat": ("/v1/chat/completions", {"model": "m", "stream": True, "messages": [{"role": "user", "content": PROMPT}]}),
     "openai_responses": ("/v1/responses", {"model": "m", "stream": True, "input": PROMPT}),
@@ -276,45 +231,45 @@ STREAM_REQUESTS = {
 
 
 @pytest.mark.parametrize("shape", STREAM_REQUESTS)
-def test_stream_summary_is_a_trailer_and_in_the_audit_line(gw, shape):
+def test_stream_summary_is_a_trailer_and_in_the_audit_line(verifying_gateway, shape):
     """A stream's headers leave before its text: the summary follows it as a trailer
     (HTTP/1.1 chunked trailers; envoy/ configs set enable_trailers) and is in the audit line."""
     path, body = STREAM_REQUESTS[shape]
-    status, data, trailers = raw_post(gw, path, body)
+    status, _, data, trailers = clients.post_raw(verifying_gateway, path, body, **VERIFY)
     assert status == 200
     assert "Confidence: 20%" in data.decode()
     assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
     time.sleep(0.3)
-    summary = gw.audit_events()[-1]["verification"]
+    summary = verifying_gateway.audit_events()[-1]["verification"]
     assert (summary["claims"], summary["verified"], summary["warnings"], summary.get("skipped")) == (3, 3, 1, None)
 
 
-def test_whole_answer_summary_is_a_trailer_when_headers_are_not_held(gw, verifier):
+def test_whole_answer_summary_is_a_trailer_when_headers_are_not_held(verifying_gateway, verifier):
     """Without `hold_headers` a whole answer's headers leave before its body is read:
     the summary follows the body as a trailer, as for a stream (and the SDK still reads
     the body as usual)."""
     body = {"model": "m", "messages": [{"role": "user", "content": PROMPT}]}
-    status, data, trailers = raw_post(gw, "/v1/chat/completions", body)
+    status, _, data, trailers = clients.post_raw(verifying_gateway, "/v1/chat/completions", body, **VERIFY)
     assert status == 200
     assert "Confidence: 20%" in json.loads(data)["choices"][0]["message"]["content"]
     assert trailers == {"x-veil-verification": "claims=3; verified=3; warnings=1"}
     verifier.script(mode="error")
-    status, data, trailers = raw_post(gw, "/v1/chat/completions", body)
+    status, _, data, trailers = clients.post_raw(verifying_gateway, "/v1/chat/completions", body, **VERIFY)
     assert status == 200 and json.loads(data)["choices"][0]["message"]["content"] == PLAIN
     assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
 
 
-def test_stream_trailer_says_why_verification_failed_open(gw, verifier):
+def test_stream_trailer_says_why_verification_failed_open(verifying_gateway, verifier):
     verifier.script(mode="error")
-    status, data, trailers = raw_post(gw, *STREAM_REQUESTS["openai_chat"])
+    status, _, data, trailers = clients.post_raw(verifying_gateway, *STREAM_REQUESTS["openai_chat"], **VERIFY)
     assert status == 200 and "Confidence" not in data.decode()
     assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
     time.sleep(0.3)
-    assert gw.audit_events()[-1]["verification"]["skipped"] == "verifier_error"
+    assert verifying_gateway.audit_events()[-1]["verification"]["skipped"] == "verifier_error"
 
 
 def test_unverified_streams_get_no_trailer(gateway):
-    status, data, trailers = raw_post(gateway, *STREAM_REQUESTS["openai_chat"])
+    status, _, data, trailers = clients.post_raw(gateway, *STREAM_REQUESTS["openai_chat"], **VERIFY)
     assert status == 200 and data.rstrip().endswith(b"data: [DONE]")
     assert trailers == {}
 
@@ -330,20 +285,20 @@ FAILURES = {
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 @pytest.mark.parametrize("failure", FAILURES)
-def test_verifier_failures_leave_the_answer_untouched(gw, verifier, failure, stream):
+def test_verifier_failures_leave_the_answer_untouched(verifying_gateway, verifier, failure, stream):
     reason, script = FAILURES[failure]
     verifier.script(**script)
-    before = stat(gw, f"verify.skipped.{reason}")
-    errors = stat(gw, "verify.errors")
-    assert chat_text(gw, stream) == PLAIN
-    assert wait_stat(gw, f"verify.skipped.{reason}", before + 1) == before + 1
-    assert stat(gw, "verify.errors") == errors + 1
+    before = stat(verifying_gateway, f"verify.skipped.{reason}")
+    errors = stat(verifying_gateway, "verify.errors")
+    assert chat_text(verifying_gateway, stream) == PLAIN
+    assert wait_stat(verifying_gateway, f"verify.skipped.{reason}", before + 1) == before + 1
+    assert stat(verifying_gateway, "verify.errors") == errors + 1
     assert len(verifier.calls()) == 2, "one call, one retry"
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-def test_slow_verifier_is_cut_off_by_the_budget(gws, verifier, stream):
-    envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
+def test_slow_verifier_is_cut_off_by_the_budget(verifying_gateways, verifier, stream):
+    envoy = verifying_gateways("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
     verifier.script(mode="slow", delay_ms=3000)
     before = stat(envoy, "verify.skipped.verifier_timeout")
     started = time.monotonic()
@@ -355,16 +310,16 @@ def test_slow_verifier_is_cut_off_by_the_budget(gws, verifier, stream):
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-def test_refused_connection(gws, stream):
-    envoy = gws.get("refused", POLICY, verifier_port=rig.free_port())
+def test_refused_connection(verifying_gateways, stream):
+    envoy = verifying_gateways("refused", POLICY, verifier_port=rig.free_port())
     before = stat(envoy, "verify.skipped.verifier_unavailable")
     assert chat_text(envoy, stream) == PLAIN
     assert wait_stat(envoy, "verify.skipped.verifier_unavailable", before + 1) == before + 1
 
 
-def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
+def test_stream_first_bytes_do_not_wait_for_the_verifier(verifying_gateways, verifier):
     """With a slow verifier, the stream's text arrives at vendor speed; only the end waits."""
-    envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
+    envoy = verifying_gateways("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
     verifier.script(mode="slow", delay_ms=3000)
     import http.client
 
@@ -389,11 +344,11 @@ BACKOFF_MS = 400
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 @pytest.mark.parametrize("failure", ["error", "drop"])
-def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stream):
+def test_a_failed_call_is_retried_after_its_backoff(verifying_gateways, verifier, failure, stream):
     """The verifier fails the extraction once (500, or a dropped connection): the retry
     comes after the backoff (the root's tick wakes the waiting request) and the answer
     gets its marks."""
-    envoy = gws.get("backoff", {"hold_headers": True, "verification": {
+    envoy = verifying_gateways("backoff", {"hold_headers": True, "verification": {
         "enabled": True, "retry_backoff_ms": BACKOFF_MS, "retry_backoff_max_ms": BACKOFF_MS, "cache_entries": 0}})
     verifier.script(mode=failure, fail_calls=1)
     retries, errors = stat(envoy, "verify.retries"), stat(envoy, "verify.errors")
@@ -401,7 +356,7 @@ def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stre
         assert chat_text(envoy, True) == APPENDED
     else:
         # The held headers get the summary, set as the request by the root's tick.
-        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+        raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
             model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
         assert raw.parse().choices[0].message.content == INLINE
         assert raw.headers.get("x-veil-verification") == "claims=3; verified=3; warnings=1"
@@ -428,7 +383,7 @@ def unmarked_answer_time(envoy, stream: bool, reason: str) -> float:
     if stream:
         assert chat_text(envoy, True) == PLAIN
     else:
-        raw = openai_client(envoy).chat.completions.with_raw_response.create(
+        raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
             model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}])
         assert raw.parse().choices[0].message.content == PLAIN
         assert raw.headers.get("x-veil-verification") == f"claims=0; verified=0; warnings=0; skipped={reason}"
@@ -436,12 +391,12 @@ def unmarked_answer_time(envoy, stream: bool, reason: str) -> float:
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-def test_a_backoff_past_the_budget_fails_open_at_once(gws, verifier, stream):
+def test_a_backoff_past_the_budget_fails_open_at_once(verifying_gateways, verifier, stream):
     """A retry that could not start within the budget is not waited for: the answer goes
     on unmarked right away, with the failure as the reason."""
     policy = {"hold_headers": True, "verification": {
         "enabled": True, "budget_ms": 1000, "call_timeout_ms": 800, "retry_backoff_ms": 1500, "retry_backoff_max_ms": 1500}}
-    envoy = gws.get("backoff-past-budget", policy)
+    envoy = verifying_gateways("backoff-past-budget", policy)
     warm(envoy, verifier)
     verifier.script(mode="error")
     before = stat(envoy, "verify.skipped.verifier_error")
@@ -454,15 +409,13 @@ def test_a_backoff_past_the_budget_fails_open_at_once(gws, verifier, stream):
     assert (summary["skipped"], summary["errors"], summary["retries"]) == ("verifier_error", 1, 0)
 
 
-def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(vendor, verifier):
+def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(gateways, verifier):
     """The client hangs up while its verification waits out a backoff: the request is
     forgotten (no retry is sent for it), nothing panics, and the worker goes on serving."""
     import http.client
 
     policy = {"verification": {"enabled": True, "retry_backoff_ms": 1500, "retry_backoff_max_ms": 1500}}
-    config = rig.render(listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
-                        verifier_port=verifier.port, plugin_config=policy)
-    envoy = rig.Envoy(config, concurrency=1)
+    envoy = gateways(policy, concurrency=1, verifier_port=verifier.port)
     try:
         verifier.script(mode="error", fail_calls=1)
         conn = http.client.HTTPConnection("127.0.0.1", envoy.port, timeout=10)
@@ -486,16 +439,16 @@ def test_a_client_gone_while_a_retry_waits_leaves_nothing_behind(vendor, verifie
 # --- modes ----------------------------------------------------------------------------
 
 
-def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, verifier):
-    envoy = gws.get("restored", {"verification": {"enabled": True, "text": "restored"}})
+def test_restored_text_mode_sends_values_and_marks_the_restored_answer(verifying_gateways, verifier):
+    envoy = verifying_gateways("restored", {"verification": {"enabled": True, "text": "restored"}})
     assert chat(envoy) == INLINE
     users = json.dumps([c["body"]["messages"][0]["content"].partition("\n\n")[2] for c in verifier.calls()], ensure_ascii=False)
     assert EMAIL in users, "restored mode: the verifier sees the values"
     assert "\u00abtoken:" not in users
 
 
-def test_headers_style_changes_nothing_but_counts(gws):
-    envoy = gws.get("headers", {"verification": {"enabled": True, "annotate": "headers"}})
+def test_headers_style_changes_nothing_but_counts(verifying_gateways):
+    envoy = verifying_gateways("headers", {"verification": {"enabled": True, "annotate": "headers"}})
     before = stat(envoy, "verify.warnings")
     assert chat(envoy) == PLAIN
     assert chat_text(envoy, True) == PLAIN
@@ -503,20 +456,20 @@ def test_headers_style_changes_nothing_but_counts(gws):
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
+def test_unknown_cluster_fails_open_at_once(verifying_gateways, verifier, stream):
     """A verifier cluster Envoy does not know: dispatch_http_call is refused. That is a
     configuration error, so it is not retried after the backoff (2 s here): the answer
     goes on unmarked at once, with its own reason in the header, audit and counters."""
     policy = {"hold_headers": True, "verification": {
         "enabled": True, "cluster": "no-such-cluster", "retry_backoff_ms": 2000, "retry_backoff_max_ms": 2000}}
-    envoy = gws.get("nocluster", policy)
+    envoy = verifying_gateways("nocluster", policy)
     warm(envoy, verifier)
     before = stat(envoy, "verify.skipped.verifier_misconfigured")
     held = unmarked_answer_time(envoy, stream, "verifier_misconfigured")
     assert held < 1.0, f"answer took {held:.2f}s: it waited for a retry of a call Envoy refused"
     if stream:
         # Nothing was left to wait for at the end: the trailer went out final at once.
-        _, _, trailers = raw_post(envoy, *STREAM_REQUESTS["openai_chat"])
+        _, _, _, trailers = clients.post_raw(envoy, *STREAM_REQUESTS["openai_chat"], **VERIFY)
         assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"}
         before += 1
     assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
@@ -526,25 +479,21 @@ def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
     assert (summary["skipped"], summary["errors"], summary["retries"], summary["calls"]) == ("verifier_misconfigured", 1, 0, 1)
 
 
-def test_gemini_json_array_stream_gets_one_more_element(gw):
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
-    body = json.dumps({"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]})
-    conn.request("POST", "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body,
-                 {"content-type": "application/json", "x-goog-api-key": "k"})
-    response = conn.getresponse()
-    elements = json.loads(response.read())
+def test_gemini_json_array_stream_gets_one_more_element(verifying_gateway):
+    body = {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}
+    _, _, data, _ = clients.post_raw(verifying_gateway, "/v1beta/models/gemini-2.0-flash:streamGenerateContent", body, api_key=None,
+                                     headers={"x-goog-api-key": "k"}, timeout=30)
+    elements = json.loads(data)
     texts = [e["candidates"][0]["content"]["parts"][0]["text"] for e in elements]
     assert "".join(texts) == APPENDED
     assert texts[-1] == APPENDED[len(PLAIN):], "the marks are one element of their own"
 
 
-def test_long_stream_is_verified_while_it_flows(gw, verifier):
+def test_long_stream_is_verified_while_it_flows(verifying_gateway, verifier):
     """Twelve sentences: claims are extracted in batches while the stream flows, up to
     max_claims (8); the rest of the text is not verified and the stream still ends."""
     prompt = " ".join(f"The moon is made of cheese number {i}. Paris is the capital of France {i}." for i in range(6))
-    chunks = list(openai_client(gw).chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}], stream=True))
+    chunks = list(clients.openai(verifying_gateway, **VERIFY).chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}], stream=True))
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     head, _, marks = text.partition("\n\n")
     assert head == f"You said: {prompt}"
@@ -554,22 +503,18 @@ def test_long_stream_is_verified_while_it_flows(gw, verifier):
     assert len(verifier.calls()) - len(extractions) == 8, "max_claims scored"
 
 
-def test_skip_known_at_header_time_is_in_the_header(gw, verifier):
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=30)
-    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Plain text please [[plain]]"}]})
-    conn.request("POST", "/v1/chat/completions", body, {"content-type": "application/json", "authorization": "Bearer k"})
-    response = conn.getresponse()
-    assert response.read() == b"You said: Plain text please [[plain]]"
-    assert response.getheader("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=no_text"
+def test_skip_known_at_header_time_is_in_the_header(verifying_gateway, verifier):
+    body = {"model": "m", "messages": [{"role": "user", "content": "Plain text please [[plain]]"}]}
+    _, headers, data, _ = clients.post_raw(verifying_gateway, "/v1/chat/completions", body, api_key="k", timeout=30)
+    assert data == b"You said: Plain text please [[plain]]"
+    assert headers.get("x-veil-verification") == "claims=0; verified=0; warnings=0; skipped=no_text"
     assert verifier.calls() == []
     time.sleep(0.3)
-    assert gw.audit_events()[-1]["verification"]["skipped"] == "no_text"
+    assert verifying_gateway.audit_events()[-1]["verification"]["skipped"] == "no_text"
 
 
-def test_chat_stream_usage_chunk_stays_last(gw):
-    chunks = list(openai_client(gw).chat.completions.create(
+def test_chat_stream_usage_chunk_stays_last(verifying_gateway):
+    chunks = list(clients.openai(verifying_gateway, **VERIFY).chat.completions.create(
         model="m", messages=[{"role": "user", "content": PROMPT}], stream=True, stream_options={"include_usage": True},
     ))
     assert chunks[-1].usage.total_tokens == 18
@@ -577,11 +522,11 @@ def test_chat_stream_usage_chunk_stays_last(gw):
     assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == APPENDED
 
 
-def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
+def test_held_headers_carry_the_summary_of_a_whole_answer(verifying_gateways, verifier):
     """`hold_headers: true` (gateway.yaml sets allow_on_headers_stop_iteration): the
     response headers wait for the verdict, so the summary header is complete."""
-    envoy = gws.get("held", {"hold_headers": True, "verification": {"enabled": True}})
-    raw = openai_client(envoy).chat.completions.with_raw_response.create(
+    envoy = verifying_gateways("held", {"hold_headers": True, "verification": {"enabled": True}})
+    raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}]
     )
     assert raw.parse().choices[0].message.content == INLINE
@@ -591,7 +536,7 @@ def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
     # Fail open still holds: a verifier that errors leaves the answer as it was, and
     # the header says why.
     verifier.script(mode="error")
-    raw = openai_client(envoy).chat.completions.with_raw_response.create(
+    raw = clients.openai(envoy, **VERIFY).chat.completions.with_raw_response.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": PROMPT}]
     )
     assert raw.parse().choices[0].message.content == PLAIN
@@ -601,7 +546,7 @@ def test_held_headers_carry_the_summary_of_a_whole_answer(gws, verifier):
     assert chat_text(envoy, True) == APPENDED
 
 
-def test_a_rule_turns_verification_on_with_its_own_verifier_key(vendor, verifier):
+def test_a_rule_turns_verification_on_with_its_own_verifier_key(gateways, verifier):
     policy = {
         "rules": [
             {
@@ -611,20 +556,13 @@ def test_a_rule_turns_verification_on_with_its_own_verifier_key(vendor, verifier
             }
         ]
     }
-    config = rig.render(
-        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
-        verifier_port=verifier.port, plugin_config=policy, env={"VERIFIER_KEY": "vk-synthetic-1"},
-    )
-    envoy = rig.Envoy(config, concurrency=1)
+    envoy = gateways(policy, concurrency=1, env={"VERIFIER_KEY": "vk-synthetic-1"}, verifier_port=verifier.port)
     try:
-        from openai import OpenAI
-
-        plain = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=30)
+        plain = clients.openai(envoy, api_key="k", timeout=30)
         reply = plain.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}])
         assert reply.choices[0].message.content == PLAIN
         assert verifier.calls() == []
-        verified = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=30,
-                          default_headers={"x-verify": "1"})
+        verified = clients.openai(envoy, api_key="k", timeout=30, headers={"x-verify": "1"})
         reply = verified.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}])
         assert reply.choices[0].message.content == INLINE
         calls = verifier.calls()

@@ -22,11 +22,12 @@ import openai
 import pytest
 import yaml
 
-import rig
+from tests.rig import clients, rig
 
 POLICIES = rig.ROOT / "policies"
 STAT = "extension_config_discovery.http_filter.veil.default"
 KEY = "33" * 32
+API_KEY = "test-key-xds"
 TOKENIZED = re.compile(r"^mail «token:EMAIL:[0-9a-f]+»$")
 MASKED = "mail [EMAIL]"
 
@@ -47,14 +48,10 @@ def put(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def client(gw, key: str = "test-key-xds") -> openai.OpenAI:
-    return openai.OpenAI(base_url=f"{gw.base_url}/v1", api_key=key, max_retries=0, timeout=20)
-
-
-def vendor_saw(gw, vendor, text: str = "mail jane.doe@example.com", key: str = "test-key-xds") -> str:
+def vendor_saw(xds_gateway, vendor, text: str = "mail jane.doe@example.com", key: str = API_KEY) -> str:
     """Sends one chat message through the gateway; returns what the vendor received.
     Any failed request fails the test: a reload must not drop requests."""
-    reply = client(gw, key).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+    reply = clients.openai(xds_gateway, api_key=key).chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
     received = [r for r in vendor.received() if r["path"] == "/v1/chat/completions"]
     sent = json.loads(received[-1]["body"])["messages"][0]["content"]
     # Tokens come back restored; masks stay masks.
@@ -72,18 +69,18 @@ def until(check, timeout: float = 10.0, interval: float = 0.05) -> float:
     return time.monotonic() - start
 
 
-def last_push_acked(plane, after: int) -> str:
+def last_push_acked(control_plane, after: int) -> str:
     """Waits for the ACK of the last version pushed past log offset `after`."""
     push = r"push (?:delta )?stream \d+ node=\S+ version=(\S+)"
-    plane.wait_for(push, after=after)
-    pushes = re.findall(push, plane.log()[after:])
+    control_plane.wait_for(push, after=after)
+    pushes = re.findall(push, control_plane.log()[after:])
     version = pushes[-1]
-    acked = plane.wait_for(rf"ACK (?:delta )?stream \d+ node=\S+ version={re.escape(version)}", after=after)
+    acked = control_plane.wait_for(rf"ACK (?:delta )?stream \d+ node=\S+ version={re.escape(version)}", after=after)
     return acked.group(0)
 
 
 @pytest.fixture(scope="module")
-def plane(tmp_path_factory):
+def control_plane(tmp_path_factory):
     policies = tmp_path_factory.mktemp("policies")
     (policies / "default.yaml").write_text(policy("default"))
     cp = rig.ControlPlane(policies)
@@ -92,9 +89,9 @@ def plane(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def gw(plane, vendor):
+def xds_gateway(control_plane, vendor):
     config = rig.render_dynamic(
-        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=plane.port
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=control_plane.port
     )
     envoy = rig.Envoy(config, concurrency=2, env={"VEIL_VAULT_KEY": KEY})
     yield envoy
@@ -102,53 +99,53 @@ def gw(plane, vendor):
 
 
 @pytest.fixture(scope="module")
-def gw_delta(plane, vendor):
+def delta_xds_gateway(control_plane, vendor):
     """A second gateway of the fleet, on the same control plane, over delta ADS."""
     config = rig.render_dynamic(
         listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
-        xds_port=plane.port, delta=True,
+        xds_port=control_plane.port, delta=True,
     )
     envoy = rig.Envoy(config, concurrency=1, env={"VEIL_VAULT_KEY": KEY})
     yield envoy
     envoy.stop()
 
 
-def apply(plane, gw, vendor, name: str) -> None:
+def apply(control_plane, xds_gateway, vendor, name: str) -> None:
     """Makes `policies/<name>.yaml` the served `veil.default` and waits until it is in effect."""
-    put(plane.policies / "default.yaml", policy(name))
+    put(control_plane.policies / "default.yaml", policy(name))
     want = (lambda s: TOKENIZED.match(s) is not None) if name == "default" else (lambda s: s == MASKED)
-    until(lambda: want(vendor_saw(gw, vendor)))
+    until(lambda: want(vendor_saw(xds_gateway, vendor)))
 
 
-def test_the_first_policy_arrives_over_ads_and_is_acked(plane, gw, vendor):
-    assert TOKENIZED.match(vendor_saw(gw, vendor))
-    assert re.search(r"ACK stream \d+ node=veil-gateway version=1-[0-9a-f]{8} nonce=\S+", plane.log())
-    assert gw.stats()[f"{STAT}.config_reload"] >= 1
+def test_the_first_policy_arrives_over_ads_and_is_acked(control_plane, xds_gateway, vendor):
+    assert TOKENIZED.match(vendor_saw(xds_gateway, vendor))
+    assert re.search(r"ACK stream \d+ node=veil-gateway version=1-[0-9a-f]{8} nonce=\S+", control_plane.log())
+    assert xds_gateway.stats()[f"{STAT}.config_reload"] >= 1
 
 
-def test_a_policy_change_reaches_every_gateway_within_seconds(plane, gw, gw_delta, vendor):
-    apply(plane, gw, vendor, "default")
-    assert until(lambda: TOKENIZED.match(vendor_saw(gw_delta, vendor)) is not None) < 5
-    reloads = gw.stats()[f"{STAT}.config_reload"]
-    offset = len(plane.log())
-    put(plane.policies / "default.yaml", policy("strict"))
-    elapsed = until(lambda: vendor_saw(gw, vendor) == MASKED)
+def test_a_policy_change_reaches_every_gateway_within_seconds(control_plane, xds_gateway, delta_xds_gateway, vendor):
+    apply(control_plane, xds_gateway, vendor, "default")
+    assert until(lambda: TOKENIZED.match(vendor_saw(delta_xds_gateway, vendor)) is not None) < 5
+    reloads = xds_gateway.stats()[f"{STAT}.config_reload"]
+    offset = len(control_plane.log())
+    put(control_plane.policies / "default.yaml", policy("strict"))
+    elapsed = until(lambda: vendor_saw(xds_gateway, vendor) == MASKED)
     print(f"\npolicy file change -> new policy in effect for new requests: {elapsed:.2f}s")
     assert elapsed < 5
-    assert until(lambda: vendor_saw(gw_delta, vendor) == MASKED) < 5
-    last_push_acked(plane, offset)
-    plane.wait_for(r"ACK delta stream \d+ node=veil-gateway", after=offset)
-    assert gw.stats()[f"{STAT}.config_reload"] == reloads + 1
+    assert until(lambda: vendor_saw(delta_xds_gateway, vendor) == MASKED) < 5
+    last_push_acked(control_plane, offset)
+    control_plane.wait_for(r"ACK delta stream \d+ node=veil-gateway", after=offset)
+    assert xds_gateway.stats()[f"{STAT}.config_reload"] == reloads + 1
     # Back again: the same way.
-    put(plane.policies / "default.yaml", policy("default"))
-    assert until(lambda: TOKENIZED.match(vendor_saw(gw, vendor)) is not None) < 5
-    assert until(lambda: TOKENIZED.match(vendor_saw(gw_delta, vendor)) is not None) < 5
+    put(control_plane.policies / "default.yaml", policy("default"))
+    assert until(lambda: TOKENIZED.match(vendor_saw(xds_gateway, vendor)) is not None) < 5
+    assert until(lambda: TOKENIZED.match(vendor_saw(delta_xds_gateway, vendor)) is not None) < 5
 
 
-def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, gw, vendor):
-    apply(plane, gw, vendor, "default")
+def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(control_plane, xds_gateway, vendor):
+    apply(control_plane, xds_gateway, vendor, "default")
     text = "Please write to jane.doe@example.com about the quarterly report before Friday"
-    stream = client(gw).chat.completions.create(
+    stream = clients.openai(xds_gateway, api_key=API_KEY).chat.completions.create(
         model="m",
         stream=True,
         messages=[{"role": "user", "content": text}],
@@ -156,11 +153,11 @@ def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, 
     )
     chunks = iter(stream)
     received = [next(chunks), next(chunks)]
-    offset = len(plane.log())
-    put(plane.policies / "default.yaml", policy("strict"))
-    last_push_acked(plane, offset)
+    offset = len(control_plane.log())
+    put(control_plane.policies / "default.yaml", policy("strict"))
+    last_push_acked(control_plane, offset)
     # New requests already follow the new policy while the old stream is still open.
-    until(lambda: vendor_saw(gw, vendor) == MASKED)
+    until(lambda: vendor_saw(xds_gateway, vendor) == MASKED)
     rest = list(chunks)
     assert len(rest) > 3, "the stream ended before the push; it proves nothing"
     got = "".join(c.choices[0].delta.content or "" for c in received + rest if c.choices)
@@ -169,49 +166,49 @@ def test_a_stream_in_flight_during_a_push_completes_under_the_old_policy(plane, 
     assert re.search(r"«token:EMAIL:[0-9a-f]+»", streamed[-1]["messages"][0]["content"])
 
 
-def test_the_vault_survives_a_reload(plane, gw, vendor):
-    apply(plane, gw, vendor, "strict")  # tokenizes private IPs
+def test_the_vault_survives_a_reload(control_plane, xds_gateway, vendor):
+    apply(control_plane, xds_gateway, vendor, "strict")  # tokenizes private IPs
     key = "test-key-vault-reload"
-    sent = vendor_saw(gw, vendor, "server 10.20.30.40 is down", key=key)
+    sent = vendor_saw(xds_gateway, vendor, "server 10.20.30.40 is down", key=key)
     token = re.fullmatch(r"server («token:PRIVATE_IP:[0-9a-f]+») is down", sent).group(1)
-    restored = gw.stats().get("wasmcustom.veil.vault.restored", 0)
-    apply(plane, gw, vendor, "default")
+    restored = xds_gateway.stats().get("wasmcustom.veil.vault.restored", 0)
+    apply(control_plane, xds_gateway, vendor, "default")
     # The token is not in this request: only the vault, kept across the reload, has it.
-    reply = client(gw, key).chat.completions.create(
+    reply = clients.openai(xds_gateway, api_key=key).chat.completions.create(
         model="m", messages=[{"role": "user", "content": f"Which server? {token}"}]
     )
     assert reply.choices[0].message.content == "You said: Which server? 10.20.30.40"
-    assert gw.stats()["wasmcustom.veil.vault.restored"] > restored
+    assert xds_gateway.stats()["wasmcustom.veil.vault.restored"] > restored
 
 
-def test_an_invalid_policy_is_never_pushed_and_the_last_good_one_stays(plane, gw, vendor):
-    apply(plane, gw, vendor, "default")
-    offset = len(plane.log())
-    put(plane.policies / "default.yaml", INVALID)
-    rejected = plane.wait_for(r"policy rejected: .*not_a_policy_field.*; keeping veil.default", after=offset)
+def test_an_invalid_policy_is_never_pushed_and_the_last_good_one_stays(control_plane, xds_gateway, vendor):
+    apply(control_plane, xds_gateway, vendor, "default")
+    offset = len(control_plane.log())
+    put(control_plane.policies / "default.yaml", INVALID)
+    rejected = control_plane.wait_for(r"policy rejected: .*not_a_policy_field.*; keeping veil.default", after=offset)
     time.sleep(0.5)
-    assert "push stream" not in plane.log()[offset:]
-    assert TOKENIZED.match(vendor_saw(gw, vendor))
+    assert "push stream" not in control_plane.log()[offset:]
+    assert TOKENIZED.match(vendor_saw(xds_gateway, vendor))
     assert "jane.doe" not in rejected.group(0)
     # Fixed: served again.
-    put(plane.policies / "default.yaml", policy("strict"))
-    until(lambda: vendor_saw(gw, vendor) == MASKED)
+    put(control_plane.policies / "default.yaml", policy("strict"))
+    until(lambda: vendor_saw(xds_gateway, vendor) == MASKED)
 
 
 @pytest.mark.parametrize("delta", [False, True], ids=["sotw", "delta"])
 def test_a_policy_envoy_rejects_is_nacked_and_the_last_good_one_keeps_protecting(tmp_path, vendor, delta):
     (tmp_path / "default.yaml").write_text(policy("default"))
-    plane = rig.ControlPlane(tmp_path, unchecked=True)
+    control_plane = rig.ControlPlane(tmp_path, unchecked=True)
     config = rig.render_dynamic(
         listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port,
-        xds_port=plane.port, delta=delta,
+        xds_port=control_plane.port, delta=delta,
     )
     envoy = rig.Envoy(config, concurrency=2)
     try:
         assert TOKENIZED.match(vendor_saw(envoy, vendor))
-        offset = len(plane.log())
+        offset = len(control_plane.log())
         put(tmp_path / "default.yaml", INVALID)
-        nack = plane.wait_for(r"NACK (?:delta )?stream \d+ node=veil-gateway version=(\S+) nonce=\S+", after=offset)
+        nack = control_plane.wait_for(r"NACK (?:delta )?stream \d+ node=veil-gateway version=(\S+) nonce=\S+", after=offset)
         assert nack.group(1).startswith("2-")
         assert envoy.stats()[f"{STAT}.update_rejected"] >= 1
         assert "policy rejected" in envoy.log()  # the filter's own reason, in Envoy's log
@@ -220,36 +217,36 @@ def test_a_policy_envoy_rejects_is_nacked_and_the_last_good_one_keeps_protecting
         # The next good policy is applied normally.
         put(tmp_path / "default.yaml", policy("strict"))
         until(lambda: vendor_saw(envoy, vendor) == MASKED)
-        last_push_acked(plane, offset)
+        last_push_acked(control_plane, offset)
     finally:
         envoy.stop()
-        plane.stop()
-    assert '{"apiVersion"' not in plane.log()  # names, versions, digests: never the policy
+        control_plane.stop()
+    assert '{"apiVersion"' not in control_plane.log()  # names, versions, digests: never the policy
 
 
 @pytest.mark.parametrize("delta", [False, True], ids=["sotw", "delta"])
 def test_a_control_plane_restart_keeps_the_policy_and_resumes_pushes(tmp_path, vendor, delta):
     (tmp_path / "default.yaml").write_text(policy("default"))
-    plane = rig.ControlPlane(tmp_path)
+    control_plane = rig.ControlPlane(tmp_path)
     config = rig.render_dynamic(
-        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=plane.port,
+        listener_port=rig.free_port(), admin_port=rig.free_port(), vendor_port=vendor.port, xds_port=control_plane.port,
         delta=delta,
     )
     envoy = rig.Envoy(config)
     try:
         assert TOKENIZED.match(vendor_saw(envoy, vendor))
-        plane.stop()
+        control_plane.stop()
         # No control plane: the last accepted policy keeps protecting.
         for _ in range(3):
             assert TOKENIZED.match(vendor_saw(envoy, vendor))
         put(tmp_path / "default.yaml", policy("strict"))
-        plane = rig.ControlPlane(tmp_path, port=plane.port)
+        control_plane = rig.ControlPlane(tmp_path, port=control_plane.port)
         # Envoy reconnects (backoff up to 2 s) and gets the current policy.
         until(lambda: vendor_saw(envoy, vendor) == MASKED, timeout=20)
-        last_push_acked(plane, 0)
+        last_push_acked(control_plane, 0)
     finally:
         envoy.stop()
-        plane.stop()
+        control_plane.stop()
 
 
 def test_without_a_control_plane_nothing_passes_unprotected(vendor):
@@ -261,7 +258,7 @@ def test_without_a_control_plane_nothing_passes_unprotected(vendor):
     try:
         before = len(vendor.received())
         with pytest.raises(openai.InternalServerError):  # Envoy: no filter config, 500
-            client(envoy).chat.completions.create(
+            clients.openai(envoy, api_key=API_KEY).chat.completions.create(
                 model="m", messages=[{"role": "user", "content": "mail jane.doe@example.com"}]
             )
         assert len(vendor.received()) == before

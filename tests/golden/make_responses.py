@@ -2,17 +2,16 @@
 wire format (the vendor echoes the tokens it received). Run after a bless of
 vendor.json; then bless again to write client.*, and review the diff.
 
-    python tests/golden/make_responses.py && VEIL_BLESS=1 cargo test --test it golden
+    python -m tests.golden.make_responses && VEIL_BLESS=1 cargo test --test it golden
 """
 
 import json
 import random
-import sys
 from pathlib import Path
 
+from tests.rig import fake_vendor as fv
+
 ROOT = Path(__file__).parent
-sys.path.insert(0, str(ROOT.parent / "rig"))
-import fake_vendor as fv  # noqa: E402
 
 API = {"openai_chat": "chat", "openai_responses": "responses", "anthropic_messages": "anthropic", "gemini": "gemini"}
 

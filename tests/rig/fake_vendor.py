@@ -24,7 +24,7 @@ Rig endpoints (not part of any vendor API):
                             and every other GET)
   POST /__rig/reset      -> clears the list
 
-Run: python fake_vendor.py --port 18080
+Run (from the repository root): python -m tests.rig.fake_vendor --port 18080
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import serving
+from tests.rig import serving
 
 _received: list[dict] = []
 _lock = threading.Lock()

@@ -26,7 +26,7 @@ Rig endpoints:
                               (this process's clock) when it arrived and was answered
   POST /__verifier/reset   -> clears calls and script
 
-Run: python fake_verifier.py --port 18090
+Run (from the repository root): python -m tests.rig.fake_verifier --port 18090
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import serving
+from tests.rig import serving
 
 DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "low": ["moon", "Atlantis"], "fail_calls": 0}
 _script = dict(DEFAULT_SCRIPT)

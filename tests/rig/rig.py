@@ -1,8 +1,9 @@
 """The local rig: start a real Envoy with veil.wasm (and a fake vendor) on loopback.
 
-Used by the end-to-end tests, the demo and the benchmark. It renders a copy of an
-Envoy config from `envoy/` with the ports and paths of this run, so the files in
-`envoy/` stay the ones a user reads and `envoy --mode validate` checks.
+Used by the end-to-end tests (`tests/e2e`), the demo and the benchmarks
+(`tests/tools`). It renders a copy of an Envoy config from `envoy/` with the ports and
+paths of this run, so the files in `envoy/` stay the ones a user reads and
+`envoy --mode validate` checks.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import copy
 import json
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -19,14 +21,37 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from types import ModuleType
 
 import yaml
+
+from tests.rig import fake_vendor, fake_verifier
 
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
 ENVOY_DIR = ROOT / "envoy"
 # The control plane: `cargo test --workspace` (and so `cargo xtask test`) builds it.
 VEILCTL = ROOT / "target" / "debug" / "veilctl"
+# This process's mark in the names of its temporary directories, `veil-<what>-<RUN>-…`:
+# a check finds what this run left behind without counting a parallel run's.
+RUN = f"{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def temp_dir(what: str) -> Path:
+    """A new temporary directory of this run (`veil-<what>-<RUN>-…`)."""
+    return Path(tempfile.mkdtemp(prefix=f"veil-{what}-{RUN}-"))
+
+
+def temp_dirs_left() -> list[Path]:
+    """The temporary directories of this run that still exist."""
+    return sorted(Path(tempfile.gettempdir()).glob(f"veil-*-{RUN}-*"))
+
+
+def _remove(workdir: Path, log_path: Path) -> str:
+    """Removes a process's temporary directory; returns its log, read first."""
+    text = log_path.read_text(errors="replace") if log_path.exists() else ""
+    shutil.rmtree(workdir, ignore_errors=True)
+    return text
 
 
 def envoy_binary() -> str:
@@ -101,7 +126,9 @@ def render(
 
 
 class Envoy:
-    """A running Envoy process with its log captured to a file."""
+    """A running Envoy process with its log captured to a file: in `workdir` if given
+    (the caller's to remove), else in a temporary directory of its own that `stop()`
+    removes (the log stays readable through `log()`)."""
 
     def __init__(
         self,
@@ -112,13 +139,23 @@ class Envoy:
         log_level: str = "info",
         env: dict[str, str] | None = None,
     ):
-        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="veil-envoy-"))
-        self.config_path = self.workdir / "envoy.yaml"
-        self.config_path.write_text(yaml.safe_dump(config))
-        self.log_path = self.workdir / "envoy.log"
         self.admin_port = config["admin"]["address"]["socket_address"]["port_value"]
         self.port = config["static_resources"]["listeners"][0]["address"]["socket_address"]["port_value"]
+        self._owns_workdir = workdir is None
+        self.workdir = temp_dir("envoy") if workdir is None else Path(workdir)
+        self.config_path = self.workdir / "envoy.yaml"
+        self.log_path = self.workdir / "envoy.log"
+        self._final_log: str | None = None
+        self.proc: subprocess.Popen | None = None
         self._log = open(self.log_path, "wb")
+        try:
+            self.config_path.write_text(yaml.safe_dump(config))
+            self._start(concurrency, log_level, env)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, concurrency: int, log_level: str, env: dict[str, str] | None) -> None:
         self.proc = subprocess.Popen(
             [
                 envoy_binary(),
@@ -154,6 +191,8 @@ class Envoy:
         raise RuntimeError(f"envoy not ready after {timeout}s; log:\n{self.log()[-4000:]}")
 
     def log(self) -> str:
+        if self._final_log is not None:
+            return self._final_log
         if not self._log.closed:
             self._log.flush()
         return self.log_path.read_text(errors="replace")
@@ -187,22 +226,22 @@ class Envoy:
         return (int(fields[11]) + int(fields[12])) / ticks
 
     def stop(self) -> None:
-        terminate(self.proc)
+        """Stops Envoy and removes its own temporary directory; again: nothing."""
+        if self.proc is not None:
+            terminate(self.proc)
         self._log.close()
+        if self._owns_workdir and self._final_log is None:
+            self._final_log = _remove(self.workdir, self.log_path)
 
 
 class _Threaded:
     """A fake server module (`serve(port)`) run in a thread of this process."""
 
-    module = ""
+    module: ModuleType
 
     def __init__(self, port: int | None = None):
-        import importlib
-        import sys
-
-        sys.path.insert(0, str(Path(__file__).parent))
         self.port = port or free_port()
-        self.server = importlib.import_module(self.module).serve(self.port)
+        self.server = self.module.serve(self.port)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
@@ -214,7 +253,7 @@ class _Threaded:
 class Verifier(_Threaded):
     """The fake claim verifier (`fake_verifier.py`), in a thread of this process."""
 
-    module = "fake_verifier"
+    module = fake_verifier
 
     def _post(self, path: str, body: dict) -> None:
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
@@ -235,7 +274,7 @@ class Verifier(_Threaded):
 class Vendor(_Threaded):
     """The fake vendor, in a thread of this process."""
 
-    module = "fake_vendor"
+    module = fake_vendor
 
     @property
     def base_url(self) -> str:
@@ -306,8 +345,9 @@ class ControlPlane:
             raise RuntimeError(f"{VEILCTL} is not built: run `cargo build -p veilctl`")
         self.policies = Path(policies)
         self.port = port or free_port()
-        self.workdir = Path(tempfile.mkdtemp(prefix="veil-xds-"))
+        self.workdir = temp_dir("xds")
         self.log_path = self.workdir / "veilctl.log"
+        self._final_log: str | None = None
         self._log = open(self.log_path, "wb")
         cmd = [
             str(VEILCTL), "xds", "serve",
@@ -318,10 +358,17 @@ class ControlPlane:
         ]
         if unchecked:
             cmd.append("--unchecked")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
-        self.wait_for(r"listening on", timeout=20)
+        self.proc: subprocess.Popen | None = None
+        try:
+            self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT)
+            self.wait_for(r"listening on", timeout=20)
+        except BaseException:
+            self.stop()
+            raise
 
     def log(self) -> str:
+        if self._final_log is not None:
+            return self._final_log
         if not self._log.closed:
             self._log.flush()
         return self.log_path.read_text(errors="replace")
@@ -340,5 +387,10 @@ class ControlPlane:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        terminate(self.proc)
+        """Stops the control plane and removes its temporary directory (the log stays
+        readable through `log()`); again: nothing."""
+        if self.proc is not None:
+            terminate(self.proc)
         self._log.close()
+        if self._final_log is None:
+            self._final_log = _remove(self.workdir, self.log_path)

@@ -28,7 +28,8 @@ cargo xtask <command>
                   --xds: the policy comes from `veilctl xds serve` watching policies/,
                   so editing policies/default.yaml takes effect live
   test            install what is needed, build, run every test (Rust + real Envoy)
-  bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to bench.py)
+  bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to
+                  tests/tools/bench.py)
   bench-v8        the core (redaction, detection) on bench-like bodies, natively and in
                   V8 through Node's WASI (examples/core_speed.rs), without Envoy
   verify-llm      claim verification with a real local LLM: builds llama-cpp-python
@@ -66,14 +67,15 @@ fn main() -> ExitCode {
             .and_then(|_| build())
             .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
             .and_then(|_| demo(rest)),
-        "bench" => {
-            setup().and_then(|_| build()).and_then(|_| ensure_wrk()).and_then(|_| python(&["tests/rig/bench.py"], rest))
-        }
+        "bench" => setup()
+            .and_then(|_| build())
+            .and_then(|_| ensure_wrk())
+            .and_then(|_| python(&["-m", "tests.tools.bench"], rest)),
         "bench-v8" => setup().and_then(|_| bench_v8()),
         "verify-llm" => setup()
             .and_then(|_| build())
             .and_then(|_| setup_llm())
-            .and_then(|_| python(&["tests/rig/verify_llm.py"], rest)),
+            .and_then(|_| python(&["-m", "tests.tools.verify_llm"], rest)),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())
@@ -305,7 +307,7 @@ fn clippy() -> Result {
 fn demo(rest: &[String]) -> Result {
     let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, std::sync::Arc::clone(&interrupted));
-    let result = python(&["tests/rig/demo.py"], rest);
+    let result = python(&["-m", "tests.tools.demo"], rest);
     if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
         step("demo stopped");
         return Ok(());

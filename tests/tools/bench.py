@@ -27,9 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import rig  # noqa: E402
+from tests.rig import rig
 
 COMPLETION = {
     "id": "chatcmpl-bench",
@@ -329,8 +327,9 @@ def main() -> int:
         if args.streams:
             vendor_port = rig.free_port()
             vendor = subprocess.Popen(
-                [sys.executable, str(Path(__file__).parent / "fake_vendor.py"), "--port", str(vendor_port)],
+                [sys.executable, "-m", "tests.rig.fake_vendor", "--port", str(vendor_port)],
                 stdout=subprocess.DEVNULL,
+                cwd=rig.ROOT,
             )
             stream_gws = {}
             try:

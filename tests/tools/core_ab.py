@@ -1,6 +1,6 @@
 """The core of two builds, natively and in V8, alternated (BENCHMARKS.md §2).
 
-    python tests/rig/core_ab.py BASE_COMMIT [--rounds 2]
+    python -m tests.tools.core_ab BASE_COMMIT [--rounds 2]
 
 Checks BASE_COMMIT out into a git worktree (target/core-ab/base), copies this
 checkout's examples/core_speed.rs into it so both builds time the same workloads,

@@ -10,7 +10,7 @@ call), so this checks what must hold whatever the model says: the client gets a
 complete, well-formed answer — annotated, or unannotated with a clean skip reason —
 and never an error. It prints the answers and the verification summaries.
 
-Run: cargo xtask verify-llm   (or: .venv/bin/python tests/rig/verify_llm.py)
+Run: cargo xtask verify-llm   (or: .venv/bin/python -m tests.tools.verify_llm)
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import rig  # noqa: E402
+from tests.rig import clients, rig
 
 LLM_PYTHON = rig.ROOT / ".venv-llm" / "bin" / "python"
 MODEL = rig.ROOT / ".rig" / "gemma3-270m-q4_k_m.gguf"
@@ -77,7 +75,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget-ms", type=int, default=120000)
     args = parser.parse_args()
-    from openai import OpenAI
 
     log = rig.ROOT / ".rig" / "llama-server.log"
     llm_port = rig.free_port()
@@ -91,7 +88,7 @@ def main() -> int:
                         verifier_port=llm_port, plugin_config=policy)
     envoy = rig.Envoy(config, concurrency=1)
     try:
-        client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="k", max_retries=0, timeout=300)
+        client = clients.openai(envoy, api_key="k", timeout=300)
         started = time.monotonic()
         whole = client.chat.completions.create(model="m", messages=[{"role": "user", "content": PROMPT}]).choices[0].message.content
         whole_s = time.monotonic() - started

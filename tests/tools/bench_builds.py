@@ -1,8 +1,8 @@
 """Envoy CPU per request with different builds of veil.wasm, interleaved in one run.
 
-    .venv/bin/python tests/rig/bench_builds.py --size 16384 --pii 1024 old.wasm new.wasm
-    .venv/bin/python tests/rig/bench_builds.py new.wasm new.wasm@policies/hold.yaml
-    .venv/bin/python tests/rig/bench_builds.py --workload repeat new.wasm new.wasm+gzip
+    .venv/bin/python -m tests.tools.bench_builds --size 16384 --pii 1024 old.wasm new.wasm
+    .venv/bin/python -m tests.tools.bench_builds new.wasm new.wasm@policies/hold.yaml
+    .venv/bin/python -m tests.tools.bench_builds --workload repeat new.wasm new.wasm+gzip
 
 For comparing two builds of the filter (say, main before and after a change) on this
 shared machine: one gateway per build plus plain Envoy, all in front of the same
@@ -25,9 +25,8 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).parent))
-import bench  # noqa: E402
-import rig  # noqa: E402
+from tests.rig import rig
+from tests.tools import bench
 
 
 def main() -> int:

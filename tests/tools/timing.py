@@ -1,7 +1,7 @@
 """Where a request's time goes inside the filter: a `timing` build in one Envoy.
 
     cargo build --release --target wasm32-wasip1 -p veil --features timing
-    .venv/bin/python tests/rig/timing.py target/wasm32-wasip1/release/veil.wasm --size 16384 --pii 1024
+    .venv/bin/python -m tests.tools.timing target/wasm32-wasip1/release/veil.wasm --size 16384 --pii 1024
 
 (`cargo xtask build` afterwards puts the normal build back.) Starts `bench.py`'s
 upstream and one gateway with the given build, sends the benchmark's chat body with
@@ -16,9 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-import bench  # noqa: E402
-import rig  # noqa: E402
+from tests.rig import rig
+from tests.tools import bench
 
 
 def main() -> int:

@@ -23,11 +23,8 @@ import signal
 import sys
 import textwrap
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import rig  # noqa: E402
+from tests.rig import rig
 
 PROMPT = (
     "Hi, I'm Jane Doe. Reach me at jane.doe@example.com or (415) 555-0132. "

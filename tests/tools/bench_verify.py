@@ -10,7 +10,7 @@ Reports, per gateway and as ratios:
     sends one event every 5 ms); the first byte must not wait for the verifier;
   - Envoy CPU time per request (utime+stime from /proc; one worker per gateway).
 
-Run: .venv/bin/python tests/rig/bench_verify.py [--rounds 6 --requests 20]
+Run: .venv/bin/python -m tests.tools.bench_verify [--rounds 6 --requests 20]
 """
 
 from __future__ import annotations
@@ -21,11 +21,8 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import rig  # noqa: E402
+from tests.rig import rig
 
 PROMPT = "The moon is made of green cheese. Paris is the capital of France. Water boils at 100 degrees at sea level."
 
