@@ -17,6 +17,7 @@ pub mod redact;
 pub mod restore;
 pub mod sse;
 pub mod stream;
+pub mod suggest;
 pub mod token;
 pub mod vault;
 pub mod verify;

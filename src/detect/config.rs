@@ -83,17 +83,43 @@ fn default_custom_confidence() -> f32 {
 /// value: a policy's words may be names of people or customers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DetectError {
-    InvalidPattern { index: usize, id: String, reason: String },
-    EmptyMatch { index: usize, id: String },
-    BadCategory { index: usize },
-    EmptyId { index: usize },
-    BadConfidence { index: usize },
+    InvalidPattern {
+        index: usize,
+        id: String,
+        reason: String,
+    },
+    EmptyMatch {
+        index: usize,
+        id: String,
+    },
+    BadCategory {
+        index: usize,
+    },
+    EmptyId {
+        index: usize,
+    },
+    BadConfidence {
+        index: usize,
+    },
     BadThreshold,
-    UnknownRule { index: usize },
-    BadDomain { index: usize },
-    BadWord { field: &'static str, index: usize },
+    /// `name` is quoted in the message only if it looks like a rule id or category
+    /// ([`crate::suggest::echoable`]); `closest` is the catalog's nearest id or category.
+    UnknownRule {
+        index: usize,
+        name: String,
+        closest: Option<&'static str>,
+    },
+    BadDomain {
+        index: usize,
+    },
+    BadWord {
+        field: &'static str,
+        index: usize,
+    },
     TooManyWords,
-    Builtin { id: &'static str },
+    Builtin {
+        id: &'static str,
+    },
 }
 
 impl DetectError {
@@ -108,7 +134,7 @@ impl DetectError {
             DetectError::EmptyId { index } => format!("custom[{index}].id"),
             DetectError::BadConfidence { index } => format!("custom[{index}].confidence"),
             DetectError::BadThreshold => "confidence_threshold".into(),
-            DetectError::UnknownRule { index } => format!("disable[{index}]"),
+            DetectError::UnknownRule { index, .. } => format!("disable[{index}]"),
             DetectError::BadDomain { index } => format!("internal_domains[{index}]"),
             DetectError::BadWord { field, index } => format!("{field}[{index}]"),
             DetectError::TooManyWords | DetectError::Builtin { .. } => String::new(),
@@ -123,7 +149,17 @@ impl DetectError {
             DetectError::BadCategory { .. } => "must be 1-32 of A-Z, 0-9, _".into(),
             DetectError::EmptyId { .. } => "must not be empty".into(),
             DetectError::BadConfidence { .. } | DetectError::BadThreshold => "must be within 0..1".into(),
-            DetectError::UnknownRule { .. } => "unknown rule id or category".into(),
+            DetectError::UnknownRule { name, closest, .. } => {
+                let mut message = match crate::suggest::echoable(name) {
+                    true => format!("unknown rule id or category `{name}`"),
+                    false => "unknown rule id or category".to_string(),
+                };
+                if let Some(id) = closest {
+                    message.push_str(&format!("; did you mean `{id}`?"));
+                }
+                message.push_str(" (`veilctl rules` lists them)");
+                message
+            }
             DetectError::BadDomain { .. } => {
                 "only letters, digits, '-' and '.' are allowed, starting with a letter or digit".into()
             }
@@ -160,7 +196,9 @@ impl DetectorsConfig {
         let mut issues = Vec::new();
         for (index, name) in self.disable.iter().enumerate() {
             if !catalog::all().any(|r| r.id == name || r.category == name) {
-                issues.push(DetectError::UnknownRule { index });
+                let closest = crate::suggest::closest(name, catalog::all().map(|r| r.id))
+                    .or_else(|| crate::suggest::closest(name, catalog::all().map(|r| r.category)));
+                issues.push(DetectError::UnknownRule { index, name: name.clone(), closest });
             }
         }
         for (index, custom) in self.custom.iter().enumerate() {
@@ -300,6 +338,21 @@ mod tests {
     fn whole_section_issues_have_no_path() {
         assert_eq!(DetectError::TooManyWords.path(), "");
         assert_eq!(DetectError::TooManyWords.to_string(), format!("more than {MAX_WORDS} dictionary words"));
-        assert_eq!(DetectError::UnknownRule { index: 3 }.to_string(), "disable[3]: unknown rule id or category");
+        let unknown =
+            |name: &str| DetectorsConfig { disable: vec![name.into()], ..DetectorsConfig::default() }.issues();
+        let table = [
+            ("pii.emial.v1", "disable[0]: unknown rule id or category `pii.emial.v1`; did you mean `pii.email.v1`?"),
+            ("email", "disable[0]: unknown rule id or category `email`; did you mean `EMAIL`?"),
+            ("CREDIT_CRAD", "; did you mean `CREDIT_CARD`?"),
+            ("zzz.nothing.v9", "disable[0]: unknown rule id or category `zzz.nothing.v9` (`veilctl rules` lists them)"),
+            // Not a name: not echoed.
+            ("Jane Doe", "disable[0]: unknown rule id or category (`veilctl rules`"),
+        ];
+        for (name, want) in table {
+            let issues = unknown(name);
+            assert_eq!(issues.len(), 1, "{name}");
+            let text = issues.iter().map(ToString::to_string).collect::<String>();
+            assert!(text.contains(want), "{name}: {text}");
+        }
     }
 }

@@ -157,65 +157,82 @@ impl VerifyConfig {
         }
     }
 
-    /// Checks ranges; the error names the field (`verification.threshold`).
-    pub fn validate(&self) -> Result<(), (String, &'static str)> {
-        let field = |name: &str, reason: &'static str| Err((format!("verification.{name}"), reason));
+    /// Checks ranges; the error names the field (`verification.threshold`): the
+    /// first of [`VerifyConfig::issues`].
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        match self.issues().into_iter().next() {
+            Some(issue) => Err(issue),
+            None => Ok(()),
+        }
+    }
+
+    /// Every field out of range: its path (`verification.threshold`) and what is
+    /// wrong, with the number found where the field is a number.
+    pub fn issues(&self) -> Vec<(String, String)> {
+        let mut issues = Vec::new();
+        let mut field = |name: &str, reason: String| issues.push((format!("verification.{name}"), reason));
         let name_ok = |s: &str| !s.is_empty() && s.len() <= 255 && s.bytes().all(|b| b.is_ascii_graphic());
         if !name_ok(&self.cluster) {
-            return field("cluster", "must be a cluster name (printable ASCII, no spaces)");
+            field("cluster", "must be a cluster name (printable ASCII, no spaces)".into());
         }
         if !name_ok(&self.authority) {
-            return field("authority", "must be a host name (printable ASCII, no spaces)");
+            field("authority", "must be a host name (printable ASCII, no spaces)".into());
         }
         if !self.path.is_empty() && !self.path.starts_with('/') {
-            return field("path", "must start with '/'");
+            field("path", "must start with '/'".into());
         }
         if self.model.is_empty() || self.model.len() > 255 {
-            return field("model", "must be 1-255 characters");
+            field("model", "must be 1-255 characters".into());
         }
         if !self.api_key_env.is_empty() && !self.api_key_env.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return field("api_key_env", "must be an environment variable name (A-Z, 0-9, _)");
+            field("api_key_env", "must be an environment variable name (A-Z, 0-9, _)".into());
         }
         if self.threshold > 100 {
-            return field("threshold", "must be within 0..=100");
+            field("threshold", format!("must be within 0..=100, found {}", self.threshold));
         }
         if self.max_claims == 0 || self.max_claims > 64 {
-            return field("max_claims", "must be within 1..=64");
+            field("max_claims", format!("must be within 1..=64, found {}", self.max_claims));
         }
         if self.concurrency == 0 || self.concurrency > 16 {
-            return field("concurrency", "must be within 1..=16");
+            field("concurrency", format!("must be within 1..=16, found {}", self.concurrency));
         }
         if self.budget_ms < 10 || self.budget_ms > 120_000 {
-            return field("budget_ms", "must be within 10..=120000");
+            field("budget_ms", format!("must be within 10..=120000, found {}", self.budget_ms));
         }
         if self.call_timeout_ms < 10 || self.call_timeout_ms > self.budget_ms {
-            return field("call_timeout_ms", "must be within 10..=budget_ms");
+            field("call_timeout_ms", format!("must be within 10..=budget_ms, found {}", self.call_timeout_ms));
         }
         if self.retries > 5 {
-            return field("retries", "must be within 0..=5");
+            field("retries", format!("must be within 0..=5, found {}", self.retries));
         }
         if self.retry_backoff_ms > 60_000 {
-            return field("retry_backoff_ms", "must be within 0..=60000");
+            field("retry_backoff_ms", format!("must be within 0..=60000, found {}", self.retry_backoff_ms));
         }
         if self.retry_backoff_max_ms < self.retry_backoff_ms || self.retry_backoff_max_ms > 60_000 {
-            return field("retry_backoff_max_ms", "must be within retry_backoff_ms..=60000");
+            field(
+                "retry_backoff_max_ms",
+                format!("must be within retry_backoff_ms..=60000, found {}", self.retry_backoff_max_ms),
+            );
         }
         if !(0.0..=2.0).contains(&self.temperature) {
-            return field("temperature", "must be within 0..=2");
+            field("temperature", format!("must be within 0..=2, found {}", self.temperature));
         }
         if self.max_chars == 0 || self.max_chars > 256 * 1024 {
-            return field("max_chars", "must be within 1..=262144");
+            field("max_chars", format!("must be within 1..=262144, found {}", self.max_chars));
         }
         if self.min_chars > self.max_chars {
-            return field("min_chars", "must not exceed max_chars");
+            field("min_chars", format!("must not exceed max_chars, found {}", self.min_chars));
         }
         if self.cache_ttl_seconds > 30 * 24 * 3600 {
-            return field("cache_ttl_seconds", "must be within 0..=2592000 (30 days)");
+            field(
+                "cache_ttl_seconds",
+                format!("must be within 0..=2592000 (30 days), found {}", self.cache_ttl_seconds),
+            );
         }
         if self.cache_entries > 1_000_000 {
-            return field("cache_entries", "must be within 0..=1000000");
+            field("cache_entries", format!("must be within 0..=1000000, found {}", self.cache_entries));
         }
-        Ok(())
+        issues
     }
 }
 
