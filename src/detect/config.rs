@@ -80,46 +80,23 @@ fn default_custom_confidence() -> f32 {
 }
 
 /// One issue of a detectors configuration. It names fields and indexes, never a
-/// value: a policy's words may be names of people or customers.
+/// value of a word list or pattern: a policy's words may be names of people or
+/// customers. Numbers are given; an unknown rule id or category in `disable` is
+/// quoted only if it looks like one ([`crate::suggest::echoable`]), with the
+/// catalog's closest id or category.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DetectError {
-    InvalidPattern {
-        index: usize,
-        id: String,
-        reason: String,
-    },
-    EmptyMatch {
-        index: usize,
-        id: String,
-    },
-    BadCategory {
-        index: usize,
-    },
-    EmptyId {
-        index: usize,
-    },
-    BadConfidence {
-        index: usize,
-    },
-    BadThreshold,
-    /// `name` is quoted in the message only if it looks like a rule id or category
-    /// ([`crate::suggest::echoable`]); `closest` is the catalog's nearest id or category.
-    UnknownRule {
-        index: usize,
-        name: String,
-        closest: Option<&'static str>,
-    },
-    BadDomain {
-        index: usize,
-    },
-    BadWord {
-        field: &'static str,
-        index: usize,
-    },
+    InvalidPattern { index: usize, id: String, reason: String },
+    EmptyMatch { index: usize, id: String },
+    BadCategory { index: usize },
+    EmptyId { index: usize },
+    BadConfidence { index: usize, found: f32 },
+    BadThreshold { found: f32 },
+    UnknownRule { index: usize, name: String, closest: Option<&'static str> },
+    BadDomain { index: usize },
+    BadWord { field: &'static str, index: usize },
     TooManyWords,
-    Builtin {
-        id: &'static str,
-    },
+    Builtin { id: &'static str },
 }
 
 impl DetectError {
@@ -132,8 +109,8 @@ impl DetectError {
             }
             DetectError::BadCategory { index } => format!("custom[{index}].category"),
             DetectError::EmptyId { index } => format!("custom[{index}].id"),
-            DetectError::BadConfidence { index } => format!("custom[{index}].confidence"),
-            DetectError::BadThreshold => "confidence_threshold".into(),
+            DetectError::BadConfidence { index, .. } => format!("custom[{index}].confidence"),
+            DetectError::BadThreshold { .. } => "confidence_threshold".into(),
             DetectError::UnknownRule { index, .. } => format!("disable[{index}]"),
             DetectError::BadDomain { index } => format!("internal_domains[{index}]"),
             DetectError::BadWord { field, index } => format!("{field}[{index}]"),
@@ -148,7 +125,9 @@ impl DetectError {
             DetectError::EmptyMatch { .. } => "pattern matches the empty string".into(),
             DetectError::BadCategory { .. } => "must be 1-32 of A-Z, 0-9, _".into(),
             DetectError::EmptyId { .. } => "must not be empty".into(),
-            DetectError::BadConfidence { .. } | DetectError::BadThreshold => "must be within 0..1".into(),
+            DetectError::BadConfidence { found, .. } | DetectError::BadThreshold { found } => {
+                format!("must be within 0..1, found {found}")
+            }
             DetectError::UnknownRule { name, closest, .. } => {
                 let mut message = match crate::suggest::echoable(name) {
                     true => format!("unknown rule id or category `{name}`"),
@@ -209,7 +188,7 @@ impl DetectorsConfig {
                 issues.push(DetectError::BadCategory { index });
             }
             if !(0.0..=1.0).contains(&custom.confidence) {
-                issues.push(DetectError::BadConfidence { index });
+                issues.push(DetectError::BadConfidence { index, found: custom.confidence });
             }
             if let Err(e) = custom_regex(index, custom) {
                 issues.push(e);
@@ -224,7 +203,7 @@ impl DetectorsConfig {
             }
         }
         if !(0.0..=1.0).contains(&self.confidence_threshold) {
-            issues.push(DetectError::BadThreshold);
+            issues.push(DetectError::BadThreshold { found: self.confidence_threshold });
         }
         let mut total = 0;
         for (field, words) in self.dictionaries() {
