@@ -12,7 +12,10 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // A command that stops before reading its input (a usage error) closes it.
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -374,6 +377,7 @@ fn a_closed_pipe_ends_output_quietly() {
         drop(child.stdout.take());
         // A command that does not read its input may be gone already: no matter.
         let _ = child.stdin.take().unwrap().write_all(b"mail jane.doe@example.com");
+        // (The command's own writes all fail: nobody reads its standard output.)
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
         assert!(out.stderr.is_empty(), "{args:?}: {}", text(&out.stderr));
