@@ -2,24 +2,24 @@
 //!
 //! Same detectors, same policy validation as `veil.wasm`, so what `veilctl scan` finds
 //! and what `veilctl policy check` accepts is exactly what the gateway will do.
+//!
+//! Each command is a [`Spec`] (its options, help and when it exits 1) and a function
+//! over the parsed [`Args`]; `cli` parses, prints help and maps results to exit codes.
 
+mod cli;
 mod corpus;
 mod eval;
+mod locate;
+#[cfg(not(target_family = "wasm"))]
+mod xds;
 
 use std::io::{self, BufRead, Read};
 
+use cli::{err, out, Args, Exit, Fallible, Opt, Spec, Takes};
 use serde_json::{json, Value};
 use veil::detect::{catalog, rules, Source};
 use veil::policy::{CompiledPolicy, Policy};
 use veil::token::{TokenMap, TokenMinter};
-
-#[cfg(not(target_family = "wasm"))]
-mod xds;
-
-mod cli;
-mod locate;
-
-use cli::{err, out, Args, Exit, Fallible, Opt, Spec, Takes};
 
 const POLICY_OPT: Opt = Opt {
     name: "policy",
@@ -756,4 +756,46 @@ fn policy_render(args: &Args) -> Fallible {
         _ => serde_json::to_string_pretty(&policy).map_err(|e| e.to_string())?,
     };
     out(format!("{}\n", rendered.trim_end()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's CLI section and each command's usage line name every command
+    /// and option the parser knows, and the section states the exit codes.
+    #[test]
+    fn every_command_and_option_is_documented() {
+        let readme = include_str!("../../README.md");
+        let section = readme.split("## The CLI: `veilctl`").nth(1).and_then(|s| s.split("\n## ").next()).unwrap();
+        for spec in COMMANDS {
+            assert!(section.contains(&format!("| `{}", spec.name)), "README: {}", spec.name);
+            for option in spec.options {
+                let flag = format!("--{}", option.name);
+                assert!(section.contains(&flag), "README: {} {flag}", spec.name);
+                assert!(spec.usage.contains(&flag), "usage of {}: {flag}", spec.name);
+            }
+        }
+        for code in ["`0` success", "`1` the command ran", "`2` a usage error", "-h`/`--help", "--version"] {
+            assert!(section.contains(code), "README: {code}");
+        }
+    }
+
+    #[test]
+    fn commands_and_groups_resolve() {
+        let words = |line: &str| line.split(' ').map(String::from).collect::<Vec<_>>();
+        for (line, want) in [
+            ("rules --json", Some("rules")),
+            ("policy check x.yaml", Some("policy check")),
+            ("xds write x.yaml --out y", Some("xds write")),
+            ("policy chek x", None),
+            ("--version", None),
+        ] {
+            // Only resolution is checked: commands that would run are given --help.
+            let mut args = words(line);
+            args.push("--help".into());
+            let (spec, _) = dispatch(&args);
+            assert_eq!(spec.map(|s| s.name), want, "{line}");
+        }
+    }
 }
