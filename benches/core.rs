@@ -153,7 +153,7 @@ fn hostile(c: &mut Criterion) {
             let input = make(size);
             group.throughput(Throughput::Bytes(input.len() as u64));
             group.bench_with_input(BenchmarkId::new(name, size), &input, |b, input| {
-                b.iter(|| policy.engine.scan(input))
+                b.iter(|| policy.engine().scan(input))
             });
         }
     }

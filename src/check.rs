@@ -27,17 +27,18 @@ impl Issues {
         self.found.push((path, message.into()));
     }
 
-    /// Checks `lo <= value <= hi`; the message states the bound that was checked.
+    /// Checks `lo <= value <= hi`; the message states the bound that was checked and
+    /// the number found (a bound is on a number, never on request data).
     pub fn within<T: PartialOrd + Display>(&mut self, field: &str, value: T, lo: T, hi: T) {
         if value < lo || value > hi {
-            self.push(field, format!("must be within {lo}..={hi}"));
+            self.push(field, format!("must be within {lo}..={hi}, found {value}"));
         }
     }
 
     /// Checks `value` against a bound whose upper end is another field (`hi_name`).
     pub fn within_field<T: PartialOrd + Display>(&mut self, field: &str, value: T, lo: T, hi: T, hi_name: &str) {
         if value < lo || value > hi {
-            self.push(field, format!("must be within {lo}..={hi_name}"));
+            self.push(field, format!("must be within {lo}..={hi_name}, found {value}"));
         }
     }
 
@@ -65,14 +66,14 @@ mod tests {
         assert_eq!(
             issues.into_vec(),
             vec![
-                ("verification.threshold".to_string(), "must be within 0..=100".to_string()),
-                ("verification.call_timeout_ms".to_string(), "must be within 10..=budget_ms".to_string()),
+                ("verification.threshold".to_string(), "must be within 0..=100, found 101".to_string()),
+                ("verification.call_timeout_ms".to_string(), "must be within 10..=budget_ms, found 9".to_string()),
                 ("verification".to_string(), "whole section".to_string()),
             ]
         );
         let mut top = Issues::new("");
         top.within("x", 0.5, 0.0, 2.0);
         top.within("y", 2.5, 0.0, 2.0);
-        assert_eq!(top.into_vec(), vec![("y".to_string(), "must be within 0..=2".to_string())]);
+        assert_eq!(top.into_vec(), vec![("y".to_string(), "must be within 0..=2, found 2.5".to_string())]);
     }
 }

@@ -19,6 +19,7 @@ pub mod redact;
 pub mod restore;
 pub mod sse;
 pub mod stream;
+pub mod suggest;
 pub mod token;
 pub mod vault;
 pub mod verify;

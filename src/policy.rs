@@ -589,9 +589,21 @@ impl CompiledPolicy {
 
     /// Validates a policy already parsed to a JSON value (from YAML, say), with the
     /// path of the offending field in the error.
+    ///
+    /// Every issue is reported: a value that does not fit the schema is one issue,
+    /// and the rest of the document is still parsed and validated without it.
     pub fn from_value(value: serde_json::Value) -> Result<CompiledPolicy, PolicyError> {
-        let policy: Policy = serde_path_to_error::deserialize(value).map_err(parse_error)?;
-        CompiledPolicy::new(policy)
+        let parsed = Parsed::<Policy>::new(value);
+        let Some(policy) = parsed.value else { return Err(PolicyError { issues: parsed.issues }) };
+        match CompiledPolicy::new(policy) {
+            Ok(compiled) if parsed.issues.is_empty() => Ok(compiled),
+            Ok(_) => Err(PolicyError { issues: parsed.issues }),
+            Err(e) => {
+                let mut issues = parsed.issues;
+                issues.extend(e.issues.into_iter().map(|issue| restore_indices(issue, &parsed.removed)));
+                Err(PolicyError { issues })
+            }
+        }
     }
 
     pub fn new(policy: Policy) -> Result<CompiledPolicy, PolicyError> {
@@ -704,10 +716,193 @@ impl CompiledPolicy {
     }
 }
 
-fn parse_error<E: std::fmt::Display>(e: serde_path_to_error::Error<E>) -> PolicyError {
-    let path = e.path().to_string();
-    let path = if path == "." { String::new() } else { path };
-    PolicyError::one(path, e.into_inner().to_string())
+/// Most schema issues reported for one document before giving up.
+const MAX_SCHEMA_ISSUES: usize = 100;
+
+/// A document deserialized with every schema issue collected, not only the first:
+/// after each issue the offending node is removed (its field then takes its default)
+/// and the rest is parsed again.
+struct Parsed<T> {
+    /// The document without the offending nodes; `None` if one could not be removed.
+    value: Option<T>,
+    /// In document order of discovery, with the document's own list indices.
+    issues: Vec<Issue>,
+    /// List elements removed, in order; paths found after a removal are in the
+    /// shortened list's indices until [`restore_indices`] maps them back.
+    removed: Vec<Removed>,
+}
+
+/// A list element removed from the document: `list` is its list's path.
+struct Removed {
+    list: String,
+    index: usize,
+}
+
+impl<T: serde::de::DeserializeOwned> Parsed<T> {
+    fn new(mut value: serde_json::Value) -> Parsed<T> {
+        let mut parsed = Parsed { value: None, issues: Vec::new(), removed: Vec::new() };
+        while parsed.issues.len() < MAX_SCHEMA_ISSUES {
+            let e = match serde_path_to_error::deserialize::<_, T>(value.clone()) {
+                Ok(v) => {
+                    parsed.value = Some(v);
+                    break;
+                }
+                Err(e) => e,
+            };
+            let segments: Vec<serde_path_to_error::Segment> = e.path().iter().cloned().collect();
+            let issue = Issue { path: path_text(&segments), message: explain(&e.into_inner().to_string()) };
+            parsed.issues.push(restore_indices(issue, &parsed.removed));
+            match remove(&mut value, &segments) {
+                Some(Some(index)) => {
+                    let list = path_text(segments.get(..segments.len() - 1).unwrap_or_default());
+                    parsed.removed.push(Removed { list, index });
+                }
+                Some(None) => {}
+                None => break,
+            }
+        }
+        parsed
+    }
+}
+
+/// A path as `serde_path_to_error` writes it (`rules[1].match.paths[0]`); empty for
+/// the document itself.
+fn path_text(segments: &[serde_path_to_error::Segment]) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in segments {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Unknown => out.push('?'),
+        }
+    }
+    out
+}
+
+/// Removes the node at `segments`: `Some(Some(i))` if it was element `i` of a list,
+/// `Some(None)` if it was a field, `None` if there is no such node (or it is the
+/// document itself).
+fn remove(value: &mut serde_json::Value, segments: &[serde_path_to_error::Segment]) -> Option<Option<usize>> {
+    use serde_path_to_error::Segment;
+    let (last, parents) = segments.split_last()?;
+    let mut node = value;
+    for segment in parents {
+        node = match segment {
+            Segment::Seq { index } => node.get_mut(*index)?,
+            Segment::Map { key } => node.get_mut(key.as_str())?,
+            Segment::Enum { .. } | Segment::Unknown => return None,
+        };
+    }
+    match (last, node) {
+        (Segment::Seq { index }, serde_json::Value::Array(list)) if *index < list.len() => {
+            list.remove(*index);
+            Some(Some(*index))
+        }
+        (Segment::Map { key }, serde_json::Value::Object(map)) => map.remove(key).map(|_| None),
+        _ => None,
+    }
+}
+
+/// An issue's path in the document's own list indices, undoing `removed` (latest
+/// first): an index at or after a removed element's was one higher.
+fn restore_indices(mut issue: Issue, removed: &[Removed]) -> Issue {
+    for r in removed.iter().rev() {
+        let head = format!("{}[", r.list);
+        let Some(rest) = issue.path.strip_prefix(&head) else { continue };
+        let Some((number, tail)) = rest.split_once(']') else { continue };
+        match number.parse::<usize>() {
+            Ok(k) if k >= r.index => issue.path = format!("{head}{}]{tail}", k + 1),
+            _ => {}
+        }
+    }
+    issue
+}
+
+/// serde's message about a policy value, in the policy's words: what kind of value
+/// is expected without Rust type names (`usize` is "a whole number ≥ 0"), "did you
+/// mean" for a misspelt field or enum value, and no text value echoed (numbers,
+/// `true`/`false` and names are).
+fn explain(message: &str) -> String {
+    for (prefix, kind) in [("unknown field `", "field"), ("unknown variant `", "variant")] {
+        if let Some((name, expected)) = message.strip_prefix(prefix).and_then(|rest| rest.split_once('`')) {
+            return unknown(kind, name, expected);
+        }
+    }
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some((found, expected)) = message.strip_prefix(prefix).and_then(|rest| rest.rsplit_once(", expected ")) {
+            return format!("expected {}, found {}", expected_words(expected), found_words(found));
+        }
+    }
+    if let Some((n, expected)) = message.strip_prefix("invalid length ").and_then(|rest| rest.split_once(", expected "))
+    {
+        return format!("expected {}, found {n} items", expected_words(expected));
+    }
+    message.to_string()
+}
+
+/// "unknown field `x`; did you mean `y`? (fields here: …)" from serde's list of the
+/// names it expected (each in backticks).
+fn unknown(kind: &str, name: &str, expected: &str) -> String {
+    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    let mut out = match crate::suggest::echoable(name) {
+        true => format!("unknown {kind} `{name}`"),
+        false => format!("unknown {kind}"),
+    };
+    if let Some(close) = crate::suggest::closest(name, names.iter().copied()) {
+        out.push_str(&format!("; did you mean `{close}`?"));
+    }
+    if !names.is_empty() {
+        let what = if kind == "field" { "the fields here" } else { "expected one of" };
+        out.push_str(&format!(" ({what}: {})", names.join(", ")));
+    }
+    out
+}
+
+/// What serde expected, in words.
+fn expected_words(expected: &str) -> String {
+    match expected {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "u128" | "usize" => "a whole number ≥ 0",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a boolean" => "true or false",
+        "a string" | "a borrowed string" | "a character" | "char" => "text",
+        "a sequence" => "a list",
+        "a map" => "a mapping (key: value)",
+        "unit" => "null",
+        "string or map" | "variant identifier" => "one of the names allowed here",
+        "field identifier" => "a field name",
+        e if e.starts_with("struct ") || e.starts_with("a map") => "a mapping (key: value)",
+        e if e.starts_with("a sequence") => "a list",
+        other => other,
+    }
+    .to_string()
+}
+
+/// What serde found (`serde::de::Unexpected`), in words: numbers and booleans as
+/// they are, text never (it may be anything).
+fn found_words(found: &str) -> String {
+    let quoted = |prefix: &str| found.strip_prefix(prefix).map(|v| v.trim_matches('`').to_string());
+    if let Some(value) = quoted("integer ").or_else(|| quoted("floating point ")).or_else(|| quoted("boolean ")) {
+        return value;
+    }
+    match found {
+        f if f.starts_with("string ") || f.starts_with("character ") => "text",
+        "unit value" | "null" => "null",
+        "sequence" => "a list",
+        "map" => "a mapping",
+        "byte array" => "bytes",
+        other => other,
+    }
+    .to_string()
 }
 
 /// The longest `audit.flush_ms` accepted.
@@ -732,7 +927,10 @@ fn rule_issues(base: &Policy, i: usize, rule: &Rule) -> Vec<Issue> {
             let message = if is_policy_field(key) {
                 "cannot be set per rule (gateway-wide)".to_string()
             } else {
-                format!("unknown field, expected one of name, match, provider, {}", Profile::OVERRIDES.join(", "))
+                let fields = ["name", "match", "provider"].into_iter().chain(Profile::OVERRIDES.iter().copied());
+                let close =
+                    crate::suggest::closest(key, fields).map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
+                format!("unknown field{close} (a rule has name, match, provider, {})", Profile::OVERRIDES.join(", "))
             };
             issues.push(Issue { path: format!("{at}.{key}"), message });
         }
@@ -770,8 +968,10 @@ fn compile_rule(base: &Policy, engine: &Engine, i: usize, rule: &Rule) -> Result
         }
         e
     };
-    let policy: Policy = serde_path_to_error::deserialize(merged).map_err(parse_error).map_err(prefix)?;
-    let issues = validate(&policy);
+    let parsed = Parsed::<Policy>::new(merged);
+    let mut issues = parsed.issues;
+    let Some(policy) = parsed.value else { return Err(prefix(PolicyError { issues })) };
+    issues.extend(validate(&policy).into_iter().map(|issue| restore_indices(issue, &parsed.removed)));
     if !issues.is_empty() {
         return Err(prefix(PolicyError { issues }));
     }
@@ -892,6 +1092,15 @@ fn validate_match(m: &Match, at: &str) -> Vec<Issue> {
     issues
 }
 
+/// "not a category name", and the category meant where it is only the case.
+fn not_a_category(name: &str) -> String {
+    let upper = name.to_ascii_uppercase();
+    match is_category(&upper) && crate::suggest::echoable(&upper) {
+        true => format!("not a category name (A-Z, 0-9, _); did you mean `{upper}`?"),
+        false => "not a category name (A-Z, 0-9, _)".to_string(),
+    }
+}
+
 /// Every semantic issue of a parsed policy (the schema itself is checked by serde).
 fn validate(policy: &Policy) -> Vec<Issue> {
     let mut issues = Vec::new();
@@ -926,17 +1135,17 @@ fn validate(policy: &Policy) -> Vec<Issue> {
     }
     for name in policy.actions.keys() {
         if !is_category(name) {
-            field(format!("actions.{name}"), "not a category name (A-Z, 0-9, _)");
+            field(format!("actions.{name}"), &not_a_category(name));
         }
     }
     for (i, name) in policy.restore.except.iter().enumerate() {
         if !is_category(name) {
-            field(format!("restore.except[{i}]"), "not a category name (A-Z, 0-9, _)");
+            field(format!("restore.except[{i}]"), &not_a_category(name));
         }
     }
     if let Some(len) = policy.tokens.id_length {
         if !(8..=32).contains(&len) || len % 2 != 0 {
-            field("tokens.id_length".into(), "must be an even number within 8..=32");
+            field("tokens.id_length".into(), &format!("must be an even number within 8..=32, found {len}"));
         }
     }
     let mut bounds = Issues::new("");
@@ -1089,6 +1298,10 @@ mod tests {
             ),
             (r#"{"default_action":"obliterate"}"#, "unknown variant `obliterate`"),
             (r#"{"api":{"enabled":true}}"#, "api.enabled: needs hold_headers: true"),
+            (
+                r#"{"rules":[{"name":"r","verificaton":{}}]}"#,
+                "rules[0].verificaton: unknown field; did you mean `verification`?",
+            ),
             (r#"{"api":{"prefix":"veil/"}}"#, "api.prefix: must be a path such as /veil"),
             (r#"{"api":{"prefix":"/veil/"}}"#, "api.prefix: must be a path such as /veil"),
             (
@@ -1097,8 +1310,8 @@ mod tests {
             ),
             (
                 r#"{"rules":[{"name":"r","vault":{"enabled":false},"colour":"red"}]}"#,
-                "rules[0].colour: unknown field, expected one of name, match, provider, mode, detectors, actions, \
-                 default_action, restore, limits, failure_mode, audit, verification",
+                "rules[0].colour: unknown field (a rule has name, match, provider, mode, detectors, actions, \
+                 default_action, restore, limits, failure_mode, audit, verification)",
             ),
         ];
         for (json, want) in cases {
@@ -1208,6 +1421,86 @@ mod tests {
         assert!(err.contains("rules[0].limits.max_body_bytes: must be within"), "{err}");
         assert!(err.contains("rules[1].detectors.custom[0] (x): invalid pattern"), "{err}");
         assert!(err.contains("rules[2].mode: unknown variant `enforcing`"), "{err}");
+    }
+
+    /// The issues of a policy that must be rejected (a compiled policy's `Debug` is
+    /// too long for a failure message).
+    fn rejected(json: &str) -> PolicyError {
+        match CompiledPolicy::from_json(json.as_bytes()) {
+            Ok(_) => panic!("accepted: {json}"),
+            Err(e) => e,
+        }
+    }
+
+    /// Every schema issue, not only the first: each bad node is reported and left
+    /// out, and the rest is still parsed and validated, with the document's indices.
+    #[test]
+    fn every_schema_issue_is_reported_with_the_documents_indices() {
+        let table: &[(&str, &[&str])] = &[
+            (
+                r#"{"limits": {"max_body_byte": 1}, "mode": "enforcing", "audit": {"flush_ms": 20000}}"#,
+                &["limits.max_body_byte", "mode", "audit.flush_ms"],
+            ),
+            // A route without its provider is left out; the next keeps its index.
+            (r#"{"routes": [{"path": "/a"}, {"path": "b", "provider": "gemini"}]}"#, &["routes[0]", "routes[1].path"]),
+            (
+                r#"{"detectors": {"disable": [5, "EMAIL", "nope.v1"], "custom": [{"id": "x"}, {"id": "y", "category": "Y", "pattern": "("}]}}"#,
+                &["detectors.disable[0]", "detectors.custom[0]", "detectors.disable[2]", "detectors.custom[1] (y)"],
+            ),
+            (
+                r#"{"rules": [{"match": {}}, {"name": "b", "match": {"methods": "POST"}}, {"name": "c", "limit": {}}]}"#,
+                &["rules[0]", "rules[1].match.methods", "rules[2].limit"],
+            ),
+            (
+                r#"{"rules": [{"name": "a", "mode": "x", "limits": {"max_body_bytes": -1}, "restore": {"except": ["EMAIL", 5]}}]}"#,
+                &["rules[0].mode", "rules[0].limits.max_body_bytes", "rules[0].restore.except[1]"],
+            ),
+        ];
+        for (json, want) in table {
+            let err = rejected(json);
+            // In the order found (a JSON object's keys sorted): compared as sets.
+            let mut paths: Vec<&str> = err.issues.iter().map(|i| i.path.as_str()).collect();
+            let mut want = want.to_vec();
+            paths.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(paths, want, "{json}: {err}");
+        }
+    }
+
+    /// Messages say what is expected in words, suggest the name meant, and echo
+    /// numbers and names but never text.
+    #[test]
+    fn schema_messages_are_in_words() {
+        let table = [
+            (r#"{"limits": {"max_body_bytes": "big"}}"#, "limits.max_body_bytes: expected a whole number ≥ 0, found text"),
+            (r#"{"limits": {"max_body_bytes": -1}}"#, "limits.max_body_bytes: expected a whole number ≥ 0, found -1"),
+            (r#"{"limits": {"max_body_bytes": 1.5}}"#, "expected a whole number ≥ 0, found 1.5"),
+            (r#"{"verification": {"threshold": 300}}"#, "expected a whole number from 0 to 255, found 300"),
+            (r#"{"audit": {"enabled": "yes"}}"#, "audit.enabled: expected true or false, found text"),
+            (r#"{"detectors": {"confidence_threshold": "high"}}"#, "expected a number, found text"),
+            (r#"{"destinations": "jane.doe@example.com"}"#, "destinations: expected a list, found text"),
+            (r#"{"limits": 5}"#, "limits: expected a mapping (key: value), found 5"),
+            (r#"{"routes": {}}"#, "routes: expected a list, found a mapping"),
+            (r#"{"detectors": {"code_names": [1]}}"#, "detectors.code_names[0]: expected text, found 1"),
+            (
+                r#"{"limits": {"max_body_byte": 1}}"#,
+                "limits.max_body_byte: unknown field `max_body_byte`; did you mean `max_body_bytes`? (the fields here: max_body_bytes,",
+            ),
+            (r#"{"defaults_action": "mask"}"#, "unknown field `defaults_action`; did you mean `default_action`?"),
+            (r#"{"default_action": "maks"}"#, "default_action: unknown variant `maks`; did you mean `mask`? (expected one of: tokenize, mask, redact, block, allow)"),
+            (r#"{"actions": {"email": "mask"}}"#, "actions.email: not a category name (A-Z, 0-9, _); did you mean `EMAIL`?"),
+            (r#"{"rules": [{"name": "a", "limts": {}}]}"#, "rules[0].limts: unknown field; did you mean `limits`?"),
+            (r#"{"limits": {"max_body_bytes": 0}}"#, "must be within 1..=67108864, found 0"),
+            (r#"{"verification": {"max_claims": 0, "concurrency": 99}}"#, "verification.concurrency: must be within 1..=16, found 99"),
+        ];
+        for (json, want) in table {
+            let err = rejected(json).to_string();
+            assert!(err.contains(want), "{json}:\n{err}");
+            for rust in ["usize", "u64", "u8", "f32", "bool", "a boolean", "struct ", "a sequence", "a map,"] {
+                assert!(!err.contains(rust), "{json}: {rust} in {err}");
+            }
+            assert!(!err.contains("jane") && !err.contains("high") && !err.contains("big"), "{err}");
+        }
     }
 
     #[test]

@@ -80,16 +80,19 @@ fn default_custom_confidence() -> f32 {
 }
 
 /// One issue of a detectors configuration. It names fields and indexes, never a
-/// value: a policy's words may be names of people or customers.
+/// value of a word list or pattern: a policy's words may be names of people or
+/// customers. Numbers are given; an unknown rule id or category in `disable` is
+/// quoted only if it looks like one ([`crate::suggest::echoable`]), with the
+/// catalog's closest id or category.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DetectError {
     InvalidPattern { index: usize, id: String, reason: String },
     EmptyMatch { index: usize, id: String },
     BadCategory { index: usize },
     EmptyId { index: usize },
-    BadConfidence { index: usize },
-    BadThreshold,
-    UnknownRule { index: usize },
+    BadConfidence { index: usize, found: f32 },
+    BadThreshold { found: f32 },
+    UnknownRule { index: usize, name: String, closest: Option<&'static str> },
     BadDomain { index: usize },
     BadWord { field: &'static str, index: usize },
     TooManyWords,
@@ -106,9 +109,9 @@ impl DetectError {
             }
             DetectError::BadCategory { index } => format!("custom[{index}].category"),
             DetectError::EmptyId { index } => format!("custom[{index}].id"),
-            DetectError::BadConfidence { index } => format!("custom[{index}].confidence"),
-            DetectError::BadThreshold => "confidence_threshold".into(),
-            DetectError::UnknownRule { index } => format!("disable[{index}]"),
+            DetectError::BadConfidence { index, .. } => format!("custom[{index}].confidence"),
+            DetectError::BadThreshold { .. } => "confidence_threshold".into(),
+            DetectError::UnknownRule { index, .. } => format!("disable[{index}]"),
             DetectError::BadDomain { index } => format!("internal_domains[{index}]"),
             DetectError::BadWord { field, index } => format!("{field}[{index}]"),
             DetectError::TooManyWords | DetectError::Builtin { .. } => String::new(),
@@ -122,8 +125,20 @@ impl DetectError {
             DetectError::EmptyMatch { .. } => "pattern matches the empty string".into(),
             DetectError::BadCategory { .. } => "must be 1-32 of A-Z, 0-9, _".into(),
             DetectError::EmptyId { .. } => "must not be empty".into(),
-            DetectError::BadConfidence { .. } | DetectError::BadThreshold => "must be within 0..1".into(),
-            DetectError::UnknownRule { .. } => "unknown rule id or category".into(),
+            DetectError::BadConfidence { found, .. } | DetectError::BadThreshold { found } => {
+                format!("must be within 0..1, found {found}")
+            }
+            DetectError::UnknownRule { name, closest, .. } => {
+                let mut message = match crate::suggest::echoable(name) {
+                    true => format!("unknown rule id or category `{name}`"),
+                    false => "unknown rule id or category".to_string(),
+                };
+                if let Some(id) = closest {
+                    message.push_str(&format!("; did you mean `{id}`?"));
+                }
+                message.push_str(" (`veilctl rules` lists them)");
+                message
+            }
             DetectError::BadDomain { .. } => {
                 "only letters, digits, '-' and '.' are allowed, starting with a letter or digit".into()
             }
@@ -160,7 +175,9 @@ impl DetectorsConfig {
         let mut issues = Vec::new();
         for (index, name) in self.disable.iter().enumerate() {
             if !catalog::all().any(|r| r.id == name || r.category == name) {
-                issues.push(DetectError::UnknownRule { index });
+                let closest = crate::suggest::closest(name, catalog::all().map(|r| r.id))
+                    .or_else(|| crate::suggest::closest(name, catalog::all().map(|r| r.category)));
+                issues.push(DetectError::UnknownRule { index, name: name.clone(), closest });
             }
         }
         for (index, custom) in self.custom.iter().enumerate() {
@@ -171,7 +188,7 @@ impl DetectorsConfig {
                 issues.push(DetectError::BadCategory { index });
             }
             if !(0.0..=1.0).contains(&custom.confidence) {
-                issues.push(DetectError::BadConfidence { index });
+                issues.push(DetectError::BadConfidence { index, found: custom.confidence });
             }
             if let Err(e) = custom_regex(index, custom) {
                 issues.push(e);
@@ -186,7 +203,7 @@ impl DetectorsConfig {
             }
         }
         if !(0.0..=1.0).contains(&self.confidence_threshold) {
-            issues.push(DetectError::BadThreshold);
+            issues.push(DetectError::BadThreshold { found: self.confidence_threshold });
         }
         let mut total = 0;
         for (field, words) in self.dictionaries() {
@@ -300,6 +317,21 @@ mod tests {
     fn whole_section_issues_have_no_path() {
         assert_eq!(DetectError::TooManyWords.path(), "");
         assert_eq!(DetectError::TooManyWords.to_string(), format!("more than {MAX_WORDS} dictionary words"));
-        assert_eq!(DetectError::UnknownRule { index: 3 }.to_string(), "disable[3]: unknown rule id or category");
+        let unknown =
+            |name: &str| DetectorsConfig { disable: vec![name.into()], ..DetectorsConfig::default() }.issues();
+        let table = [
+            ("pii.emial.v1", "disable[0]: unknown rule id or category `pii.emial.v1`; did you mean `pii.email.v1`?"),
+            ("email", "disable[0]: unknown rule id or category `email`; did you mean `EMAIL`?"),
+            ("CREDIT_CRAD", "; did you mean `CREDIT_CARD`?"),
+            ("zzz.nothing.v9", "disable[0]: unknown rule id or category `zzz.nothing.v9` (`veilctl rules` lists them)"),
+            // Not a name: not echoed.
+            ("Jane Doe", "disable[0]: unknown rule id or category (`veilctl rules`"),
+        ];
+        for (name, want) in table {
+            let issues = unknown(name);
+            assert_eq!(issues.len(), 1, "{name}");
+            let text = issues.iter().map(ToString::to_string).collect::<String>();
+            assert!(text.contains(want), "{name}: {text}");
+        }
     }
 }

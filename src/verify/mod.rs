@@ -255,8 +255,8 @@ mod tests {
         let issues = c.issues();
         let paths: Vec<&str> = issues.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["verification.model", "verification.threshold", "verification.max_claims"]);
-        assert_eq!(issues[1].1, "must be within 0..=100");
-        assert_eq!(issues[2].1, "must be within 1..=64");
+        assert_eq!(issues[1].1, "must be within 0..=100, found 101");
+        assert_eq!(issues[2].1, "must be within 1..=64, found 0");
     }
 
     #[test]

@@ -47,6 +47,35 @@ def veilctl(*args: str) -> str:
     return out.stdout
 
 
+def test_veilctl_exit_codes_and_help():
+    """0 with the usage on stdout for --help; 2 with the usage on stderr for a wrong
+    command line; 1 when the command ran and found a problem."""
+    assert rig.VEILCTL.exists(), f"{rig.VEILCTL} is not built: cargo build -p veilctl"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(rig.VEILCTL), *args], cwd=rig.ROOT, capture_output=True, text=True, timeout=60)
+
+    for args in (["--help"], ["scan", "--help"], ["policy", "--help"], ["xds", "serve", "-h"], ["rules", "--help"]):
+        out = run(*args)
+        assert (out.returncode, out.stderr) == (0, ""), args
+        assert out.stdout.startswith("usage: veilctl") or "usage: veilctl" in out.stdout, args
+    assert run("--version").stdout.startswith("veilctl ")
+    out = run("scan", "--bogus")
+    assert (out.returncode, out.stdout) == (2, "") and "usage: veilctl scan" in out.stderr
+    out = run("policy", "check", "deploy/istio/egress.yaml")
+    assert out.returncode == 1 and out.stdout == "" and "deploy/istio/egress.yaml:" in out.stderr
+
+
+def test_veilctl_ends_quietly_when_its_reader_stops():
+    """`veilctl rules --json | head -1` under pipefail: no panic, no message, exit 0."""
+    veilctl_path = str(rig.VEILCTL)
+    script = f"set -o pipefail; '{veilctl_path}' rules --json | head -1; '{veilctl_path}' rules | head -1"
+    out = subprocess.run(["bash", "-c", script], cwd=rig.ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    assert out.stdout.splitlines() == ["[", out.stdout.splitlines()[1]] and out.stdout.splitlines()[1].startswith("RULE ID")
+
+
 def first_filter(envoy: dict) -> dict:
     hcm = envoy["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
     return hcm["http_filters"][0]

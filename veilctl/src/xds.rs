@@ -40,7 +40,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
 use tonic::{Request, Response, Status, Streaming};
 
-use crate::{Args, Fallible};
+use crate::cli::{self, Args, Exit, Fallible};
 
 /// The ECDS resource type: an extension config, here always the Wasm HTTP filter.
 pub const ECDS_TYPE: &str = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig";
@@ -135,13 +135,15 @@ fn resource_proto(name: &str, policy_json: &str, target: &FilterTarget) -> Any {
 /// A policy file turned into the filter's JSON configuration: validated with the
 /// filter's model, or (`unchecked`, for tests of Envoy's own rejection) only parsed
 /// as YAML, so that an invalid policy reaches Envoy and is NACKed there.
-fn policy_json(path: &Path, text: &str, unchecked: bool) -> Fallible<String> {
+/// The error is every issue, each `FILE:LINE:COLUMN: PATH: MESSAGE`.
+fn policy_json(path: &Path, text: &str, unchecked: bool) -> Result<String, Vec<String>> {
     if unchecked {
-        let value: Value = serde_norway::from_str(text).map_err(|e| format!("{}: not YAML: {e}", path.display()))?;
-        return serde_json::to_string(&value).map_err(|e| e.to_string());
+        let value: Value =
+            serde_norway::from_str(text).map_err(|e| vec![format!("{}: not YAML: {e}", path.display())])?;
+        return serde_json::to_string(&value).map_err(|e| vec![e.to_string()]);
     }
     let compiled = crate::parse_policy(&path.display().to_string(), text)?;
-    serde_json::to_string(&compiled.policy).map_err(|e| e.to_string())
+    serde_json::to_string(&compiled.policy).map_err(|e| vec![e.to_string()])
 }
 
 fn digest(text: &str) -> String {
@@ -151,7 +153,7 @@ fn digest(text: &str) -> String {
 
 fn log(msg: std::fmt::Arguments<'_>) {
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    eprintln!("{}.{:03} veilctl xds: {msg}", now.as_secs(), now.subsec_millis());
+    cli::err(format_args!("{}.{:03} veilctl xds: {msg}", now.as_secs(), now.subsec_millis()));
 }
 
 macro_rules! log {
@@ -223,12 +225,13 @@ impl Watcher {
                     self.good.insert(name, json);
                     changed = true;
                 }
-                Err(e) => {
+                Err(issues) => {
                     let kept = match self.good.get(&name) {
                         Some(json) => format!("keeping {name} digest {}", digest(json)),
                         None => format!("{name} not served"),
                     };
-                    log!("policy rejected: {e}; {kept}");
+                    // One log line: every issue, `; ` between them.
+                    log!("policy rejected: {}; {kept}", issues.join("; "));
                 }
             }
         }
@@ -496,24 +499,29 @@ async fn delta_stream(
 }
 
 /// `veilctl xds serve`.
-pub fn serve(raw: &[String]) -> Fallible {
-    let args = Args::parse(raw, &["unchecked"])?;
-    args.check(&["policies", "listen", "wasm", "vm-id", "poll-ms", "unchecked"])?;
+pub fn serve(args: &Args) -> Fallible {
+    let listen: SocketAddr = args
+        .get("listen")
+        .unwrap_or("127.0.0.1:18000")
+        .parse()
+        .map_err(|e| Exit::Usage(format!("--listen needs an address such as 127.0.0.1:18000: {e}")))?;
+    let poll = Duration::from_millis(
+        args.get("poll-ms")
+            .unwrap_or("250")
+            .parse()
+            .map_err(|_| Exit::Usage("--poll-ms needs a whole number of milliseconds".into()))?,
+    );
     let dir = PathBuf::from(args.get("policies").unwrap_or("policies"));
     if !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
+        return Err(format!("{}: not a directory", dir.display()).into());
     }
-    let listen: SocketAddr =
-        args.get("listen").unwrap_or("127.0.0.1:18000").parse().map_err(|e| format!("--listen: {e}"))?;
-    let poll =
-        Duration::from_millis(args.get("poll-ms").unwrap_or("250").parse().map_err(|e| format!("--poll-ms: {e}"))?);
     let unchecked = args.flag("unchecked");
     if unchecked {
         log!("--unchecked: policies are NOT validated before they are pushed (for testing Envoy's rejection only)");
     }
     let mut watcher = Watcher {
         dir,
-        target: FilterTarget::from_args(&args),
+        target: FilterTarget::from_args(args),
         unchecked,
         seen: HashMap::new(),
         good: BTreeMap::new(),
@@ -534,7 +542,7 @@ pub fn serve(raw: &[String]) -> Fallible {
         .enable_all()
         .build()
         .map_err(|e| format!("tokio: {e}"))?;
-    runtime.block_on(async move {
+    let served: Result<(), String> = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("{listen}: {e}"))?;
         log!(
             "ADS (gRPC, state of the world and delta) listening on {}",
@@ -553,23 +561,27 @@ pub fn serve(raw: &[String]) -> Fallible {
             )
             .await
             .map_err(|e| format!("gRPC server: {e}"))
-    })
+    });
+    served.map_err(Exit::Failed)
 }
 
 /// `veilctl xds write FILE --out PATH`: the file for Envoy's file-based xDS
 /// (`config_discovery` with a `path_config_source`), replaced atomically.
-pub fn write(raw: &[String]) -> Fallible {
-    let args = Args::parse(raw, &[])?;
-    args.check(&["out", "wasm", "vm-id", "name"])?;
-    let path = PathBuf::from(args.positional.first().ok_or("xds write FILE --out PATH")?);
-    let out = PathBuf::from(args.get("out").ok_or("--out PATH is required")?);
+pub fn write(args: &Args) -> Fallible {
+    let path = PathBuf::from(args.positional(0).ok_or_else(|| Exit::Usage("missing FILE".into()))?);
+    let out = PathBuf::from(args.get("out").ok_or_else(|| Exit::Usage("--out PATH is required".into()))?);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let json = policy_json(&path, &text, false)?;
+    let json = policy_json(&path, &text, false).map_err(|issues| {
+        for issue in issues {
+            cli::err(issue);
+        }
+        Exit::Reported
+    })?;
     let name = match args.get("name") {
         Some(n) => n.to_string(),
         None => resource_name(&path).ok_or("policy file name")?,
     };
-    let mut resource = resource_json(&name, &json, &FilterTarget::from_args(&args));
+    let mut resource = resource_json(&name, &json, &FilterTarget::from_args(args));
     if let Some(obj) = resource.as_object_mut() {
         obj.insert("@type".into(), json!(ECDS_TYPE));
     }
@@ -585,7 +597,7 @@ pub fn write(raw: &[String]) -> Fallible {
     let tmp = out.with_file_name(format!(".{file_name}.tmp"));
     std::fs::write(&tmp, rendered).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, &out).map_err(|e| format!("{}: {e}", out.display()))?;
-    eprintln!("{}: {name} version {version} -> {}", path.display(), out.display());
+    cli::err(format_args!("{}: {name} version {version} -> {}", path.display(), out.display()));
     Ok(())
 }
 

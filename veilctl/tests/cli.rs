@@ -12,7 +12,10 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // A command that stops before reading its input (a usage error) closes it.
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -228,4 +231,255 @@ fn corpus_evaluation_meets_the_targets_for_identifiers_and_secrets() {
     let below = &report["gate"]["categories_below"];
     assert!(out.status.success(), "below target: {below}; precision {}", report["overall"]["precision"]);
     assert_eq!(report["clean"]["findings"], 0, "{}", report["clean"]["by_rule"]);
+}
+
+/// A scratch directory of this test process, with `name` written into it.
+fn scratch(name: &str, body: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("veilctl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    path
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every command and group answers `--help` and `-h` with its usage on standard
+/// output, nothing on standard error, exit 0; so does `veilctl help COMMAND`.
+#[test]
+fn every_command_has_help() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["scan"],
+        &["anonymize"],
+        &["eval"],
+        &["rules"],
+        &["policy"],
+        &["policy", "check"],
+        &["policy", "render"],
+        &["xds"],
+        &["xds", "serve"],
+        &["xds", "write"],
+    ];
+    for command in commands {
+        for flag in ["--help", "-h"] {
+            let args: Vec<&str> = command.iter().copied().chain([flag]).collect();
+            let out = run(&args, b"");
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+            assert!(out.stderr.is_empty(), "{args:?}: {}", text(&out.stderr));
+            let help = text(&out.stdout);
+            let usage = format!("usage: veilctl {}", command.join(" "));
+            assert!(help.contains(usage.trim_end()), "{args:?}: {help}");
+            assert!(help.contains("exit status:") && help.contains("2  usage error"), "{args:?}: {help}");
+        }
+        let args: Vec<&str> = ["help"].into_iter().chain(command.iter().copied()).collect();
+        let out = run(&args, b"");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(out.stdout, run(&[command, &["--help"][..]].concat(), b"").stdout, "{args:?}");
+    }
+    // Help wins over the rest of the command line, which is not even read.
+    let out = run(&["policy", "check", "/nonexistent.yaml", "--bogus", "--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("usage: veilctl policy check FILE"));
+}
+
+#[test]
+fn version_is_printed_on_standard_output() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag], b"");
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(text(&out.stdout), format!("veilctl {}\n", env!("CARGO_PKG_VERSION")));
+        assert!(out.stderr.is_empty());
+    }
+}
+
+/// Exit 2 for a wrong command line, with the reason and the usage on standard
+/// error and nothing on standard output.
+#[test]
+fn usage_errors_exit_2() {
+    let strict = concat!(env!("CARGO_MANIFEST_DIR"), "/../policies/strict.yaml");
+    let table: &[(&[&str], &str)] = &[
+        (&[], "a command is needed"),
+        (&["scna"], "unknown command `scna`; did you mean `scan`?"),
+        (&["policy"], "policy needs a command"),
+        (&["policy", "chek"], "unknown policy command `chek`; did you mean `check`?"),
+        (&["help", "scna"], "unknown command `scna`; did you mean `scan`?"),
+        (&["policy", "check"], "veilctl policy check: missing FILE"),
+        (&["policy", "check", "a.yaml", "b.yaml"], "unexpected argument `b.yaml`"),
+        (&["scan", "--polcy", "x"], "unknown option `--polcy`; did you mean --policy?"),
+        (&["scan", "--policy"], "--policy needs a value"),
+        (&["rules", "--json=yes"], "--json takes no value"),
+        (&["anonymize"], "--mode redact|placeholder|tokenize is required"),
+        (&["anonymize", "--mode", "shred"], "unknown --mode `shred`"),
+        (&["eval", "--seed", "x"], "--seed needs a whole number"),
+        (&["eval", "--corpus", "--seed", "1"], "--seed only applies without --corpus"),
+        (&["eval", "--gate"], "--gate only applies with --corpus"),
+        (&["policy", "render", strict, "--format", "yaml"], "unknown --format `yaml`"),
+        (&["xds", "write", strict], "--out PATH is required"),
+        (&["xds", "serve", "--listen", "nowhere"], "--listen needs an address"),
+    ];
+    for (args, want) in table {
+        let out = run(args, b"");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(err.contains("veilctl") && err.contains("--help"), "{args:?}: {err}");
+    }
+}
+
+/// Exit 1 when the command ran and found a problem: the reason on standard error.
+#[test]
+fn problems_exit_1() {
+    let bad = scratch("bad.yaml", "apiVersion: veil/v1\nlimits: {max_body_bytes: 0}\n");
+    let bad = bad.to_str().unwrap();
+    let table: &[(&[&str], &str)] = &[
+        (&["policy", "check", bad], "limits.max_body_bytes: must be within 1..=67108864, found 0"),
+        (&["policy", "render", bad], "limits.max_body_bytes"),
+        (&["scan", "--policy", bad], "limits.max_body_bytes"),
+        (&["policy", "check", "/nonexistent/veil.yaml"], "/nonexistent/veil.yaml:"),
+        (&["scan", "/nonexistent/input.txt"], "/nonexistent/input.txt:"),
+    ];
+    for (args, want) in table {
+        let out = run(args, b"");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+/// A reader that stops early (`veilctl rules | head -1`) ends the command quietly:
+/// exit 0 and nothing on standard error, never a panic. The read end is closed
+/// before the command writes, so every write fails with EPIPE.
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    let strict = concat!(env!("CARGO_MANIFEST_DIR"), "/../policies/strict.yaml");
+    let commands: &[&[&str]] = &[
+        &["rules"],
+        &["rules", "--json"],
+        &["policy", "render", strict],
+        &["policy", "render", strict, "--format", "istio"],
+        &["policy", "check", strict],
+        &["scan"],
+        &["scan", "--help"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_veilctl"))
+            .args(*args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        // A command that does not read its input may be gone already: no matter.
+        let _ = child.stdin.take().unwrap().write_all(b"mail jane.doe@example.com");
+        // (The command's own writes all fail: nobody reads its standard output.)
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", text(&out.stderr));
+    }
+}
+
+/// Two mistakes (and more): each reported with its line and column, its path, the
+/// bad name and what was meant, in the order of the file; nothing a policy holds as
+/// text (a pattern, a word list, a header value) appears.
+#[test]
+fn policy_check_reports_every_issue_with_line_and_column() {
+    let policy = "\
+apiVersion: veil/v1
+limits:
+  max_body_byte: 1024
+detectors:
+  disable: [pii.emial.v1]
+  custom:
+    - {id: acme.ticket, category: TICKET, pattern: 'SECRET-SAMPLE-(\\d+', confidence: 2}
+  code_names: [\"Nightjar\\n\"]
+rules:
+  - name: tenant
+    match:
+      headers: [{name: x-tenant, exact: jane-doe-tenant, prefix: p}]
+    mode: enforcing
+";
+    let path = scratch("two-mistakes.yaml", policy);
+    let file = path.to_str().unwrap();
+    let out = run(&["policy", "check", file], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    let want = [
+        "3:3: limits.max_body_byte: unknown field `max_body_byte`; did you mean `max_body_bytes`?",
+        "5:13: detectors.disable[0]: unknown rule id or category `pii.emial.v1`; did you mean `pii.email.v1`?",
+        "7:74: detectors.custom[0].confidence: must be within 0..1",
+        "7:7: detectors.custom[0] (acme.ticket): invalid pattern",
+        "8:16: detectors.code_names[0]: must be 1-128 bytes",
+        "12:17: rules[0].match.headers[0]: needs exactly one of exact, prefix, present",
+    ];
+    for want in want {
+        let line = format!("{file}:{want}");
+        assert!(lines.iter().any(|l| l.starts_with(&line)), "{line}\n{err}");
+    }
+    assert!(lines.last().unwrap().contains("issues; the policy is not valid"), "{err}");
+    // In the order of the file.
+    let positions: Vec<(usize, usize)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix(&format!("{file}:")))
+        .map(|l| {
+            let mut parts = l.splitn(3, ':');
+            (parts.next().unwrap().parse().unwrap(), parts.next().unwrap().parse().unwrap())
+        })
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] <= w[1]), "{err}");
+    for secret in ["SECRET-SAMPLE", "Nightjar", "jane-doe-tenant"] {
+        assert!(!err.contains(secret), "{secret} leaked: {err}");
+    }
+    // The rule's own issue once the top level is sound: its mode, with its position.
+    let fixed = policy
+        .replace("max_body_byte:", "max_body_bytes:")
+        .replace("pii.emial.v1", "pii.email.v1")
+        .replace(", confidence: 2", "")
+        .replace("(\\d+", "\\d+")
+        .replace("Nightjar\\n", "Nightjar")
+        .replace(", prefix: p", "");
+    let path = scratch("one-left.yaml", &fixed);
+    let out = run(&["policy", "check", path.to_str().unwrap()], b"");
+    let err = text(&out.stderr);
+    assert!(err.contains(":13:5: rules[0].mode: unknown variant `enforcing`; did you mean `enforce`?"), "{err}");
+}
+
+/// `veilctl rules` lists every rule once; each id (and each category) is what a
+/// policy's `detectors.disable` accepts.
+#[test]
+fn rules_lists_what_disable_accepts() {
+    let out = run(&["rules", "--json"], b"");
+    let listed: serde_json::Value = json(&out);
+    let listed = listed.as_array().unwrap();
+    assert!(listed.len() >= 300, "{}", listed.len());
+    let ids: Vec<&str> = listed.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len());
+    for r in listed {
+        assert!(["LOW", "MEDIUM", "HIGH"].contains(&r["severity"].as_str().unwrap()), "{r}");
+        assert!(r["near"].is_array() && r["internal_domains"].is_boolean(), "{r}");
+    }
+    let card = listed.iter().find(|r| r["id"] == "pii.credit_card.v1").unwrap();
+    assert_eq!(card["validator"], "issuer prefix, length, Luhn");
+    let mut categories: Vec<&str> = listed.iter().map(|r| r["category"].as_str().unwrap()).collect();
+    categories.dedup();
+    let names: Vec<String> = ids.iter().chain(&categories).map(|n| format!("'{n}'")).collect();
+    let path =
+        scratch("all-disabled.yaml", &format!("apiVersion: veil/v1\ndetectors:\n  disable: [{}]\n", names.join(", ")));
+    let out = run(&["policy", "check", path.to_str().unwrap()], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The table: a header, then one line per rule.
+    let table = text(&run(&["rules"], b"").stdout);
+    assert!(table.starts_with("RULE ID"), "{table}");
+    assert_eq!(table.lines().count(), ids.len() + 1);
+    assert!(table.lines().any(|l| l.starts_with("pii.passport.v1") && l.contains("near: passport")), "{table}");
 }

@@ -5,7 +5,7 @@
 //! languages of its country, severity, confidence, and its own examples and negatives,
 //! which `tests::every_example_of_every_rule` runs. Adding a format is one entry.
 
-use super::rules::BuiltinRule;
+use super::rules::{BuiltinRule, Severity};
 
 pub mod europe;
 pub mod phones;
@@ -19,11 +19,76 @@ pub fn all() -> impl Iterator<Item = &'static BuiltinRule> {
     super::rules::BUILTIN.iter().chain(vendors::RULES).chain(europe::RULES).chain(world::RULES).chain(phones::RULES)
 }
 
+/// What confirms a rule's match beyond its pattern, in words; `None` for the pattern
+/// (or hand-written reader) alone.
+fn validator(r: &BuiltinRule) -> Option<&'static str> {
+    use super::validate::Validator;
+    Some(match r.validator {
+        Validator::None => return None,
+        Validator::PaymentCard => "issuer prefix, length, Luhn",
+        Validator::Ssn => "area, group, serial",
+        Validator::Ipv4 => "octets",
+        Validator::Phone => "digit count",
+        Validator::Iban => "ISO 13616 mod 97",
+        Validator::Jwt => "header decodes to JSON with `alg`",
+        Validator::Mac => "one separator kind, not all 0/F",
+        Validator::PublicIpv4 => "public range",
+        Validator::PublicIpv6 => "parsed, global",
+        Validator::PrivateIpv6 => "parsed, private",
+        Validator::DocumentNumber => "length, digits",
+        Validator::Date => "calendar date",
+        Validator::Entropy => "entropy, character classes",
+        Validator::Code(_) => "check digits / structure",
+    })
+}
+
+/// One built-in rule as `veilctl rules` lists it: an id (or its category) that the
+/// policy's `detectors.disable` accepts, and what the rule needs to report a match.
+/// Names and keywords only: never a pattern, an example or a negative.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Summary {
+    pub id: &'static str,
+    pub category: &'static str,
+    pub severity: Severity,
+    /// Context words the rule only runs near (whole words, any case): its `Near`
+    /// gate's. Empty for a rule that runs without them.
+    pub near: &'static [&'static str],
+    /// The word list a dictionary rule matches: `detectors.code_names`,
+    /// `detectors.customer_names`, or the person-name dictionaries.
+    pub dictionary: Option<&'static str>,
+    /// What confirms a match beyond its pattern (a checksum, a structure); `None`
+    /// for the pattern alone.
+    pub validator: Option<&'static str>,
+    /// The policy's `detectors.internal_domains` extend it.
+    pub internal_domains: bool,
+}
+
+/// Every built-in rule, summarized, in catalog order.
+pub fn summaries() -> impl Iterator<Item = Summary> {
+    use super::rules::{Gate, PolicyList};
+    all().map(|r| Summary {
+        id: r.id,
+        category: r.category,
+        severity: r.severity,
+        near: match r.gate {
+            Gate::Near { words, .. } => words,
+            _ => &[],
+        },
+        dictionary: match r.gate {
+            Gate::PersonNames => Some("person names (built-in, detectors.given_names, detectors.surnames)"),
+            Gate::PolicyWords(PolicyList::CodeNames) => Some("detectors.code_names"),
+            Gate::PolicyWords(PolicyList::CustomerNames) => Some("detectors.customer_names"),
+            _ => None,
+        },
+        validator: validator(r),
+        internal_domains: r.domains.is_some(),
+    })
+}
+
 /// The detector reference (`docs/detectors.md`), rendered from the catalog: one row per
 /// rule with its category, label, severity, confidence, gate, validator and examples.
 pub fn reference() -> String {
     use super::rules::{label, Gate};
-    use super::validate::Validator;
     let mut out = String::from(
         "# Detector reference\n\n\
          Generated from the catalog (`src/detect/rules.rs`, `src/detect/catalog/`) by\n\
@@ -60,23 +125,10 @@ pub fn reference() -> String {
             Gate::PolicyWords(_) => "policy dictionary".to_string(),
             Gate::Windows(_) => "own windows".to_string(),
         };
-        let check = match r.validator {
-            Validator::None if r.finder.is_some() && r.pattern.is_empty() => "hand-written reader",
-            Validator::None => "pattern",
-            Validator::PaymentCard => "issuer prefix, length, Luhn",
-            Validator::Ssn => "area, group, serial",
-            Validator::Ipv4 => "octets",
-            Validator::Phone => "digit count",
-            Validator::Iban => "ISO 13616 mod 97",
-            Validator::Jwt => "header decodes to JSON with `alg`",
-            Validator::Mac => "one separator kind, not all 0/F",
-            Validator::PublicIpv4 => "public range",
-            Validator::PublicIpv6 => "parsed, global",
-            Validator::PrivateIpv6 => "parsed, private",
-            Validator::DocumentNumber => "length, digits",
-            Validator::Date => "calendar date",
-            Validator::Entropy => "entropy, character classes",
-            Validator::Code(_) => "check digits / structure",
+        let check = match (validator(r), r.finder.is_some() && r.pattern.is_empty()) {
+            (Some(check), _) => check,
+            (None, true) => "hand-written reader",
+            (None, false) => "pattern",
         };
         let severity = match r.severity {
             super::rules::Severity::Low => "LOW",
@@ -98,6 +150,20 @@ pub fn reference() -> String {
 
 #[cfg(test)]
 mod tests {
+    /// One summary per rule, in catalog order, with what each needs.
+    #[test]
+    fn summaries_name_every_rule_and_what_it_needs() {
+        let summaries: Vec<super::Summary> = super::summaries().collect();
+        assert_eq!(summaries.len(), super::all().count());
+        let by_id = |id: &str| summaries.iter().find(|s| s.id == id).copied().unwrap();
+        let card = by_id("pii.credit_card.v1");
+        assert_eq!((card.category, card.validator), ("CREDIT_CARD", Some("issuer prefix, length, Luhn")));
+        assert!(by_id("pii.email.v1").validator.is_none() && by_id("pii.email.v1").near.is_empty());
+        assert!(summaries.iter().any(|s| !s.near.is_empty()), "no rule with context words");
+        assert!(summaries.iter().any(|s| s.dictionary == Some("detectors.code_names")));
+        assert!(summaries.iter().any(|s| s.internal_domains));
+    }
+
     /// `docs/detectors.md` is the catalog, rendered; `VEIL_BLESS=1` rewrites it. (Not
     /// under WASI: the V8 runner gives the tests no file system.)
     #[cfg(not(target_family = "wasm"))]
