@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 use crate::edit::{splice, Edit};
 use crate::json;
 use crate::provider::{Provider, Role, StreamField, StreamKey, TextKind};
+use crate::restore::restore_in;
 use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
-use crate::token::{find_tokens, holdback_start, Lookup};
+use crate::token::{holdback_start, Lookup};
 
 /// How the response stream is framed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,13 +142,13 @@ impl StreamRestorer {
         for field in &fields {
             let decoded = json::decode(data.get(field.span.start..field.span.end).unwrap_or_default());
             let (text, held) = match field.role {
-                Role::Whole(_) => (restore_all(&decoded.bytes, field.kind, tokens), None),
+                Role::Whole(_) => (restore_in(&decoded.bytes, field.kind, tokens), None),
                 Role::Delta(key) => {
                     let mut joined = self.pending.remove(&key).map(|p| p.held).unwrap_or_default();
                     joined.extend_from_slice(&decoded.bytes);
                     let cut = holdback_start(&joined).unwrap_or(joined.len());
                     let held = joined.split_off(cut);
-                    (restore_all(&joined, field.kind, tokens), Some((key, held)))
+                    (restore_in(&joined, field.kind, tokens), Some((key, held)))
                 }
             };
             let (new_text, count) = text;
@@ -177,7 +178,7 @@ impl StreamRestorer {
     fn flush_all(&mut self, tokens: &dyn Lookup, out: &mut Vec<u8>) {
         let pending = std::mem::take(&mut self.pending);
         for (key, p) in pending {
-            let (text, count) = restore_all(&p.held, p.kind, tokens);
+            let (text, count) = restore_in(&p.held, p.kind, tokens);
             self.restored += count;
             let synthesized = match self.framing {
                 Framing::Sse => {
@@ -230,30 +231,6 @@ fn fill_template(
         edits.push(Edit { start, end, replacement });
     }
     Some(splice(raw, edits))
-}
-
-/// Replaces every issued token in `text` with its value (escaped for the inner JSON
-/// when `kind` is embedded JSON). Returns the new text and the count.
-pub fn restore_all(text: &[u8], kind: TextKind, tokens: &dyn Lookup) -> (Vec<u8>, u32) {
-    let mut edits = Vec::new();
-    for found in find_tokens(text) {
-        let Some(value) = tokens.lookup(&found.canonical()) else { continue };
-        let replacement = match kind {
-            TextKind::Plain => value.into_owned(),
-            TextKind::EmbeddedJson => {
-                let mut r = Vec::with_capacity(value.len() + 4);
-                json::escape_into(&mut r, &String::from_utf8_lossy(&value));
-                r
-            }
-        };
-        edits.push(Edit { start: found.start, end: found.end, replacement });
-    }
-    let count = edits.len() as u32;
-    if edits.is_empty() {
-        (text.to_vec(), 0)
-    } else {
-        (splice(text, edits), count)
-    }
 }
 
 #[cfg(test)]
