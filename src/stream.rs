@@ -9,23 +9,24 @@
 //! `content_block_stop`, `[DONE]`) or at the very end. Only text fields change; every
 //! other byte of every event is kept.
 
+mod event;
+#[cfg(test)]
+mod legacy_diff;
+mod restorer;
+
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::edit::{splice, Edit};
 use crate::json;
 use crate::provider::{Provider, Role, StreamField, StreamKey, TextKind};
 use crate::restore::restore_in;
-use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
+pub use crate::sse::Framing;
+use crate::sse::{ArrayPiece, ArraySplitter, Frame, Framer, SseEvent, SseSplitter};
 use crate::token::{holdback_start, Lookup};
-
-/// How the response stream is framed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Framing {
-    /// `text/event-stream` (every vendor; Gemini with `alt=sse`).
-    Sse,
-    /// A JSON array delivered incrementally (Gemini `streamGenerateContent` without `alt=sse`).
-    JsonArray,
-}
+use crate::verify::{Tap, VerifiedText};
+pub(crate) use event::Event;
+use restorer::Restorer;
 
 /// Text held back for one logical stream, and the event to copy if it must be
 /// flushed on its own.
@@ -231,6 +232,136 @@ fn fill_template(
         edits.push(Edit { start, end, replacement });
     }
     Some(splice(raw, edits))
+}
+
+/// One piece of a response stream as the restorer and the tap see it.
+#[derive(Debug, Clone)]
+pub(crate) enum Piece {
+    /// An SSE event or a JSON array element, parsed.
+    Event(Rc<Event>),
+    /// Array framing: brackets, commas and whitespace between elements.
+    Between(Vec<u8>),
+    /// Array framing: the closing `]` and anything after it.
+    Close(Vec<u8>),
+}
+
+impl Piece {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Piece::Event(event) => event.raw.len(),
+            Piece::Between(bytes) | Piece::Close(bytes) => bytes.len(),
+        }
+    }
+}
+
+/// One response stream: its tokens restored and, when its answer is verified, its
+/// text tapped and its end held for the annotation. Feed it every body chunk in order.
+#[derive(Debug)]
+pub struct ResponseStream {
+    provider: Provider,
+    framer: Framer,
+    restorer: Restorer,
+    tap: Option<Tap>,
+}
+
+impl ResponseStream {
+    /// A stream whose tokens are restored.
+    pub fn new(provider: Provider, framing: Framing) -> ResponseStream {
+        ResponseStream { provider, framer: Framer::new(framing), restorer: Restorer::new(framing), tap: None }
+    }
+
+    /// A stream whose tokens are restored and whose answer is verified; `text` says
+    /// which text the verifier reads ([`ResponseStream::take_text`]).
+    pub fn verifying(provider: Provider, framing: Framing, text: VerifiedText) -> ResponseStream {
+        ResponseStream { tap: Some(Tap::new(text)), ..ResponseStream::new(provider, framing) }
+    }
+
+    pub fn framing(&self) -> Framing {
+        self.framer.framing()
+    }
+
+    /// Tokens restored so far.
+    pub fn restored(&self) -> u32 {
+        self.restorer.restored
+    }
+
+    /// Bytes held inside: an incomplete event, held-back text and, when verifying, the
+    /// held end of the stream.
+    pub fn held_bytes(&self) -> usize {
+        self.framer.buffered() + self.restorer.held_bytes() + self.tap.as_ref().map_or(0, Tap::held_bytes)
+    }
+
+    /// Takes the next chunk of the body; returns the bytes to send on now. With `end`,
+    /// everything still held is flushed — unless the answer is verified: then the end of
+    /// the stream waits for [`ResponseStream::finish`].
+    pub fn feed(&mut self, chunk: &[u8], end: bool, tokens: &dyn Lookup) -> Vec<u8> {
+        let mut out = Vec::with_capacity(chunk.len() + 64);
+        let framing = self.framer.framing();
+        self.framer.push(chunk);
+        while let Some(frame) = self.framer.next_frame() {
+            let ask_terminal = self.tap.as_ref().is_some_and(|tap| !tap.holding());
+            let piece = match frame {
+                Frame::Event(raw) => Piece::Event(Rc::new(Event::sse(self.provider, raw, ask_terminal))),
+                Frame::Array(ArrayPiece::Element(raw)) => Piece::Event(Rc::new(Event::element(self.provider, raw))),
+                Frame::Array(ArrayPiece::Between(bytes)) => Piece::Between(bytes),
+                Frame::Array(ArrayPiece::Close(bytes)) => Piece::Close(bytes),
+            };
+            let piece = match self.tap.as_mut() {
+                Some(tap) => match tap.pass(piece, framing) {
+                    Some(piece) => piece,
+                    None => continue,
+                },
+                None => piece,
+            };
+            let content = self.tap.as_mut().and_then(Tap::restored_text);
+            self.restorer.piece(&piece, tokens, &mut out, content);
+        }
+        if end && self.tap.is_none() {
+            self.end(tokens, &mut out);
+        }
+        out
+    }
+
+    /// The content text for the verifier collected since the last call: the vendor's
+    /// (tokenized) text, or the restored text the client was sent, per
+    /// [`ResponseStream::verifying`]; empty when not verifying.
+    pub fn take_text(&mut self) -> String {
+        self.tap.as_mut().map(Tap::take_text).unwrap_or_default()
+    }
+
+    /// The end of the stream: the annotation event (a copy of the last content delta
+    /// with `annotation` as its text, when there is both), then the held end of the
+    /// stream with `annotation` appended to the whole-text repeats of that delta stream,
+    /// all restored; then everything still held back.
+    pub fn finish(&mut self, annotation: Option<&str>, tokens: &dyn Lookup) -> Vec<u8> {
+        let mut out = Vec::new();
+        let framing = self.framer.framing();
+        let tail = self.tap.as_mut().map(|tap| tap.finish(annotation, framing)).unwrap_or_default();
+        for piece in &tail {
+            self.restorer.piece(piece, tokens, &mut out, None);
+        }
+        self.end(tokens, &mut out);
+        out
+    }
+
+    /// The last bytes (an event without its blank line, an incomplete element) and
+    /// every held-back text.
+    fn end(&mut self, tokens: &dyn Lookup, out: &mut Vec<u8>) {
+        let rest = self.framer.take_rest();
+        match self.framer.framing() {
+            Framing::Sse => {
+                if !rest.is_empty() {
+                    let event = Piece::Event(Rc::new(Event::sse(self.provider, rest, false)));
+                    self.restorer.piece(&event, tokens, out, None);
+                }
+                self.restorer.flush_all(tokens, out, None);
+            }
+            Framing::JsonArray => {
+                self.restorer.flush_all(tokens, out, None);
+                out.extend_from_slice(&rest);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

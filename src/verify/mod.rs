@@ -32,6 +32,7 @@ pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
 pub use prompt::{extraction_request, verification_request, CallKind};
 pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
 pub use stream::StreamTap;
+pub(crate) use stream::Tap;
 
 /// How the verifier is spoken to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,11 +15,14 @@
 //! and every held repeat of that delta stream's text gets the annotation appended, so
 //! the vendor's whole-text events say what the client was sent.
 
+use std::rc::Rc;
+
+use super::VerifiedText;
 use crate::edit::{splice, Edit};
 use crate::json;
 use crate::provider::{Provider, Role, StreamField, StreamKey, TextKind};
 use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
-use crate::stream::Framing;
+use crate::stream::{Event, Framing, Piece};
 
 /// The content text lane of every provider (see `provider::*::stream_fields`).
 const CONTENT_LANE: u8 = 0;
@@ -224,6 +227,111 @@ fn replace_delta(
         edits.push(Edit { start, end, replacement });
     }
     Some(splice(raw, edits))
+}
+
+/// What verification keeps of a response stream ([`ResponseStream::verifying`]).
+#[derive(Debug)]
+pub(crate) struct Tap {
+    text: VerifiedText,
+    /// Content text not yet taken.
+    collected: String,
+    /// The last content delta event that went on, and its stream key.
+    template: Option<(Rc<Event>, StreamKey)>,
+    /// Everything from the first terminal event (or repeat) on.
+    held: Vec<Piece>,
+    holding: bool,
+}
+
+impl Tap {
+    pub fn new(text: VerifiedText) -> Tap {
+        Tap { text, collected: String::new(), template: None, held: Vec::new(), holding: false }
+    }
+
+    /// Has the end of the stream begun (and is it held)?
+    pub fn holding(&self) -> bool {
+        self.holding
+    }
+
+    pub fn held_bytes(&self) -> usize {
+        self.held.iter().map(Piece::len).sum()
+    }
+
+    /// Takes the text collected since the last call.
+    pub fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.collected)
+    }
+
+    /// Where the restorer puts the restored content text it writes, when that is the
+    /// text the verifier reads.
+    pub fn restored_text(&mut self) -> Option<&mut String> {
+        (self.text == VerifiedText::Restored).then_some(&mut self.collected)
+    }
+
+    /// Takes one piece of the stream: `Some` when it goes on now, `None` when it is held
+    /// (from the first terminal event or whole-text repeat on; with array framing, from
+    /// the closing `]`). Of a piece that goes on, notes the content deltas.
+    pub fn pass(&mut self, piece: Piece, framing: Framing) -> Option<Piece> {
+        if !self.holding {
+            self.holding = match &piece {
+                Piece::Event(event) => {
+                    framing == Framing::Sse && event.fields.is_some() && (event.terminal || self.repeats(event))
+                }
+                Piece::Close(_) => true,
+                Piece::Between(_) => false,
+            };
+        }
+        if self.holding {
+            self.held.push(piece);
+            return None;
+        }
+        if let Piece::Event(event) = &piece {
+            self.note(event);
+        }
+        Some(piece)
+    }
+
+    /// Does this event repeat the whole text of the delta stream the marks would join?
+    fn repeats(&self, event: &Event) -> bool {
+        let Some((_, key)) = self.template else { return false };
+        event.fields().iter().any(|f| f.role == Role::Whole(Some(key)))
+    }
+
+    /// Collects the content deltas of one event that goes on.
+    fn note(&mut self, event: &Rc<Event>) {
+        for field in event.fields().iter().filter(|f| f.is_content()) {
+            let Role::Delta(key) = field.role else { continue };
+            if self.text == VerifiedText::Tokenized {
+                self.collected.push_str(&String::from_utf8_lossy(&field.text));
+            }
+            self.template = Some((Rc::clone(event), key));
+        }
+    }
+
+    /// The end of the stream, to be restored: the annotation event (when there is text
+    /// to add and a delta to copy), then whatever was held, its repeats of that delta
+    /// stream's text with the annotation appended.
+    pub fn finish(&mut self, annotation: Option<&str>, framing: Framing) -> Vec<Piece> {
+        let held = std::mem::take(&mut self.held);
+        let marks = annotation
+            .zip(self.template.as_ref())
+            .and_then(|(text, (template, key))| Some((template.with_delta(*key, text)?, *key, text)));
+        let Some((event, key, text)) = marks else { return held };
+        let mut pieces = Vec::with_capacity(held.len() + 2);
+        if framing == Framing::JsonArray {
+            pieces.push(Piece::Between(b",\r\n".to_vec()));
+        }
+        pieces.push(Piece::Event(Rc::new(event)));
+        for piece in held {
+            pieces.push(match piece {
+                Piece::Event(event) if framing == Framing::Sse => match event.with_appended(key, text) {
+                    Some(marked) => Piece::Event(Rc::new(marked)),
+                    None => Piece::Event(event),
+                },
+                other => other,
+            });
+        }
+        pieces
+    }
 }
 
 #[cfg(test)]
