@@ -22,7 +22,7 @@ use crate::policy::{normalize_path, CompiledPolicy, FailureMode, OnOversize, Req
 use crate::provider::Provider;
 use crate::redact::{Redactor, Refusal, Verdict};
 use crate::restore::{restore_json, restore_text};
-use crate::stream::{Framing, StreamRestorer};
+use crate::stream::{Framing, ResponseStream};
 use crate::token::{id_hex_len_for, Lookup, TokenMap, TokenMinter, ID_HEX_LEN};
 use crate::vault::{derive, CasMismatch, Store, Vault, VaultConfig};
 use crate::verify::Alarm;
@@ -467,8 +467,8 @@ enum ResponseMode {
     Pass,
     BufferJson,
     BufferText,
-    /// Restored chunk by chunk as it streams.
-    Stream(StreamRestorer),
+    /// Restored chunk by chunk as it streams (and tapped, when its answer is verified).
+    Stream(ResponseStream),
 }
 
 /// What the SDK holds for a request. The request's state is shared with the root's
@@ -1112,9 +1112,9 @@ impl HttpContext for VeilHttp {
             headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
         let too_big = declared.is_some_and(|len| len > MAX_RESTORED_RESPONSE_BYTES);
         self.response = if content_type.starts_with("text/event-stream") {
-            ResponseMode::Stream(StreamRestorer::new(provider, Framing::Sse))
+            ResponseMode::Stream(ResponseStream::new(provider, Framing::Sse))
         } else if self.json_array_stream && content_type.contains("json") {
-            ResponseMode::Stream(StreamRestorer::new(provider, Framing::JsonArray))
+            ResponseMode::Stream(ResponseStream::new(provider, Framing::JsonArray))
         } else if too_big && (content_type.contains("json") || content_type.starts_with("text/plain")) {
             self.metrics.increment(Counter::RestoreSkippedLarge, 1);
             ResponseMode::Pass
@@ -1151,11 +1151,11 @@ impl HttpContext for VeilHttp {
                 None => return Action::Continue,
             };
             let ResponseMode::Stream(restorer) = &mut self.response else { return Action::Continue };
-            let before = restorer.restored;
+            let before = restorer.restored();
             let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
             let out = restorer.feed(&chunk, end_of_stream, &lookup);
             let vault_hits = lookup.hits.get();
-            let restored = restorer.restored - before;
+            let restored = restorer.restored() - before;
             if out != chunk {
                 self.set_http_response_body(0, body_size, &out);
             }

@@ -24,10 +24,11 @@ use super::{now_ms, now_secs, ResponseMode, ScopedLookup, VeilHttp};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
 use crate::restore::{restore_json, restore_text};
-use crate::stream::Framing;
+use crate::stream::ResponseStream;
+use crate::token::Lookup;
 use crate::verify::{
     annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Cache, Call,
-    Report, Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
+    Report, Session, SkipReason, Summary, TextField, VerifiedText, VerifyConfig,
 };
 
 /// The response header (whole bodies) or trailer (streams) with the verification
@@ -97,10 +98,8 @@ enum Shape {
     /// A whole body, held while verified; `trailer`: the headers were not held, so the
     /// summary goes out as a trailer (added, pending, in the last body callback).
     Whole { held: Option<HeldBody>, trailer: bool },
+    /// A stream, through the response's `ResponseStream::verifying`.
     Stream {
-        tap: StreamTap,
-        /// For `text: restored`: collects the restorer's output.
-        collector: Option<StreamTap>,
         /// Bytes Envoy buffers while the end of the stream is held.
         buffered: usize,
         /// The summary trailer was added (pending) when the end was held.
@@ -145,14 +144,10 @@ impl VeilHttp {
         let provider = self.provider.unwrap_or(Provider::Generic);
         let shape = match &self.response {
             ResponseMode::BufferJson => Shape::Whole { held: None, trailer: false },
-            ResponseMode::Stream(_) => {
-                let framing = if self.json_array_stream { Framing::JsonArray } else { Framing::Sse };
-                let collector =
-                    (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
-                Shape::Stream { tap: StreamTap::new(provider, framing), collector, buffered: 0, trailer: false }
-            }
+            ResponseMode::Stream(_) => Shape::Stream { buffered: 0, trailer: false },
             _ => return skip_now(self, SkipReason::NoText),
         };
+        let text = config.text;
         let env = Rc::clone(&self.verify_env);
         let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole { .. });
         let mut seed = [0u8; 8];
@@ -166,6 +161,11 @@ impl VeilHttp {
             done: false,
             held,
         });
+        // The response's one stream restores and taps it.
+        if let ResponseMode::Stream(stream) = &self.response {
+            let framing = stream.framing();
+            self.response = ResponseMode::Stream(ResponseStream::verifying(provider, framing, text));
+        }
     }
 
     /// Whether the response headers wait for the verdict (see [`HostVerify::held`]).
@@ -315,28 +315,22 @@ impl VeilHttp {
         self.event().verification = Some(s.clone());
     }
 
-    /// Stream chunk while verifying: tap (collect text, hold the terminal event),
-    /// restore, and at the end either finish now or pause for the verifier.
+    /// Stream chunk while verifying: through the response's stream (restored, its text
+    /// collected, its end held), the text to the session, and at the end either finish
+    /// now or pause for the verifier.
     pub(super) fn verify_stream_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
         let chunk = match self.get_http_response_body(0, body_size) {
             Some(chunk) => chunk,
             None if body_size == 0 => Vec::new(),
             None => return Action::Continue,
         };
-        let Some(v) = self.verify.as_mut() else { return Action::Continue };
-        let Shape::Stream { tap, collector, .. } = &mut v.shape else { return Action::Continue };
-        let passed = tap.feed(&chunk);
-        if collector.is_none() {
-            let text = tap.take_text();
-            v.session.push(&text);
-        }
-        let mut out = self.restore_stream(&passed, false);
+        let mut out = self.restore_stream(&chunk, |stream, tokens| stream.feed(&chunk, end_of_stream, tokens));
+        let text = match &mut self.response {
+            ResponseMode::Stream(stream) => stream.take_text(),
+            _ => String::new(),
+        };
         if let Some(v) = self.verify.as_mut() {
-            if let Shape::Stream { collector: Some(c), .. } = &mut v.shape {
-                c.feed(&out);
-                let text = c.take_text();
-                v.session.push(&text);
-            }
+            v.session.push(&text);
         }
         if end_of_stream {
             let now = now_ms(self);
@@ -370,7 +364,7 @@ impl VeilHttp {
         Action::Pause
     }
 
-    /// The annotation event and the held terminal events, restored.
+    /// The annotation event and the held end of the stream, restored.
     fn verify_stream_tail(&mut self) -> Vec<u8> {
         let Some(v) = self.verify.as_mut() else { return Vec::new() };
         v.done = true;
@@ -378,23 +372,24 @@ impl VeilHttp {
         let style = v.session.config().annotate;
         let annotation =
             (!report.marks.is_empty() && style != AnnotationStyle::Headers).then(|| appended_block(&report.marks));
-        let tail = match &mut v.shape {
-            Shape::Stream { tap, .. } => tap.finish(annotation.as_deref()),
-            Shape::Whole { .. } => Vec::new(),
-        };
         self.verify_record(&report);
-        self.restore_stream(&tail, true)
+        self.restore_stream(&[], |stream, tokens| stream.finish(annotation.as_deref(), tokens))
     }
 
-    /// Restores a piece of the stream, with the same bookkeeping as the plain path.
-    fn restore_stream(&mut self, bytes: &[u8], end: bool) -> Vec<u8> {
+    /// A step of the response's stream (a chunk, or its end), with the same bookkeeping
+    /// as the plain path; `unchanged` goes on as it is if the response is no stream.
+    fn restore_stream(
+        &mut self,
+        unchanged: &[u8],
+        step: impl FnOnce(&mut ResponseStream, &dyn Lookup) -> Vec<u8>,
+    ) -> Vec<u8> {
         let now = now_secs(self);
-        let ResponseMode::Stream(restorer) = &mut self.response else { return bytes.to_vec() };
-        let before = restorer.restored;
+        let ResponseMode::Stream(stream) = &mut self.response else { return unchanged.to_vec() };
+        let before = stream.restored();
         let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
-        let out = restorer.feed(bytes, end, &lookup);
+        let out = step(stream, &lookup);
         let vault_hits = lookup.hits.get();
-        let restored = restorer.restored - before;
+        let restored = stream.restored() - before;
         self.metrics.increment(Counter::TokensRestored, u64::from(restored));
         self.metrics.increment(Counter::VaultRestored, u64::from(vault_hits));
         self.event().tokens_restored += restored;

@@ -27,6 +27,7 @@ struct Pending {
     template: Rc<Event>,
 }
 
+/// Restores the tokens of one response stream's pieces, taken in order.
 #[derive(Debug)]
 pub(super) struct Restorer {
     framing: Framing,
