@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 use veil::policy::CompiledPolicy;
 use veil::provider::Provider;
 use veil::redact::Redactor;
-use veil::stream::{Framing, StreamRestorer};
+use veil::stream::{Framing, ResponseStream};
 use veil::token::{TokenMap, TokenMinter};
 use veil::vault::{MemStore, Vault, VaultConfig};
 
@@ -214,7 +214,7 @@ fn streaming(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(stream.len() as u64));
     group.bench_function("openai_chat_200_events_64b_chunks", |b| {
         b.iter(|| {
-            let mut r = StreamRestorer::new(Provider::OpenAiChat, Framing::Sse);
+            let mut r = ResponseStream::new(Provider::OpenAiChat, Framing::Sse);
             let chunks: Vec<&[u8]> = stream.as_bytes().chunks(64).collect();
             let mut n = 0;
             for (i, chunk) in chunks.iter().enumerate() {

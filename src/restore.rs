@@ -1,4 +1,6 @@
-//! The response path for whole bodies: put the original values back where tokens are.
+//! Putting the original values back where tokens are: [`token_edits`], the one function
+//! that finds a text's tokens and what replaces them (the stream path uses it through
+//! [`restore_in`]), and the response path for whole bodies built on it.
 //!
 //! Only tokens this request issued are restored (a token the model invented, or one
 //! from another scope, stays as it is), and only in the provider's text fields.
@@ -16,7 +18,40 @@ pub struct Restoration {
     pub restored: u32,
 }
 
-/// Restores tokens in the text fields of a JSON response body.
+/// Where the issued tokens of `text` (decoded) are and what replaces each: its value
+/// as it is written into text of `kind` (escaped once more for embedded JSON). The one
+/// place tokens are looked up: whole bodies map these edits onto the raw bytes, the
+/// stream path applies them to a field's text ([`restore_in`]).
+pub fn token_edits(text: &[u8], kind: TextKind, tokens: &dyn Lookup) -> Vec<Edit> {
+    find_tokens(text)
+        .into_iter()
+        .filter_map(|found| {
+            let value = tokens.lookup(&found.canonical())?;
+            let replacement = match kind {
+                TextKind::Plain => value.into_owned(),
+                TextKind::EmbeddedJson => {
+                    let mut r = Vec::with_capacity(value.len() + 4);
+                    json::escape_into(&mut r, &String::from_utf8_lossy(&value));
+                    r
+                }
+            };
+            Some(Edit { start: found.start, end: found.end, replacement })
+        })
+        .collect()
+}
+
+/// `text` (decoded) with its issued tokens replaced ([`token_edits`]), and how many.
+pub fn restore_in(text: &[u8], kind: TextKind, tokens: &dyn Lookup) -> (Vec<u8>, u32) {
+    let edits = token_edits(text, kind, tokens);
+    if edits.is_empty() {
+        return (text.to_vec(), 0);
+    }
+    let count = edits.len() as u32;
+    (splice(text, edits), count)
+}
+
+/// Restores tokens in the text fields of a JSON response body. Each token's bytes are
+/// replaced in place, so the rest of a field (its escapes included) stays as it was.
 pub fn restore_json(provider: Provider, body: &[u8], tokens: &dyn Lookup) -> Result<Restoration, JsonError> {
     let mut spans: Vec<(StrSpan, TextKind)> = Vec::new();
     json::visit_strings(body, &mut |path, span| {
@@ -30,23 +65,13 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &dyn Lookup) -> Res
     })?;
     let mut edits = Vec::new();
     for (span, kind) in spans {
-        let raw = body.get(span.start..span.end).unwrap_or_default();
-        let decoded = json::decode(raw);
-        for found in find_tokens(&decoded.bytes) {
-            let Some(value) = tokens.lookup(&found.canonical()) else { continue };
-            let value = String::from_utf8_lossy(&value);
-            let mut replacement = Vec::with_capacity(value.len() + 8);
-            match kind {
-                TextKind::Plain => json::escape_into(&mut replacement, &value),
-                TextKind::EmbeddedJson => {
-                    let mut inner = Vec::with_capacity(value.len() + 8);
-                    json::escape_into(&mut inner, &value);
-                    json::escape_into(&mut replacement, &String::from_utf8_lossy(&inner));
-                }
-            }
+        let decoded = json::decode(body.get(span.start..span.end).unwrap_or_default());
+        for edit in token_edits(&decoded.bytes, kind, tokens) {
+            let mut replacement = Vec::with_capacity(edit.replacement.len() + 8);
+            json::escape_into(&mut replacement, &String::from_utf8_lossy(&edit.replacement));
             edits.push(Edit {
-                start: span.start + decoded.raw_offset(found.start),
-                end: span.start + decoded.raw_offset(found.end),
+                start: span.start + decoded.raw_offset(edit.start),
+                end: span.start + decoded.raw_offset(edit.end),
                 replacement,
             });
         }
@@ -58,15 +83,8 @@ pub fn restore_json(provider: Provider, body: &[u8], tokens: &dyn Lookup) -> Res
 
 /// Restores tokens anywhere in a non-JSON body (plain text).
 pub fn restore_text(body: &[u8], tokens: &dyn Lookup) -> Restoration {
-    let mut edits = Vec::new();
-    for found in find_tokens(body) {
-        if let Some(value) = tokens.lookup(&found.canonical()) {
-            edits.push(Edit { start: found.start, end: found.end, replacement: value.into_owned() });
-        }
-    }
-    let restored = edits.len() as u32;
-    let body = if edits.is_empty() { None } else { Some(splice(body, edits)) };
-    Restoration { body, restored }
+    let (restored, count) = restore_in(body, TextKind::Plain, tokens);
+    Restoration { body: (count > 0).then_some(restored), restored: count }
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! array elements) as raw byte ranges, so the restorer can rewrite one text field
 //! and pass every other byte through unchanged. SSE follows the WHATWG rules: lines
 //! end with LF, CRLF or CR; a blank line ends an event; `:` starts a comment; several
-//! `data:` lines join with LF.
+//! `data:` lines join with LF. [`Framer`] is a response's one framer: whichever of the
+//! two its stream needs.
 
 /// Splits an SSE byte stream into raw events (each including its blank line).
 #[derive(Debug, Default)]
@@ -251,6 +252,78 @@ impl ArraySplitter {
     pub fn take_rest(&mut self) -> Vec<u8> {
         self.pos = 0;
         std::mem::take(&mut self.buf)
+    }
+}
+
+/// How a response stream is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// `text/event-stream` (every vendor; Gemini with `alt=sse`).
+    Sse,
+    /// A JSON array delivered incrementally (Gemini `streamGenerateContent` without `alt=sse`).
+    JsonArray,
+}
+
+/// One complete piece of a framed response stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// An SSE event, its blank line included.
+    Event(Vec<u8>),
+    /// A piece of a streamed JSON array.
+    Array(ArrayPiece),
+}
+
+/// The one framer of a response stream: SSE events or JSON array pieces, as framed.
+#[derive(Debug)]
+pub enum Framer {
+    Sse(SseSplitter),
+    Array(ArraySplitter),
+}
+
+impl Framer {
+    pub fn new(framing: Framing) -> Framer {
+        match framing {
+            Framing::Sse => Framer::Sse(SseSplitter::default()),
+            Framing::JsonArray => Framer::Array(ArraySplitter::default()),
+        }
+    }
+
+    pub fn framing(&self) -> Framing {
+        match self {
+            Framer::Sse(_) => Framing::Sse,
+            Framer::Array(_) => Framing::JsonArray,
+        }
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) {
+        match self {
+            Framer::Sse(s) => s.push(bytes),
+            Framer::Array(a) => a.push(bytes),
+        }
+    }
+
+    /// The next complete piece, or `None` until more bytes arrive.
+    pub fn next_frame(&mut self) -> Option<Frame> {
+        match self {
+            Framer::Sse(s) => s.next_event().map(Frame::Event),
+            Framer::Array(a) => a.next_piece().map(Frame::Array),
+        }
+    }
+
+    /// Bytes received but not yet part of a complete piece.
+    pub fn buffered(&self) -> usize {
+        match self {
+            Framer::Sse(s) => s.buffered(),
+            Framer::Array(a) => a.buffered(),
+        }
+    }
+
+    /// Whatever is left at the end of the stream (an incomplete event or element).
+    pub fn take_rest(&mut self) -> Vec<u8> {
+        match self {
+            Framer::Sse(s) => s.take_rest(),
+            Framer::Array(a) => a.take_rest(),
+        }
     }
 }
 

@@ -1,264 +1,172 @@
-//! Streaming restoration: tokens put back in SSE and streamed-JSON responses, at any split.
+//! The response stream: one framer per response, each event parsed once, its tokens
+//! restored and, when the answer is verified, its text tapped — at any split.
 //!
-//! Bytes go in as the network delivers them and come out as soon as they are safe:
-//! complete events are rewritten and released at once; within a logical text stream
-//! (a choice, a content block, an output item) only a trailing *possible token
-//! prefix* is held back — at most [`MAX_HOLDBACK`](crate::token::MAX_HOLDBACK) bytes —
-//! and it is released with the stream's next delta, or in a copy of the stream's last
-//! delta event placed before the first event that is not a delta (a finish chunk,
-//! `content_block_stop`, `[DONE]`) or at the very end. Only text fields change; every
-//! other byte of every event is kept.
+//! [`ResponseStream`] frames the body as the network delivers it ([`Framer`]: SSE
+//! events, or the pieces of Gemini's streamed JSON array) and parses each complete
+//! event once (`event.rs`: its raw bytes and, per text field, where the string sits,
+//! its decoded text, kind and role). A verified answer's events go to the tap first
+//! (`verify/stream.rs`: the content text for the verifier; from the first terminal
+//! event or whole-text repeat on, the events are held until
+//! [`ResponseStream::finish`]); every event that goes on goes to the restorer
+//! (`restorer.rs`): complete events are rewritten and released at once; within a
+//! logical text stream (a choice, a content block, an output item) only a trailing
+//! *possible token prefix* is held back — at most
+//! [`MAX_HOLDBACK`](crate::token::MAX_HOLDBACK) bytes — and released with the stream's
+//! next delta, or in a copy of the stream's last delta event placed before the first
+//! event that is not a delta (a finish chunk, `content_block_stop`, `[DONE]`) or at the
+//! very end. Only text fields change; every other byte of every event is kept. The
+//! events the stream writes itself (a held-back text on its own, the annotation, a
+//! repeat with the marks) are copies of parsed events with their fields moved along,
+//! so no event is parsed twice.
 
-use std::collections::BTreeMap;
+mod event;
+mod restorer;
 
-use crate::edit::{splice, Edit};
-use crate::json;
-use crate::provider::{Provider, Role, StreamField, StreamKey, TextKind};
-use crate::sse::{ArrayPiece, ArraySplitter, SseEvent, SseSplitter};
-use crate::token::{find_tokens, holdback_start, Lookup};
+use std::rc::Rc;
 
-/// How the response stream is framed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Framing {
-    /// `text/event-stream` (every vendor; Gemini with `alt=sse`).
-    Sse,
-    /// A JSON array delivered incrementally (Gemini `streamGenerateContent` without `alt=sse`).
-    JsonArray,
-}
+use crate::provider::Provider;
+pub use crate::sse::Framing;
+use crate::sse::{ArrayPiece, Frame, Framer};
+use crate::token::Lookup;
+use crate::verify::{Tap, VerifiedText};
+pub(crate) use event::Event;
+use restorer::Restorer;
 
-/// Text held back for one logical stream, and the event to copy if it must be
-/// flushed on its own.
+/// One piece of a response stream as the restorer and the tap see it.
 #[derive(Debug, Clone)]
-struct Pending {
-    held: Vec<u8>,
-    kind: TextKind,
-    /// The raw bytes of this stream's last delta event (an SSE event or an array element).
-    template: Vec<u8>,
+pub(crate) enum Piece {
+    /// An SSE event or a JSON array element, parsed.
+    Event(Rc<Event>),
+    /// Array framing: brackets, commas and whitespace between elements.
+    Between(Vec<u8>),
+    /// Array framing: the closing `]` and anything after it.
+    Close(Vec<u8>),
 }
 
-/// Restores tokens in one response stream. Feed it every body chunk in order.
-#[derive(Debug)]
-pub struct StreamRestorer {
-    provider: Provider,
-    framing: Framing,
-    sse: SseSplitter,
-    array: ArraySplitter,
-    pending: BTreeMap<StreamKey, Pending>,
-    /// Array framing: has an element been emitted (so a flushed copy needs a comma)?
-    emitted_element: bool,
-    /// Tokens restored so far.
-    pub restored: u32,
-}
-
-impl StreamRestorer {
-    pub fn new(provider: Provider, framing: Framing) -> StreamRestorer {
-        StreamRestorer {
-            provider,
-            framing,
-            sse: SseSplitter::default(),
-            array: ArraySplitter::default(),
-            pending: BTreeMap::new(),
-            emitted_element: false,
-            restored: 0,
+impl Piece {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Piece::Event(event) => event.raw.len(),
+            Piece::Between(bytes) | Piece::Close(bytes) => bytes.len(),
         }
     }
+}
 
-    /// Bytes held inside the restorer (incomplete event + held-back text).
-    pub fn held_bytes(&self) -> usize {
-        self.sse.buffered() + self.array.buffered() + self.pending.values().map(|p| p.held.len()).sum::<usize>()
+/// One response stream: its tokens restored and, when its answer is verified, its
+/// text tapped and its end held for the annotation. Feed it every body chunk in order.
+#[derive(Debug)]
+pub struct ResponseStream {
+    provider: Provider,
+    framer: Framer,
+    restorer: Restorer,
+    tap: Option<Tap>,
+}
+
+impl ResponseStream {
+    /// A stream whose tokens are restored.
+    pub fn new(provider: Provider, framing: Framing) -> ResponseStream {
+        ResponseStream { provider, framer: Framer::new(framing), restorer: Restorer::new(framing), tap: None }
     }
 
-    /// Takes the next chunk of the body; returns the bytes to send on now. With
-    /// `end`, everything still held is flushed.
+    /// A stream whose tokens are restored and whose answer is verified; `text` says
+    /// which text the verifier reads ([`ResponseStream::take_text`]).
+    pub fn verifying(provider: Provider, framing: Framing, text: VerifiedText) -> ResponseStream {
+        ResponseStream { tap: Some(Tap::new(text)), ..ResponseStream::new(provider, framing) }
+    }
+
+    /// How the stream is framed.
+    pub fn framing(&self) -> Framing {
+        self.framer.framing()
+    }
+
+    /// Tokens restored so far.
+    pub fn restored(&self) -> u32 {
+        self.restorer.restored
+    }
+
+    /// Bytes held inside: an incomplete event, held-back text and, when verifying, the
+    /// held end of the stream.
+    pub fn held_bytes(&self) -> usize {
+        self.framer.buffered() + self.restorer.held_bytes() + self.tap.as_ref().map_or(0, Tap::held_bytes)
+    }
+
+    /// Takes the next chunk of the body; returns the bytes to send on now. With `end`,
+    /// everything still held is flushed — unless the answer is verified: then the end of
+    /// the stream waits for [`ResponseStream::finish`].
     pub fn feed(&mut self, chunk: &[u8], end: bool, tokens: &dyn Lookup) -> Vec<u8> {
         let mut out = Vec::with_capacity(chunk.len() + 64);
-        match self.framing {
-            Framing::Sse => {
-                self.sse.push(chunk);
-                while let Some(event) = self.sse.next_event() {
-                    self.sse_event(&event, tokens, &mut out);
-                }
-                if end {
-                    let rest = self.sse.take_rest();
-                    if !rest.is_empty() {
-                        self.sse_event(&rest, tokens, &mut out);
-                    }
-                    self.flush_all(tokens, &mut out);
-                }
-            }
-            Framing::JsonArray => {
-                self.array.push(chunk);
-                while let Some(piece) = self.array.next_piece() {
-                    match piece {
-                        ArrayPiece::Between(bytes) => out.extend_from_slice(&bytes),
-                        ArrayPiece::Element(element) => {
-                            let rewritten = self.rewrite(&element, &element, tokens, &mut out, |s, e| Some((s, e)));
-                            out.extend_from_slice(&rewritten);
-                            self.emitted_element = true;
-                        }
-                        ArrayPiece::Close(bytes) => {
-                            self.flush_all(tokens, &mut out);
-                            out.extend_from_slice(&bytes);
-                        }
-                    }
-                }
-                if end {
-                    self.flush_all(tokens, &mut out);
-                    out.extend_from_slice(&self.array.take_rest());
-                }
-            }
+        let framing = self.framer.framing();
+        self.framer.push(chunk);
+        while let Some(frame) = self.framer.next_frame() {
+            let ask_terminal = self.tap.as_ref().is_some_and(|tap| !tap.holding());
+            let piece = match frame {
+                Frame::Event(raw) => Piece::Event(Rc::new(Event::sse(self.provider, raw, ask_terminal))),
+                Frame::Array(ArrayPiece::Element(raw)) => Piece::Event(Rc::new(Event::element(self.provider, raw))),
+                Frame::Array(ArrayPiece::Between(bytes)) => Piece::Between(bytes),
+                Frame::Array(ArrayPiece::Close(bytes)) => Piece::Close(bytes),
+            };
+            let piece = match self.tap.as_mut() {
+                Some(tap) => match tap.pass(piece, framing) {
+                    Some(piece) => piece,
+                    None => continue,
+                },
+                None => piece,
+            };
+            let content = self.tap.as_mut().and_then(Tap::restored_text);
+            self.restorer.piece(&piece, tokens, &mut out, content);
+        }
+        if end && self.tap.is_none() {
+            self.end(tokens, &mut out);
         }
         out
     }
 
-    fn sse_event(&mut self, raw: &[u8], tokens: &dyn Lookup, out: &mut Vec<u8>) {
-        let event = SseEvent::parse(raw);
-        let Some(data) = event.data.as_deref() else {
-            // Comments and keep-alives carry no text and end nothing.
-            out.extend_from_slice(raw);
-            return;
-        };
-        let rewritten = self.rewrite(raw, data, tokens, out, |s, e| event.raw_range(s, e));
-        out.extend_from_slice(&rewritten);
+    /// The content text for the verifier collected since the last call: the vendor's
+    /// (tokenized) text, or the restored text the client was sent, per
+    /// [`ResponseStream::verifying`]; empty when not verifying.
+    pub fn take_text(&mut self) -> String {
+        self.tap.as_mut().map(Tap::take_text).unwrap_or_default()
     }
 
-    /// Rewrites one event whose JSON is `data` (inside `raw`, located by `to_raw`).
-    /// Pending text of other streams is flushed into `out` first when this event is
-    /// not a delta.
-    fn rewrite(
-        &mut self,
-        raw: &[u8],
-        data: &[u8],
-        tokens: &dyn Lookup,
-        out: &mut Vec<u8>,
-        to_raw: impl Fn(usize, usize) -> Option<(usize, usize)>,
-    ) -> Vec<u8> {
-        let fields = self.provider.stream_fields(data).unwrap_or_default();
-        if !fields.iter().any(|f| matches!(f.role, Role::Delta(_))) {
-            self.flush_all(tokens, out);
+    /// The end of the stream: the annotation event (a copy of the last content delta
+    /// with `annotation` as its text, when there is both), then the held end of the
+    /// stream with `annotation` appended to the whole-text repeats of that delta stream,
+    /// all restored; then everything still held back.
+    pub fn finish(&mut self, annotation: Option<&str>, tokens: &dyn Lookup) -> Vec<u8> {
+        let mut out = Vec::new();
+        let framing = self.framer.framing();
+        let tail = self.tap.as_mut().map(|tap| tap.finish(annotation, framing)).unwrap_or_default();
+        for piece in &tail {
+            self.restorer.piece(piece, tokens, &mut out, None);
         }
-        let mut edits = Vec::new();
-        for field in &fields {
-            let decoded = json::decode(data.get(field.span.start..field.span.end).unwrap_or_default());
-            let (text, held) = match field.role {
-                Role::Whole(_) => (restore_all(&decoded.bytes, field.kind, tokens), None),
-                Role::Delta(key) => {
-                    let mut joined = self.pending.remove(&key).map(|p| p.held).unwrap_or_default();
-                    joined.extend_from_slice(&decoded.bytes);
-                    let cut = holdback_start(&joined).unwrap_or(joined.len());
-                    let held = joined.split_off(cut);
-                    (restore_all(&joined, field.kind, tokens), Some((key, held)))
-                }
-            };
-            let (new_text, count) = text;
-            self.restored += count;
-            if let Some((key, held)) = held {
-                if !held.is_empty() {
-                    self.pending.insert(key, Pending { held, kind: field.kind, template: raw.to_vec() });
-                }
-            }
-            if new_text.as_slice() != decoded.bytes.as_ref() {
-                if let Some((start, end)) = to_raw(field.span.start, field.span.end) {
-                    let mut replacement = Vec::with_capacity(new_text.len() + 8);
-                    json::escape_into(&mut replacement, &String::from_utf8_lossy(&new_text));
-                    edits.push(Edit { start, end, replacement });
-                }
-            }
-        }
-        if edits.is_empty() {
-            raw.to_vec()
-        } else {
-            splice(raw, edits)
-        }
+        self.end(tokens, &mut out);
+        out
     }
 
-    /// Releases every held-back text, each in a copy of its stream's last delta event
-    /// with the other text fields emptied.
-    fn flush_all(&mut self, tokens: &dyn Lookup, out: &mut Vec<u8>) {
-        let pending = std::mem::take(&mut self.pending);
-        for (key, p) in pending {
-            let (text, count) = restore_all(&p.held, p.kind, tokens);
-            self.restored += count;
-            let synthesized = match self.framing {
-                Framing::Sse => {
-                    let event = SseEvent::parse(&p.template);
-                    let Some(data) = event.data.as_deref() else { continue };
-                    fill_template(self.provider, &p.template, data, key, &text, |s, e| event.raw_range(s, e))
+    /// The last bytes (an event without its blank line, an incomplete element) and
+    /// every held-back text.
+    fn end(&mut self, tokens: &dyn Lookup, out: &mut Vec<u8>) {
+        let rest = self.framer.take_rest();
+        match self.framer.framing() {
+            Framing::Sse => {
+                if !rest.is_empty() {
+                    let event = Piece::Event(Rc::new(Event::sse(self.provider, rest, false)));
+                    self.restorer.piece(&event, tokens, out, None);
                 }
-                Framing::JsonArray => {
-                    fill_template(self.provider, &p.template, &p.template, key, &text, |s, e| Some((s, e))).map(
-                        |mut element| {
-                            if self.emitted_element {
-                                element.insert(0, b',');
-                            }
-                            element
-                        },
-                    )
-                }
-            };
-            if let Some(bytes) = synthesized {
-                out.extend_from_slice(&bytes);
-                self.emitted_element = true;
+                self.restorer.flush_all(tokens, out, None);
+            }
+            Framing::JsonArray => {
+                self.restorer.flush_all(tokens, out, None);
+                out.extend_from_slice(&rest);
             }
         }
-    }
-}
-
-/// A copy of `raw` whose field for `key` holds `text` and whose other delta fields are
-/// empty.
-fn fill_template(
-    provider: Provider,
-    raw: &[u8],
-    data: &[u8],
-    key: StreamKey,
-    text: &[u8],
-    to_raw: impl Fn(usize, usize) -> Option<(usize, usize)>,
-) -> Option<Vec<u8>> {
-    let fields: Vec<StreamField> = provider.stream_fields(data).ok()?;
-    let mut edits = Vec::new();
-    for field in fields {
-        let replacement = match field.role {
-            Role::Delta(k) if k == key => {
-                let mut r = Vec::new();
-                json::escape_into(&mut r, &String::from_utf8_lossy(text));
-                r
-            }
-            Role::Delta(_) => Vec::new(),
-            Role::Whole(_) => continue,
-        };
-        let (start, end) = to_raw(field.span.start, field.span.end)?;
-        edits.push(Edit { start, end, replacement });
-    }
-    Some(splice(raw, edits))
-}
-
-/// Replaces every issued token in `text` with its value (escaped for the inner JSON
-/// when `kind` is embedded JSON). Returns the new text and the count.
-pub fn restore_all(text: &[u8], kind: TextKind, tokens: &dyn Lookup) -> (Vec<u8>, u32) {
-    let mut edits = Vec::new();
-    for found in find_tokens(text) {
-        let Some(value) = tokens.lookup(&found.canonical()) else { continue };
-        let replacement = match kind {
-            TextKind::Plain => value.into_owned(),
-            TextKind::EmbeddedJson => {
-                let mut r = Vec::with_capacity(value.len() + 4);
-                json::escape_into(&mut r, &String::from_utf8_lossy(&value));
-                r
-            }
-        };
-        edits.push(Edit { start: found.start, end: found.end, replacement });
-    }
-    let count = edits.len() as u32;
-    if edits.is_empty() {
-        (text.to_vec(), 0)
-    } else {
-        (splice(text, edits), count)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::provider::STREAM_FIELDS_RUNS;
     use crate::token::{TokenMap, TokenMinter};
 
     fn tokens() -> (TokenMap, String) {
@@ -268,7 +176,7 @@ mod tests {
     }
 
     fn run(provider: Provider, framing: Framing, input: &[u8], chunk: usize, map: &TokenMap) -> Vec<u8> {
-        let mut r = StreamRestorer::new(provider, framing);
+        let mut r = ResponseStream::new(provider, framing);
         let mut out = Vec::new();
         let pieces: Vec<&[u8]> = input.chunks(chunk.max(1)).collect();
         for (i, piece) in pieces.iter().enumerate() {
@@ -386,6 +294,90 @@ mod tests {
                 .map(|e| e["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap().to_string())
                 .collect();
             assert_eq!(text, "Hi x jane@example.com y «tok", "chunk {chunk}");
+        }
+    }
+    /// Every event's text fields are found once, however the stream is split and
+    /// whether or not its answer is verified: the restorer, the tap and the events the
+    /// stream writes itself (a held-back text on its own, the annotation, the repeats
+    /// with the marks) share one parse.
+    #[test]
+    fn each_event_is_parsed_once() {
+        let (map, t) = tokens();
+        let (a, b) = t.split_at(9);
+        let tail = format!("{b} now «tok");
+        let json = |s: &str| serde_json::to_string(s).unwrap();
+        let whole = json(&format!("Write to {t} now «tok"));
+        let ev = |kind: &str, body: &str| format!("event: {kind}\ndata: {{\"type\":\"{kind}\",{body}}}\n\n");
+        let delta = |s: &str| {
+            ev("response.output_text.delta", &format!(r#""output_index":0,"content_index":0,"delta":{}"#, json(s)))
+        };
+        let responses = vec![
+            ev("response.created", r#""response":{"id":"r"}"#),
+            delta("Write to "),
+            delta(a),
+            ": keep-alive\n\n".to_string(),
+            delta(&tail),
+            ev("response.output_text.done", &format!(r#""output_index":0,"content_index":0,"text":{whole}"#)),
+            ev(
+                "response.completed",
+                &format!(
+                    r#""response":{{"output":[{{"type":"message","content":[{{"type":"output_text","text":{whole}}}]}}]}}"#
+                ),
+            ),
+        ];
+        let chat = vec![
+            chat_event("Write to "),
+            chat_event(a),
+            chat_event(&tail),
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n".to_string(),
+            "data: [DONE]\n\n".to_string(),
+        ];
+        let block = |s: &str| {
+            ev("content_block_delta", &format!(r#""index":0,"delta":{{"type":"text_delta","text":{}}}"#, json(s)))
+        };
+        let anthropic = vec![
+            block("Write to "),
+            block(a),
+            block(&tail),
+            ev("content_block_stop", r#""index":0"#),
+            ev("message_delta", r#""delta":{"stop_reason":"end_turn"}"#),
+            ev("message_stop", ""),
+        ];
+        let el = |s: &str| {
+            format!(r#"{{"candidates":[{{"content":{{"parts":[{{"text":{}}}],"role":"model"}},"index":0}}]}}"#, json(s))
+        };
+        let gemini =
+            vec!["[".to_string(), el("Write to "), "\n,\r\n".into(), el(a), "\n,\r\n".into(), el(&tail), "\n]".into()];
+        let annotation = format!("\n\n⚠️ [Confidence: 5%] (“{t}”)");
+        for (provider, framing, events, parsed) in [
+            (Provider::OpenAiResponses, Framing::Sse, responses, 6),
+            (Provider::OpenAiChat, Framing::Sse, chat, 5),
+            (Provider::Anthropic, Framing::Sse, anthropic, 6),
+            (Provider::Gemini, Framing::JsonArray, gemini, 3),
+        ] {
+            let stream = events.concat();
+            for chunk in [1, 7, stream.len()] {
+                for text in [None, Some(VerifiedText::Tokenized), Some(VerifiedText::Restored)] {
+                    STREAM_FIELDS_RUNS.with(|runs| runs.set(0));
+                    let mut s = match text {
+                        None => ResponseStream::new(provider, framing),
+                        Some(text) => ResponseStream::verifying(provider, framing, text),
+                    };
+                    let mut out = Vec::new();
+                    let pieces: Vec<&[u8]> = stream.as_bytes().chunks(chunk).collect();
+                    for (i, piece) in pieces.iter().enumerate() {
+                        out.extend(s.feed(piece, i + 1 == pieces.len(), &map));
+                        s.take_text();
+                    }
+                    out.extend(s.finish(Some(&annotation), &map));
+                    let runs = STREAM_FIELDS_RUNS.with(|runs| runs.get());
+                    let case = format!("{provider:?} chunk {chunk} text {text:?}");
+                    assert_eq!(runs, parsed, "{case}");
+                    let out = String::from_utf8(out).unwrap();
+                    assert!(out.contains("jane@example.com") && !out.contains(t.as_str()), "{case}: {out}");
+                    assert_eq!(out.contains("⚠️"), text.is_some(), "{case}");
+                }
+            }
         }
     }
 }

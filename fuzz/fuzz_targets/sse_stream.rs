@@ -4,7 +4,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use veil::provider::Provider;
-use veil::stream::{Framing, StreamRestorer};
+use veil::stream::{Framing, ResponseStream};
 use veil::token::{TokenMap, TokenMinter};
 
 #[derive(Debug, Arbitrary)]
@@ -16,7 +16,7 @@ struct Input {
 }
 
 fn run(provider: Provider, framing: Framing, stream: &[u8], cuts: &[usize], map: &TokenMap) -> Vec<u8> {
-    let mut r = StreamRestorer::new(provider, framing);
+    let mut r = ResponseStream::new(provider, framing);
     let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (stream.len() + 1)).collect();
     bounds.extend([0, stream.len()]);
     bounds.sort_unstable();

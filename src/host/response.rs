@@ -16,7 +16,7 @@ use super::{now_secs, Headers, VeilHttp};
 use crate::metrics::Counter;
 use crate::provider::Provider;
 use crate::restore::{restore_json, restore_text};
-use crate::stream::{Framing, StreamRestorer};
+use crate::stream::{Framing, ResponseStream};
 use crate::token::{Lookup, TokenMap};
 use crate::vault::Vault;
 
@@ -29,8 +29,8 @@ pub(super) enum ResponseMode {
     Pass,
     BufferJson,
     BufferText,
-    /// Restored chunk by chunk as it streams.
-    Stream(StreamRestorer),
+    /// Restored chunk by chunk as it streams (and tapped, when its answer is verified).
+    Stream(ResponseStream),
 }
 
 pub(super) struct ScopedLookup<'a> {
@@ -89,9 +89,9 @@ impl VeilHttp {
             headers.get("content-length").and_then(|v| std::str::from_utf8(v).ok()?.trim().parse::<usize>().ok());
         let too_big = declared.is_some_and(|len| len > MAX_RESTORED_RESPONSE_BYTES);
         self.response = if content_type.starts_with("text/event-stream") {
-            ResponseMode::Stream(StreamRestorer::new(provider, Framing::Sse))
+            ResponseMode::Stream(ResponseStream::new(provider, Framing::Sse))
         } else if self.json_array_stream && content_type.contains("json") {
-            ResponseMode::Stream(StreamRestorer::new(provider, Framing::JsonArray))
+            ResponseMode::Stream(ResponseStream::new(provider, Framing::JsonArray))
         } else if too_big && (content_type.contains("json") || content_type.starts_with("text/plain")) {
             self.metrics.increment(Counter::RestoreSkippedLarge, 1);
             ResponseMode::Pass
@@ -130,7 +130,7 @@ impl VeilHttp {
                 Ok(None) if body_size == 0 => Vec::new(),
                 _ => return Action::Continue,
             };
-            let out = self.restore_stream(&chunk, end_of_stream);
+            let out = self.restore_stream(&chunk, |stream, tokens| stream.feed(&chunk, end_of_stream, tokens));
             if out != chunk {
                 let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
             }
@@ -152,16 +152,21 @@ impl VeilHttp {
         Action::Continue
     }
 
-    /// Restores a piece of a streamed response (`end`: the last), counting what was
-    /// restored. The plain and the verifying paths both restore through here.
-    pub(super) fn restore_stream(&mut self, bytes: &[u8], end: bool) -> Vec<u8> {
+    /// A step of the response's stream (a chunk, or its end), counting what was
+    /// restored; `unchanged` goes on as it is if the response is no stream. The plain
+    /// and the verifying paths both restore through here.
+    pub(super) fn restore_stream(
+        &mut self,
+        unchanged: &[u8],
+        step: impl FnOnce(&mut ResponseStream, &dyn Lookup) -> Vec<u8>,
+    ) -> Vec<u8> {
         let now = now_secs();
-        let ResponseMode::Stream(restorer) = &mut self.response else { return bytes.to_vec() };
-        let before = restorer.restored;
+        let ResponseMode::Stream(stream) = &mut self.response else { return unchanged.to_vec() };
+        let before = stream.restored();
         let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
-        let out = restorer.feed(bytes, end, &lookup);
+        let out = step(stream, &lookup);
         let vault_hits = lookup.hits.get();
-        let restored = restorer.restored - before;
+        let restored = stream.restored() - before;
         self.count_restored(restored, vault_hits);
         out
     }

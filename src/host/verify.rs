@@ -24,10 +24,10 @@ use super::shared::SharedCache;
 use super::{now_ms, now_secs, ResponseMode, VeilHttp};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
-use crate::stream::Framing;
+use crate::stream::ResponseStream;
 use crate::verify::{
     annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Call, Report,
-    Session, SkipReason, StreamTap, Summary, TextField, VerifiedText, VerifyConfig,
+    Session, SkipReason, Summary, TextField, VerifiedText, VerifyConfig,
 };
 
 /// The response header (whole bodies) or trailer (streams) with the verification
@@ -81,10 +81,8 @@ enum Shape {
     /// A whole body, held while verified; `trailer`: the headers were not held, so the
     /// summary goes out as a trailer (added, pending, in the last body callback).
     Whole { held: Option<HeldBody>, trailer: bool },
+    /// A stream, through the response's `ResponseStream::verifying`.
     Stream {
-        tap: StreamTap,
-        /// For `text: restored`: collects the restorer's output.
-        collector: Option<StreamTap>,
         /// Bytes Envoy buffers while the end of the stream is held.
         buffered: usize,
         /// The summary trailer was added (pending) when the end was held.
@@ -129,14 +127,10 @@ impl VeilHttp {
         let provider = self.provider.unwrap_or(Provider::Generic);
         let shape = match &self.response {
             ResponseMode::BufferJson => Shape::Whole { held: None, trailer: false },
-            ResponseMode::Stream(_) => {
-                let framing = if self.json_array_stream { Framing::JsonArray } else { Framing::Sse };
-                let collector =
-                    (config.text == VerifiedText::Restored).then(|| StreamTap::collector(provider, framing));
-                Shape::Stream { tap: StreamTap::new(provider, framing), collector, buffered: 0, trailer: false }
-            }
+            ResponseMode::Stream(_) => Shape::Stream { buffered: 0, trailer: false },
             _ => return skip_now(self, SkipReason::NoText),
         };
+        let text = config.text;
         let env = Rc::clone(&self.verify_env);
         let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole { .. });
         let mut seed = [0u8; 8];
@@ -150,6 +144,11 @@ impl VeilHttp {
             done: false,
             held,
         });
+        // The response's one stream restores and taps it.
+        if let ResponseMode::Stream(stream) = &self.response {
+            let framing = stream.framing();
+            self.response = ResponseMode::Stream(ResponseStream::verifying(provider, framing, text));
+        }
     }
 
     /// Whether the response headers wait for the verdict (see [`HostVerify::held`]).
@@ -310,28 +309,22 @@ impl VeilHttp {
         self.event().verification = Some(s.clone());
     }
 
-    /// Stream chunk while verifying: tap (collect text, hold the terminal event),
-    /// restore, and at the end either finish now or pause for the verifier.
+    /// Stream chunk while verifying: through the response's stream (restored, its text
+    /// collected, its end held), the text to the session, and at the end either finish
+    /// now or pause for the verifier.
     pub(super) fn verify_stream_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
         let chunk = match abi::buffer(Buffer::ResponseBody, 0, body_size) {
             Ok(Some(chunk)) => chunk,
             Ok(None) if body_size == 0 => Vec::new(),
             _ => return Action::Continue,
         };
-        let Some(v) = self.verify.as_mut() else { return Action::Continue };
-        let Shape::Stream { tap, collector, .. } = &mut v.shape else { return Action::Continue };
-        let passed = tap.feed(&chunk);
-        if collector.is_none() {
-            let text = tap.take_text();
-            v.session.push(&text);
-        }
-        let mut out = self.restore_stream(&passed, false);
+        let mut out = self.restore_stream(&chunk, |stream, tokens| stream.feed(&chunk, end_of_stream, tokens));
+        let text = match &mut self.response {
+            ResponseMode::Stream(stream) => stream.take_text(),
+            _ => String::new(),
+        };
         if let Some(v) = self.verify.as_mut() {
-            if let Shape::Stream { collector: Some(c), .. } = &mut v.shape {
-                c.feed(&out);
-                let text = c.take_text();
-                v.session.push(&text);
-            }
+            v.session.push(&text);
         }
         if end_of_stream {
             let now = now_ms();
@@ -365,7 +358,7 @@ impl VeilHttp {
         Action::Pause
     }
 
-    /// The annotation event and the held terminal events, restored.
+    /// The annotation event and the held end of the stream, restored.
     fn verify_stream_tail(&mut self) -> Vec<u8> {
         let Some(v) = self.verify.as_mut() else { return Vec::new() };
         v.done = true;
@@ -373,12 +366,8 @@ impl VeilHttp {
         let style = v.session.config().annotate;
         let annotation =
             (!report.marks.is_empty() && style != AnnotationStyle::Headers).then(|| appended_block(&report.marks));
-        let tail = match &mut v.shape {
-            Shape::Stream { tap, .. } => tap.finish(annotation.as_deref()),
-            Shape::Whole { .. } => Vec::new(),
-        };
         self.verify_record(&report);
-        self.restore_stream(&tail, true)
+        self.restore_stream(&[], |stream, tokens| stream.finish(annotation.as_deref(), tokens))
     }
 
     /// A whole JSON body arrived: verify its prose, or pass it on if there is none.

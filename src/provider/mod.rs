@@ -202,6 +202,8 @@ impl Provider {
     /// The text fields of one stream event's JSON `data`. `Err` when the data is not
     /// JSON (`[DONE]`, a keep-alive): such events carry no text.
     pub fn stream_fields(self, data: &[u8]) -> Result<Vec<StreamField>, JsonError> {
+        #[cfg(test)]
+        STREAM_FIELDS_RUNS.with(|runs| runs.set(runs.get() + 1));
         let mut event = EventScan::default();
         json::visit_scalars(data, &mut |path, scalar| event.note(data, path, scalar))?;
         Ok(match self {
@@ -285,6 +287,12 @@ impl Provider {
             Provider::Gemini => false,
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread ran [`Provider::stream_fields`]: tests count parses.
+    pub(crate) static STREAM_FIELDS_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// What one pass over a stream event's JSON found: every string with its path, and

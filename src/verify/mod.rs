@@ -4,7 +4,8 @@
 //! of a response (whole, or as it streams), hands out the verifier calls to make
 //! ([`Call`]: a JSON body and a timeout; the cluster, path and headers come from
 //! [`VerifyConfig`]), takes their answers back, and at the end says which claims to
-//! mark ([`Report`]); [`insert_annotations`] and [`StreamTap`] say where. The host
+//! mark ([`Report`]); [`insert_annotations`] and the response stream
+//! ([`ResponseStream::verifying`](crate::stream::ResponseStream::verifying)) say where. The host
 //! (`host/verify.rs`) only dispatches the calls, keeps the clock and the cache store,
 //! and splices the result into the response.
 //!
@@ -33,7 +34,7 @@ pub use cache::{Cache, CacheKey, MemCache};
 pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
 pub use prompt::{extraction_request, verification_request, CallKind};
 pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
-pub use stream::StreamTap;
+pub(crate) use stream::Tap;
 
 /// How the verifier is spoken to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -16,7 +16,7 @@ use veil::policy::CompiledPolicy;
 use veil::provider::Provider;
 use veil::redact::{Redactor, Verdict};
 use veil::restore::restore_json;
-use veil::stream::{Framing, StreamRestorer};
+use veil::stream::{Framing, ResponseStream};
 use veil::token::TokenMinter;
 
 const KEY: [u8; 32] = [0x11; 32];
@@ -44,7 +44,7 @@ fn check(dir: &Path, provider: Provider) {
         "json" => restore_json(provider, &response, &redaction.tokens).unwrap().body.unwrap_or(response),
         _ => {
             let framing = if ext == "sse" { Framing::Sse } else { Framing::JsonArray };
-            let mut restorer = StreamRestorer::new(provider, framing);
+            let mut restorer = ResponseStream::new(provider, framing);
             let chunks: Vec<&[u8]> = response.chunks(7).collect();
             let mut out = Vec::new();
             for (i, chunk) in chunks.iter().enumerate() {

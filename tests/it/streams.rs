@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use veil::provider::Provider;
-use veil::stream::{Framing, StreamRestorer};
+use veil::stream::{Framing, ResponseStream};
 use veil::token::{TokenMap, TokenMinter};
 
 const VALUES: &[(&str, &str)] = &[
@@ -158,7 +158,7 @@ fn restore(provider: Provider, framing: Framing, input: &[u8], cuts: &[usize], m
     bounds.push(input.len());
     bounds.sort_unstable();
     bounds.dedup();
-    let mut r = StreamRestorer::new(provider, framing);
+    let mut r = ResponseStream::new(provider, framing);
     let mut out = Vec::new();
     let last = bounds.len() - 2;
     for (i, w) in bounds.windows(2).enumerate() {
