@@ -87,19 +87,6 @@ impl Outcome {
             Outcome::Answered => "answered",
         }
     }
-
-    /// The outcome of a request refused for `refusal`.
-    pub fn of(refusal: crate::redact::Refusal) -> Outcome {
-        use crate::redact::Refusal;
-        match refusal {
-            Refusal::InvalidJson => Outcome::InvalidJson,
-            Refusal::Unscannable => Outcome::UnscannableBlocked,
-            Refusal::TooLarge => Outcome::TooLarge,
-            Refusal::UnsupportedEncoding => Outcome::UnsupportedEncoding,
-            Refusal::InvalidEncoding => Outcome::InvalidEncoding,
-            Refusal::Transport => Outcome::TransportRefused,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::audit::Outcome;
 use crate::detect::Finding;
 use crate::edit::{splice, Edit};
 use crate::encoding::base64;
@@ -78,6 +79,18 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// The audit line's outcome of a request refused for this.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Refusal::InvalidJson => Outcome::InvalidJson,
+            Refusal::Unscannable => Outcome::UnscannableBlocked,
+            Refusal::TooLarge => Outcome::TooLarge,
+            Refusal::UnsupportedEncoding => Outcome::UnsupportedEncoding,
+            Refusal::InvalidEncoding => Outcome::InvalidEncoding,
+            Refusal::Transport => Outcome::TransportRefused,
+        }
+    }
+
     pub fn status(self) -> u16 {
         match self {
             Refusal::InvalidJson | Refusal::InvalidEncoding => 400,

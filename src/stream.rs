@@ -5,7 +5,7 @@
 //! events, or the pieces of Gemini's streamed JSON array) and parses each complete
 //! event once (`event.rs`: its raw bytes and, per text field, where the string sits,
 //! its decoded text, kind and role). A verified answer's events go to the tap first
-//! (`verify/stream.rs`: the content text for the verifier; from the first terminal
+//! (`tap.rs`: the content text for the verifier; from the first terminal
 //! event or whole-text repeat on, the events are held until
 //! [`ResponseStream::finish`]); every event that goes on goes to the restorer
 //! (`restorer.rs`): complete events are rewritten and released at once; within a
@@ -21,6 +21,7 @@
 
 mod event;
 mod restorer;
+mod tap;
 
 use std::rc::Rc;
 
@@ -28,9 +29,19 @@ use crate::provider::Provider;
 pub use crate::sse::Framing;
 use crate::sse::{ArrayPiece, Frame, Framer};
 use crate::token::Lookup;
-use crate::verify::{Tap, VerifiedText};
 pub(crate) use event::Event;
 use restorer::Restorer;
+use tap::Tap;
+
+/// Which text a verifying stream collects for the verifier (the host maps the policy's
+/// `verification.text` to it; the stream knows nothing of verification's settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TapText {
+    /// The content as the vendor streamed it, tokens in place of values.
+    Tokenized,
+    /// The content as the client gets it: the restorer's output.
+    Restored,
+}
 
 /// One piece of a response stream as the restorer and the tap see it.
 #[derive(Debug, Clone)]
@@ -70,7 +81,7 @@ impl ResponseStream {
 
     /// A stream whose tokens are restored and whose answer is verified; `text` says
     /// which text the verifier reads ([`ResponseStream::take_text`]).
-    pub fn verifying(provider: Provider, framing: Framing, text: VerifiedText) -> ResponseStream {
+    pub fn verifying(provider: Provider, framing: Framing, text: TapText) -> ResponseStream {
         ResponseStream { tap: Some(Tap::new(text)), ..ResponseStream::new(provider, framing) }
     }
 
@@ -357,7 +368,7 @@ mod tests {
         ] {
             let stream = events.concat();
             for chunk in [1, 7, stream.len()] {
-                for text in [None, Some(VerifiedText::Tokenized), Some(VerifiedText::Restored)] {
+                for text in [None, Some(TapText::Tokenized), Some(TapText::Restored)] {
                     STREAM_FIELDS_RUNS.with(|runs| runs.set(0));
                     let mut s = match text {
                         None => ResponseStream::new(provider, framing),

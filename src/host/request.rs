@@ -174,7 +174,7 @@ impl VeilHttp {
     fn refuse(&mut self, refusal: Refusal) -> Action {
         let limit = self.profile().limits.max_body_bytes;
         self.metrics.increment(Counter::Refused(refusal.code()), 1);
-        self.reject(refusal.status(), refusal.code(), &refusal.message(limit), Outcome::of(refusal))
+        self.reject(refusal.status(), refusal.code(), &refusal.message(limit), refusal.outcome())
     }
 
     /// The filter could not read the body: fail closed (500) or open (forward as is).

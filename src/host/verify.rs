@@ -24,7 +24,7 @@ use super::shared::SharedCache;
 use super::{now_ms, now_secs, ResponseMode, VeilHttp};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
-use crate::stream::ResponseStream;
+use crate::stream::{ResponseStream, TapText};
 use crate::verify::{
     annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Call, Report,
     Session, SkipReason, Summary, TextField, VerifiedText, VerifyConfig,
@@ -130,7 +130,10 @@ impl VeilHttp {
             ResponseMode::Stream(_) => Shape::Stream { buffered: 0, trailer: false },
             _ => return skip_now(self, SkipReason::NoText),
         };
-        let text = config.text;
+        let text = match config.text {
+            VerifiedText::Tokenized => TapText::Tokenized,
+            VerifiedText::Restored => TapText::Restored,
+        };
         let env = Rc::clone(&self.verify_env);
         let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole { .. });
         let mut seed = [0u8; 8];

@@ -19,7 +19,6 @@ mod cache;
 mod parse;
 mod prompt;
 mod session;
-mod stream;
 
 use serde::{Deserialize, Serialize};
 
@@ -34,7 +33,6 @@ pub use cache::{Cache, CacheKey, MemCache};
 pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
 pub use prompt::{extraction_request, verification_request, CallKind};
 pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
-pub(crate) use stream::Tap;
 
 /// How the verifier is spoken to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -238,3 +238,29 @@ def test_the_egress_gateway_originates_tls_with_sni_and_certificate_checks(confi
         validation = tls["common_tls_context"]["validation_context"]
         assert validation["trusted_ca"]["filename"]
         assert validation["match_typed_subject_alt_names"] == [{"san_type": "DNS", "matcher": {"exact": host}}]
+
+
+def test_no_module_of_the_filter_imports_in_a_circle():
+    """ARCHITECTURE's invariant: the crate's top-level modules form layers — no import
+    circle (`crate::a` in b and `crate::b` in a, or longer). Test modules aside."""
+    import re
+
+    graph: dict[str, set[str]] = {}
+    for path in (rig.ROOT / "src").rglob("*.rs"):
+        top = path.relative_to(rig.ROOT / "src").parts[0].removesuffix(".rs")
+        text = path.read_text()
+        cut = text.find("#[cfg(test)]\nmod tests")
+        text = text if cut < 0 else text[:cut]
+        graph.setdefault(top, set()).update(m for m in re.findall(r"crate::(\w+)", text) if m != top)
+    circles = []
+
+    def visit(node: str, stack: list[str]) -> None:
+        for dep in sorted(graph.get(node, ())):
+            if dep in stack:
+                circles.append(stack[stack.index(dep) :] + [dep])
+            elif len(stack) < len(graph):
+                visit(dep, stack + [dep])
+
+    for module in sorted(graph):
+        visit(module, [module])
+    assert circles == [], f"import circles: {[' -> '.join(c) for c in circles[:5]]}"

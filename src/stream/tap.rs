@@ -1,4 +1,4 @@
-//! Verification of a streamed response: what the response stream
+//! The tap: what a verifying response stream
 //! ([`ResponseStream::verifying`]) does for it — collect the text as it passes, hold
 //! back the end, and put one provider-shaped text event before it at the end.
 //!
@@ -21,14 +21,13 @@
 
 use std::rc::Rc;
 
-use super::VerifiedText;
+use super::{Event, Framing, Piece, TapText};
 use crate::provider::{Role, StreamKey};
-use crate::stream::{Event, Framing, Piece};
 
 /// What verification keeps of a response stream.
 #[derive(Debug)]
 pub(crate) struct Tap {
-    text: VerifiedText,
+    text: TapText,
     /// Content text not yet taken.
     collected: String,
     /// The last content delta event that went on, and its stream key.
@@ -39,7 +38,7 @@ pub(crate) struct Tap {
 }
 
 impl Tap {
-    pub fn new(text: VerifiedText) -> Tap {
+    pub fn new(text: TapText) -> Tap {
         Tap { text, collected: String::new(), template: None, held: Vec::new(), holding: false }
     }
 
@@ -60,7 +59,7 @@ impl Tap {
     /// Where the restorer puts the restored content text it writes, when that is the
     /// text the verifier reads.
     pub fn restored_text(&mut self) -> Option<&mut String> {
-        (self.text == VerifiedText::Restored).then_some(&mut self.collected)
+        (self.text == TapText::Restored).then_some(&mut self.collected)
     }
 
     /// Takes one piece of the stream: `Some` when it goes on now, `None` when it is held
@@ -96,7 +95,7 @@ impl Tap {
     fn note(&mut self, event: &Rc<Event>) {
         for field in event.fields().iter().filter(|f| f.is_content()) {
             let Role::Delta(key) = field.role else { continue };
-            if self.text == VerifiedText::Tokenized {
+            if self.text == TapText::Tokenized {
                 self.collected.push_str(&String::from_utf8_lossy(&field.text));
             }
             self.template = Some((Rc::clone(event), key));
@@ -162,7 +161,7 @@ mod tests {
     }
 
     fn verifying(provider: Provider, framing: Framing) -> ResponseStream {
-        ResponseStream::verifying(provider, framing, VerifiedText::Tokenized)
+        ResponseStream::verifying(provider, framing, TapText::Tokenized)
     }
 
     fn data_lines(stream: &[u8]) -> Vec<serde_json::Value> {
@@ -343,10 +342,10 @@ mod tests {
             (Provider::Gemini, Framing::JsonArray, gemini, "Write to jane@example.com now. See "),
         ] {
             for chunk in [1, 2, 3, 7, 64, stream.len()] {
-                let mut s = ResponseStream::verifying(provider, framing, VerifiedText::Restored);
+                let mut s = ResponseStream::verifying(provider, framing, TapText::Restored);
                 let (out, text) = run_with(&mut s, stream.as_bytes(), chunk, Some(" [x]"), &map);
                 assert_eq!(text, restored, "{provider:?} chunk {chunk}");
-                let mut s = ResponseStream::verifying(provider, framing, VerifiedText::Tokenized);
+                let mut s = ResponseStream::verifying(provider, framing, TapText::Tokenized);
                 let (same, text) = run_with(&mut s, stream.as_bytes(), chunk, Some(" [x]"), &map);
                 assert_eq!(text, tokenized, "{provider:?} chunk {chunk}");
                 assert_eq!(out, same, "{provider:?} chunk {chunk}: the text read changes nothing sent");
