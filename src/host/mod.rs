@@ -228,8 +228,8 @@ impl VeilHttp {
         let enabled = self.profile().policy.audit.enabled;
         let event = self.event();
         event.duration_ms = duration;
-        let (line, outcome) = (event.to_line(), event.outcome);
-        self.metrics.increment(Counter::Outcome(outcome), 1);
+        let (line, provider, outcome) = (event.to_line(), event.provider, event.outcome);
+        self.metrics.increment(Counter::Requests { provider, outcome }, 1);
         let now_ms = now.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
         let due = self.metrics.settle(enabled.then_some(line.as_str()), now_ms);
         // What waits is written by a later request, or by the root's tick at `due`.

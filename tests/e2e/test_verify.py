@@ -98,9 +98,9 @@ def wait_stat(envoy, name: str, at_least: int, timeout: float = 3.0) -> int:
 
 
 def test_doubtful_claim_is_marked_inline_after_its_sentence(gw, verifier):
-    before = stat(gw, "verify.warnings")
+    before = stat(gw, "verify.warnings_total")
     assert chat(gw) == INLINE
-    assert stat(gw, "verify.warnings") == before + 1
+    assert stat(gw, "verify.warnings_total") == before + 1
     kinds = [c["body"]["messages"][0]["content"].split(".")[0] for c in verifier.calls()]
     assert kinds[0] == "You extract checkable factual claims from a text"
     assert len(kinds) == 4, "one extraction, three claims scored"
@@ -131,10 +131,10 @@ def test_audit_and_log_carry_counts_not_claims(gw):
 
 def test_scores_are_cached(gw, verifier):
     chat(gw)
-    hits = stat(gw, "verify.cache_hits")
+    hits = stat(gw, "verify.cache_hits_total")
     verifier.reset()
     assert chat(gw) == INLINE
-    assert stat(gw, "verify.cache_hits") >= hits + 3
+    assert stat(gw, "verify.cache_hits_total") >= hits + 3
     assert len(verifier.calls()) == 1, "only the extraction"
 
 
@@ -333,11 +333,11 @@ FAILURES = {
 def test_verifier_failures_leave_the_answer_untouched(gw, verifier, failure, stream):
     reason, script = FAILURES[failure]
     verifier.script(**script)
-    before = stat(gw, f"verify.skipped.{reason}")
-    errors = stat(gw, "verify.errors")
+    before = stat(gw, f"reason=.={reason};.;verify.skipped_total")
+    errors = stat(gw, "verify.errors_total")
     assert chat_text(gw, stream) == PLAIN
-    assert wait_stat(gw, f"verify.skipped.{reason}", before + 1) == before + 1
-    assert stat(gw, "verify.errors") == errors + 1
+    assert wait_stat(gw, f"reason=.={reason};.;verify.skipped_total", before + 1) == before + 1
+    assert stat(gw, "verify.errors_total") == errors + 1
     assert len(verifier.calls()) == 2, "one call, one retry"
 
 
@@ -345,21 +345,21 @@ def test_verifier_failures_leave_the_answer_untouched(gw, verifier, failure, str
 def test_slow_verifier_is_cut_off_by_the_budget(gws, verifier, stream):
     envoy = gws.get("tight", {"verification": {"enabled": True, "budget_ms": 800, "call_timeout_ms": 500}})
     verifier.script(mode="slow", delay_ms=3000)
-    before = stat(envoy, "verify.skipped.verifier_timeout")
+    before = stat(envoy, "reason=.=verifier_timeout;.;verify.skipped_total")
     started = time.monotonic()
     assert chat_text(envoy, stream) == PLAIN
     held = time.monotonic() - started
     assert held < 2.5, f"answer took {held:.2f}s with a 0.8 s budget"
-    assert wait_stat(envoy, "verify.skipped.verifier_timeout", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_timeout;.;verify.skipped_total", before + 1) == before + 1
     assert len(verifier.calls()) == 1, "a timeout is not retried"
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 def test_refused_connection(gws, stream):
     envoy = gws.get("refused", POLICY, verifier_port=rig.free_port())
-    before = stat(envoy, "verify.skipped.verifier_unavailable")
+    before = stat(envoy, "reason=.=verifier_unavailable;.;verify.skipped_total")
     assert chat_text(envoy, stream) == PLAIN
-    assert wait_stat(envoy, "verify.skipped.verifier_unavailable", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_unavailable;.;verify.skipped_total", before + 1) == before + 1
 
 
 def test_stream_first_bytes_do_not_wait_for_the_verifier(gws, verifier):
@@ -396,7 +396,7 @@ def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stre
     envoy = gws.get("backoff", {"hold_headers": True, "verification": {
         "enabled": True, "retry_backoff_ms": BACKOFF_MS, "retry_backoff_max_ms": BACKOFF_MS, "cache_entries": 0}})
     verifier.script(mode=failure, fail_calls=1)
-    retries, errors = stat(envoy, "verify.retries"), stat(envoy, "verify.errors")
+    retries, errors = stat(envoy, "verify.retries_total"), stat(envoy, "verify.errors_total")
     if stream:
         assert chat_text(envoy, True) == APPENDED
     else:
@@ -411,8 +411,8 @@ def test_a_failed_call_is_retried_after_its_backoff(gws, verifier, failure, stre
     gap_ms = (calls[1]["received"] - calls[0]["answered"]) * 1000
     print(f"retry {gap_ms:.0f} ms after the failure ({failure}, {'stream' if stream else 'whole'}; backoff {BACKOFF_MS} ms)")
     assert BACKOFF_MS <= gap_ms < BACKOFF_MS * 1.25 + 300, f"retry {gap_ms:.0f} ms after the failure"
-    assert wait_stat(envoy, "verify.retries", retries + 1) == retries + 1
-    assert stat(envoy, "verify.errors") == errors
+    assert wait_stat(envoy, "verify.retries_total", retries + 1) == retries + 1
+    assert stat(envoy, "verify.errors_total") == errors
 
 
 def warm(envoy, verifier) -> None:
@@ -444,11 +444,11 @@ def test_a_backoff_past_the_budget_fails_open_at_once(gws, verifier, stream):
     envoy = gws.get("backoff-past-budget", policy)
     warm(envoy, verifier)
     verifier.script(mode="error")
-    before = stat(envoy, "verify.skipped.verifier_error")
+    before = stat(envoy, "reason=.=verifier_error;.;verify.skipped_total")
     held = unmarked_answer_time(envoy, stream, "verifier_error")
     assert held < 0.8, f"answer took {held:.2f}s: it waited for a retry that could not happen"
     assert len(verifier.calls()) == 1, "no retry"
-    assert wait_stat(envoy, "verify.skipped.verifier_error", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_error;.;verify.skipped_total", before + 1) == before + 1
     time.sleep(0.3)
     summary = envoy.audit_events()[-1]["verification"]
     assert (summary["skipped"], summary["errors"], summary["retries"]) == ("verifier_error", 1, 0)
@@ -496,10 +496,10 @@ def test_restored_text_mode_sends_values_and_marks_the_restored_answer(gws, veri
 
 def test_headers_style_changes_nothing_but_counts(gws):
     envoy = gws.get("headers", {"verification": {"enabled": True, "annotate": "headers"}})
-    before = stat(envoy, "verify.warnings")
+    before = stat(envoy, "verify.warnings_total")
     assert chat(envoy) == PLAIN
     assert chat_text(envoy, True) == PLAIN
-    assert stat(envoy, "verify.warnings") == before + 2
+    assert stat(envoy, "verify.warnings_total") == before + 2
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
@@ -511,7 +511,7 @@ def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
         "enabled": True, "cluster": "no-such-cluster", "retry_backoff_ms": 2000, "retry_backoff_max_ms": 2000}}
     envoy = gws.get("nocluster", policy)
     warm(envoy, verifier)
-    before = stat(envoy, "verify.skipped.verifier_misconfigured")
+    before = stat(envoy, "reason=.=verifier_misconfigured;.;verify.skipped_total")
     held = unmarked_answer_time(envoy, stream, "verifier_misconfigured")
     assert held < 1.0, f"answer took {held:.2f}s: it waited for a retry of a call Envoy refused"
     if stream:
@@ -519,7 +519,7 @@ def test_unknown_cluster_fails_open_at_once(gws, verifier, stream):
         _, _, trailers = raw_post(envoy, *STREAM_REQUESTS["openai_chat"])
         assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"}
         before += 1
-    assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_misconfigured;.;verify.skipped_total", before + 1) == before + 1
     assert verifier.calls() == []
     time.sleep(0.3)
     summary = envoy.audit_events()[-1]["verification"]

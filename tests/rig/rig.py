@@ -279,7 +279,7 @@ def render_dynamic(
             ep["address"]["socket_address"]["port_value"] = vendor_port
         if cluster["name"] == "verifier" and verifier_port is not None:
             ep["address"]["socket_address"]["port_value"] = verifier_port
-        if cluster["name"] == "veil_xds" and xds_port is not None:
+        if cluster["name"] == "xds_control_plane" and xds_port is not None:
             ep["address"]["socket_address"]["port_value"] = xds_port
     if delta:
         config["dynamic_resources"]["ads_config"]["api_type"] = "DELTA_GRPC"
