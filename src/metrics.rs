@@ -1,41 +1,60 @@
-//! Every counter the filter keeps, named in one place. Envoy shows each as
-//! `wasmcustom.veil.<name>` (`/stats`, Prometheus). A counter of something the audit
-//! line reports has the audit field's spelling: `outcome.<outcome>` is the line's
-//! `outcome` (`outcome.oversize_passed`), `verify.skipped.<reason>` its
-//! `verification.skipped`. No name holds a payload or a matched value: a category, an
-//! outcome, a refusal code and a skip reason are names from the code.
+//! Every counter the filter keeps, named in one place.
+//!
+//! Proxy-Wasm counters have a name and no tags, so a counter's labels are written into
+//! its name, each as `<tag>=.=<value>;.;`, and Envoy takes them out again with one
+//! `stats_config.stats_tags` entry per tag (`(<tag>=\.=(.*?);\.;)`: the outer capture is
+//! removed from the name, the inner one is the value). That is the encoding Istio's
+//! `extraStatTags` extracts, so a mesh needs no bootstrap patch, only that list
+//! ([`TAGS`]). Envoy shows a counter as `wasmcustom.<name>` in `/stats` and, tags
+//! taken out and the `wasmcustom.` namespace dropped, as a Prometheus metric:
+//! `veil.category=.=EMAIL;.;findings_total` is `veil_findings_total{category="EMAIL"}`.
+//!
+//! A label has the audit line's spelling: `outcome` is the line's `outcome`
+//! (`oversize_passed`), `reason` of a verification skip its `verification.skipped`,
+//! `category` a key of its `findings`. No name holds a payload or a matched value: a
+//! provider, a category, an outcome, a refusal code and a skip reason are names from
+//! the code (a custom category is `A-Z`, `0-9` and `_`), and none holds `;`.
 
 use std::borrow::Cow;
 
 use crate::audit::Outcome;
 
+/// The tags counters carry, in the order Envoy's `stats_tags` list them. Each is one
+/// `stats_tags` entry, `{tag_name: <tag>, regex: tag_regex(<tag>)}`, in every Envoy
+/// config shipped here (a test reads them), and one `extraStatTags` entry for Istio.
+pub const TAGS: &[&str] = &["provider", "outcome", "category", "code", "reason"];
+
+/// The `stats_tags` regex that takes `tag` out of a counter's name: the first capture
+/// is removed from the name, the second is the value (Istio's `extraStatTags` form).
+pub fn tag_regex(tag: &str) -> String {
+    format!(r"({tag}=\.=(.*?);\.;)")
+}
+
 /// A counter of the filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Counter<'a> {
-    /// Protected requests scanned (not exempt).
-    Requests,
+    /// Protected requests at their end, by provider and outcome (the audit line's).
+    Requests {
+        provider: &'static str,
+        outcome: Outcome,
+    },
     /// Requests the policy exempts from scanning.
     Exempt,
-    /// Requests by outcome, as the audit line's `outcome`.
-    Outcome(Outcome),
     /// Requests refused, by the error code of the refusal (`veil_invalid_json`, …).
     Refused(&'static str),
-    /// Bodies over `limits.max_body_bytes` forwarded unscanned (`on_oversize: pass`).
-    OversizePassed,
     /// Findings, by category.
     Findings(&'a str),
     /// Strings whose scan was remembered from an earlier request (not scanned again).
     ScanRemembered,
     /// Parts of bodies that cannot be read as text.
-    Unscannable,
+    UnscannableParts,
     /// Tokens written into requests.
     TokensIssued,
     /// Tokens restored in responses.
     TokensRestored,
-    /// Responses not restored because they are encoded (`content-encoding`).
-    RestoreSkippedEncoded,
-    /// Responses not restored because they exceed the restore limit.
-    RestoreSkippedLarge,
+    /// Responses not restored, by reason: `encoded` (a `content-encoding`), `large`
+    /// (over the restore limit).
+    RestoreSkipped(&'static str),
     /// Vault records written, evicted by size, failed to write, found for a restore,
     /// and expired by the sweep.
     VaultWrites,
@@ -64,42 +83,71 @@ pub enum Verify {
     LatencyMsTotal,
 }
 
-impl Counter<'_> {
-    /// The counter's name after `veil.`.
-    pub fn name(&self) -> Cow<'static, str> {
-        let fixed = match *self {
-            Counter::Requests => "requests",
-            Counter::Exempt => "exempt",
-            Counter::OversizePassed => "oversize_passed",
-            Counter::ScanRemembered => "scan.remembered",
-            Counter::Unscannable => "unscannable",
-            Counter::TokensIssued => "tokens_issued",
-            Counter::TokensRestored => "tokens_restored",
-            Counter::RestoreSkippedEncoded => "restore_skipped_encoded",
-            Counter::RestoreSkippedLarge => "restore_skipped_large",
-            Counter::VaultWrites => "vault.writes",
-            Counter::VaultEvicted => "vault.evicted",
-            Counter::VaultWriteFailures => "vault.write_failures",
-            Counter::VaultRestored => "vault.restored",
-            Counter::VaultExpired => "vault.expired",
+impl<'a> Counter<'a> {
+    /// The metric's name without its labels; with `.` as `_`, its Prometheus name
+    /// (`veil.vault.writes_total`: `veil_vault_writes_total`).
+    pub fn metric(&self) -> &'static str {
+        match *self {
+            Counter::Requests { .. } => "veil.requests_total",
+            Counter::Exempt => "veil.exempt_total",
+            Counter::Refused(_) => "veil.refused_total",
+            Counter::Findings(_) => "veil.findings_total",
+            Counter::ScanRemembered => "veil.scan.remembered_total",
+            Counter::UnscannableParts => "veil.unscannable_parts_total",
+            Counter::TokensIssued => "veil.tokens.issued_total",
+            Counter::TokensRestored => "veil.tokens.restored_total",
+            Counter::RestoreSkipped(_) => "veil.restore.skipped_total",
+            Counter::VaultWrites => "veil.vault.writes_total",
+            Counter::VaultEvicted => "veil.vault.evicted_total",
+            Counter::VaultWriteFailures => "veil.vault.write_failures_total",
+            Counter::VaultRestored => "veil.vault.restored_total",
+            Counter::VaultExpired => "veil.vault.expired_total",
             Counter::Verify(v) => match v {
-                Verify::Responses => "verify.responses",
-                Verify::Claims => "verify.claims",
-                Verify::Verified => "verify.verified",
-                Verify::Warnings => "verify.warnings",
-                Verify::Errors => "verify.errors",
-                Verify::CacheHits => "verify.cache_hits",
-                Verify::Calls => "verify.calls",
-                Verify::Retries => "verify.retries",
-                Verify::DroppedClaims => "verify.dropped_claims",
-                Verify::LatencyMsTotal => "verify.latency_ms_total",
+                Verify::Responses => "veil.verify.responses_total",
+                Verify::Claims => "veil.verify.claims_total",
+                Verify::Verified => "veil.verify.verified_total",
+                Verify::Warnings => "veil.verify.warnings_total",
+                Verify::Errors => "veil.verify.errors_total",
+                Verify::CacheHits => "veil.verify.cache_hits_total",
+                Verify::Calls => "veil.verify.calls_total",
+                Verify::Retries => "veil.verify.retries_total",
+                Verify::DroppedClaims => "veil.verify.dropped_claims_total",
+                Verify::LatencyMsTotal => "veil.verify.latency_milliseconds_total",
             },
-            Counter::Outcome(outcome) => return Cow::Owned(format!("outcome.{}", outcome.as_str())),
-            Counter::Refused(code) => return Cow::Owned(format!("refused.{code}")),
-            Counter::Findings(category) => return Cow::Owned(format!("findings.{category}")),
-            Counter::VerifySkipped(reason) => return Cow::Owned(format!("verify.skipped.{reason}")),
-        };
-        Cow::Borrowed(fixed)
+            Counter::VerifySkipped(_) => "veil.verify.skipped_total",
+        }
+    }
+
+    /// The labels, each a tag of [`TAGS`] and its value.
+    pub fn labels(&self) -> [Option<(&'static str, &'a str)>; 2] {
+        match *self {
+            Counter::Requests { provider, outcome } => {
+                [Some(("provider", provider)), Some(("outcome", outcome.as_str()))]
+            }
+            Counter::Refused(code) => [Some(("code", code)), None],
+            Counter::Findings(category) => [Some(("category", category)), None],
+            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) => [Some(("reason", reason)), None],
+            _ => [None, None],
+        }
+    }
+
+    /// The counter's name in Envoy (which shows it as `wasmcustom.` and this):
+    /// [`Counter::metric`] with each label as `<tag>=.=<value>;.;` after `veil.`.
+    pub fn name(&self) -> Cow<'static, str> {
+        let metric = self.metric();
+        let labels = self.labels();
+        if labels.iter().all(Option::is_none) {
+            return Cow::Borrowed(metric);
+        }
+        let mut name = String::from("veil.");
+        for (tag, value) in labels.into_iter().flatten() {
+            name.push_str(tag);
+            name.push_str("=.=");
+            name.push_str(value);
+            name.push_str(";.;");
+        }
+        name.push_str(metric.strip_prefix("veil.").unwrap_or(metric));
+        Cow::Owned(name)
     }
 }
 
@@ -107,47 +155,163 @@ impl Counter<'_> {
 mod tests {
     use super::*;
 
-    /// The outcome counters are spelled as the audit line spells the outcome.
-    #[test]
-    fn outcome_counters_match_the_audit_line() {
-        for outcome in Outcome::ALL {
-            let audit = serde_json::to_value(outcome).unwrap();
-            assert_eq!(Counter::Outcome(*outcome).name(), format!("outcome.{}", audit.as_str().unwrap()));
-        }
-        assert_eq!(Counter::Outcome(Outcome::OversizePassed).name(), "outcome.oversize_passed");
-    }
-
-    #[test]
-    fn names_are_distinct() {
-        let all = [
-            Counter::Requests,
+    /// One counter of each kind (labelled ones with a sample of their values).
+    fn every_counter() -> Vec<Counter<'static>> {
+        let mut all = vec![
             Counter::Exempt,
-            Counter::OversizePassed,
+            Counter::Refused("veil_invalid_json"),
+            Counter::Findings("EMAIL"),
+            Counter::Findings("AWS_ACCESS_KEY"),
             Counter::ScanRemembered,
-            Counter::Unscannable,
+            Counter::UnscannableParts,
             Counter::TokensIssued,
             Counter::TokensRestored,
-            Counter::RestoreSkippedEncoded,
-            Counter::RestoreSkippedLarge,
+            Counter::RestoreSkipped("encoded"),
+            Counter::RestoreSkipped("large"),
             Counter::VaultWrites,
             Counter::VaultEvicted,
             Counter::VaultWriteFailures,
             Counter::VaultRestored,
             Counter::VaultExpired,
-            Counter::Verify(Verify::Responses),
-            Counter::Verify(Verify::Claims),
-            Counter::Verify(Verify::Verified),
-            Counter::Verify(Verify::Warnings),
-            Counter::Verify(Verify::Errors),
-            Counter::Verify(Verify::CacheHits),
-            Counter::Verify(Verify::Calls),
-            Counter::Verify(Verify::Retries),
-            Counter::Verify(Verify::DroppedClaims),
-            Counter::Verify(Verify::LatencyMsTotal),
+            Counter::VerifySkipped("verifier_timeout"),
         ];
-        let mut names: Vec<_> = all.iter().map(Counter::name).collect();
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), all.len());
+        for v in [
+            Verify::Responses,
+            Verify::Claims,
+            Verify::Verified,
+            Verify::Warnings,
+            Verify::Errors,
+            Verify::CacheHits,
+            Verify::Calls,
+            Verify::Retries,
+            Verify::DroppedClaims,
+            Verify::LatencyMsTotal,
+        ] {
+            all.push(Counter::Verify(v));
+        }
+        for provider in ["openai.chat", "anthropic.messages", "gemini", "generic"] {
+            all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
+        }
+        all
+    }
+
+    /// What Envoy makes of a counter's name with the `stats_tags` of [`TAGS`]: each
+    /// regex searched in the whole name, its first capture removed and its second the
+    /// tag's value; then `wasmcustom.` dropped and `.` made `_` for Prometheus.
+    fn envoy_extracts(name: &str) -> (String, Vec<(String, String)>) {
+        let full = format!("wasmcustom.{name}");
+        let mut removed = Vec::new();
+        let mut tags = Vec::new();
+        for tag in TAGS {
+            let re = regex::Regex::new(&tag_regex(tag)).unwrap();
+            if let Some(c) = re.captures(&full) {
+                let outer = c.get(1).unwrap();
+                removed.push(outer.range());
+                tags.push((tag.to_string(), c.get(2).unwrap().as_str().to_string()));
+            }
+        }
+        let kept: String =
+            full.char_indices().filter(|(i, _)| !removed.iter().any(|r| r.contains(i))).map(|(_, c)| c).collect();
+        let prometheus = kept.strip_prefix("wasmcustom.").unwrap().replace('.', "_");
+        (prometheus, tags)
+    }
+
+    #[test]
+    fn envoy_turns_every_name_into_a_metric_and_its_labels() {
+        for counter in every_counter() {
+            let (prometheus, tags) = envoy_extracts(&counter.name());
+            assert_eq!(prometheus, counter.metric().replace('.', "_"), "{counter:?}");
+            assert!(prometheus.starts_with("veil_") && prometheus.ends_with("_total"), "{prometheus}");
+            let labels: Vec<(String, String)> =
+                counter.labels().into_iter().flatten().map(|(t, v)| (t.to_string(), v.to_string())).collect();
+            let mut sorted = tags.clone();
+            sorted.sort();
+            let mut expected = labels.clone();
+            expected.sort();
+            assert_eq!(sorted, expected, "{counter:?}");
+            // No label value in the metric's name.
+            for (_, value) in &labels {
+                assert!(!prometheus.contains(&value.replace('.', "_")), "{prometheus} holds {value}");
+            }
+        }
+        assert_eq!(
+            Counter::Findings("EMAIL").name(),
+            "veil.category=.=EMAIL;.;findings_total",
+            "Prometheus: veil_findings_total{{category=\"EMAIL\"}}"
+        );
+        assert_eq!(
+            Counter::Requests { provider: "openai.chat", outcome: Outcome::Rewritten }.name(),
+            "veil.provider=.=openai.chat;.;outcome=.=rewritten;.;requests_total"
+        );
+    }
+
+    /// The `outcome` label is spelled as the audit line spells the outcome.
+    #[test]
+    fn outcome_labels_match_the_audit_line() {
+        for outcome in Outcome::ALL {
+            let audit = serde_json::to_value(outcome).unwrap();
+            let counter = Counter::Requests { provider: "gemini", outcome: *outcome };
+            assert_eq!(counter.labels()[1], Some(("outcome", audit.as_str().unwrap())));
+        }
+        let counter = Counter::Requests { provider: "gemini", outcome: Outcome::OversizePassed };
+        assert_eq!(envoy_extracts(&counter.name()).1[1], ("outcome".into(), "oversize_passed".into()));
+    }
+
+    #[test]
+    fn metrics_are_distinct_and_tags_known() {
+        let all = every_counter();
+        let mut metrics: Vec<_> = all.iter().map(Counter::metric).collect();
+        metrics.sort();
+        metrics.dedup();
+        let kinds = all.iter().map(std::mem::discriminant).collect::<std::collections::HashSet<_>>().len() + 9; // Verify(_) is one discriminant for ten metrics.
+        assert_eq!(metrics.len(), kinds);
+        // A label's value is never part of a metric's name (`veil_findings_email`).
+        let values: Vec<&str> = all.iter().flat_map(|c| c.labels().into_iter().flatten().map(|(_, v)| v)).collect();
+        for metric in &metrics {
+            let name = format!("_{}_", metric.trim_start_matches("veil.").replace('.', "_"));
+            for value in &values {
+                assert!(!name.contains(&format!("_{}_", value.replace('.', "_"))), "{metric} holds {value}");
+            }
+        }
+        for counter in &all {
+            for (tag, value) in counter.labels().into_iter().flatten() {
+                assert!(TAGS.contains(&tag), "{tag}");
+                assert!(!value.contains(';') && !value.contains('='), "{value}");
+            }
+        }
+    }
+
+    /// Every Envoy config shipped here extracts exactly [`TAGS`], and the Istio patch
+    /// asks for them as `extraStatTags` (and includes veil's counters). Not under WASI:
+    /// the V8 runner gives the tests no file system.
+    #[cfg(not(target_family = "wasm"))]
+    #[test]
+    fn shipped_configs_extract_these_tags() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let expected: Vec<(String, String)> = TAGS.iter().map(|t| (t.to_string(), tag_regex(t))).collect();
+        let mut checked = 0;
+        for entry in std::fs::read_dir(root.join("envoy")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "yaml") {
+                continue;
+            }
+            let config: serde_json::Value = serde_norway::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let tags: Vec<(String, String)> = config["stats_config"]["stats_tags"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{}: no stats_config.stats_tags", path.display()))
+                .iter()
+                .map(|t| (t["tag_name"].as_str().unwrap().into(), t["regex"].as_str().unwrap().into()))
+                .collect();
+            assert_eq!(tags, expected, "{}", path.display());
+            checked += 1;
+        }
+        assert!(checked >= 5);
+        let patch = std::fs::read_to_string(root.join("deploy/istio/egressgateway-stats.yaml")).unwrap();
+        let patch: serde_json::Value = serde_norway::from_str(&patch).unwrap();
+        let annotation =
+            patch["spec"]["template"]["metadata"]["annotations"]["proxy.istio.io/config"].as_str().unwrap();
+        let proxy: serde_json::Value = serde_norway::from_str(annotation).unwrap();
+        assert_eq!(proxy["extraStatTags"], serde_json::json!(TAGS));
+        assert_eq!(proxy["proxyStatsMatcher"]["inclusionPrefixes"][0], "wasmcustom.veil.");
     }
 }

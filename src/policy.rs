@@ -278,8 +278,11 @@ pub enum FailureMode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuditConfig {
-    /// Emit one JSON audit line per protected request in Envoy's log.
+    /// Emit one JSON audit event per protected request.
     pub enabled: bool,
+    /// Where the event goes: Envoy's log, the request's filter state for Envoy's
+    /// access loggers, or both.
+    pub sink: AuditSink,
     /// Gateway-wide: how long (ms) a worker that has just written may hold audit
     /// lines and counter increments to write them together (`audit::Outbox`); 0
     /// writes each line as its request ends.
@@ -288,7 +291,32 @@ pub struct AuditConfig {
 
 impl Default for AuditConfig {
     fn default() -> Self {
-        AuditConfig { enabled: true, flush_ms: crate::audit::FLUSH_MS }
+        AuditConfig { enabled: true, sink: AuditSink::Log, flush_ms: crate::audit::FLUSH_MS }
+    }
+}
+
+/// Where a request's audit event goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditSink {
+    /// Envoy's application log (`info`, component `wasm`), batched per worker.
+    Log,
+    /// The request's filter state `wasm.veil.audit`, which Envoy's access loggers
+    /// print with `%FILTER_STATE(wasm.veil.audit:PLAIN)%`; nothing in the log.
+    AccessLog,
+    /// Both.
+    Both,
+}
+
+impl AuditSink {
+    /// The event goes to Envoy's log.
+    pub fn log(self) -> bool {
+        matches!(self, AuditSink::Log | AuditSink::Both)
+    }
+
+    /// The event goes to the filter state, for the access loggers.
+    pub fn access_log(self) -> bool {
+        matches!(self, AuditSink::AccessLog | AuditSink::Both)
     }
 }
 
@@ -1275,6 +1303,25 @@ mod tests {
     }
 
     #[test]
+    fn the_audit_sink_is_log_unless_the_policy_says() {
+        let sink = |json: &str| CompiledPolicy::from_json(json.as_bytes()).unwrap().policy.audit.sink;
+        assert_eq!(sink("{}"), AuditSink::Log);
+        assert_eq!(sink(r#"{"audit":{"sink":"access_log"}}"#), AuditSink::AccessLog);
+        assert_eq!(sink(r#"{"audit":{"sink":"both"}}"#), AuditSink::Both);
+        let ways = [AuditSink::Log, AuditSink::AccessLog, AuditSink::Both].map(|s| (s.log(), s.access_log()));
+        assert_eq!(ways, [(true, false), (false, true), (true, true)]);
+        // A rule may send its requests' events elsewhere.
+        let p = CompiledPolicy::from_json(
+            br#"{"rules":[{"name":"r","match":{"paths":["/v1/**"]},"audit":{"sink":"access_log"}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (p.profile(None).audit.sink, p.profile(Some(0)).audit.sink),
+            (AuditSink::Log, AuditSink::AccessLog)
+        );
+    }
+
+    #[test]
     fn unknown_fields_are_rejected() {
         let err = CompiledPolicy::from_json(br#"{"limits":{"max_body_byte":1}}"#).unwrap_err();
         assert!(err.to_string().contains("unknown field `max_body_byte`"), "{err}");
@@ -1313,6 +1360,7 @@ mod tests {
                 "rules[0].colour: unknown field (a rule has name, match, provider, mode, detectors, actions, \
                  default_action, restore, limits, failure_mode, audit, verification)",
             ),
+            (r#"{"audit":{"sink":"syslog"}}"#, "audit.sink: unknown variant `syslog`"),
         ];
         for (json, want) in cases {
             let err = CompiledPolicy::from_json(json.as_bytes()).unwrap_err().to_string();

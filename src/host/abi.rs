@@ -81,6 +81,7 @@ extern "C" {
     ) -> u32;
     fn proxy_remove_header_map_value(map: u32, key: *const u8, key_size: usize) -> u32;
     fn proxy_get_property(path: *const u8, path_size: usize, value: *mut *mut u8, value_size: *mut usize) -> u32;
+    fn proxy_set_property(path: *const u8, path_size: usize, value: *const u8, value_size: usize) -> u32;
     fn proxy_get_shared_data(
         key: *const u8,
         key_size: usize,
@@ -205,6 +206,15 @@ pub(super) fn property(path: &[&str]) -> Result<Option<Vec<u8>>> {
     let joined = path.join("\0");
     // SAFETY: `joined` is borrowed for the call; the out-pointers are valid (`read_out`).
     read_out(|data, size| unsafe { proxy_get_property(joined.as_ptr(), joined.len(), data, size) })
+}
+
+/// Sets a property of the stream: Envoy keeps `value` as the filter state object
+/// `wasm.<name>` of this request (what `%FILTER_STATE(wasm.<name>:PLAIN)%` prints in
+/// an access log), replacing an earlier value. Outside a stream Envoy answers
+/// `NotFound`, an error like any other.
+pub(super) fn set_property(name: &str, value: &[u8]) -> Result<()> {
+    // SAFETY: `name` and `value` are borrowed for the call; Envoy copies both.
+    status(unsafe { proxy_set_property(name.as_ptr(), name.len(), value.as_ptr(), value.len()) })
 }
 
 /// A shared-data value and its CAS (0: none), or `None` when the key is absent.

@@ -11,6 +11,7 @@ use crate::api::{self as core, Endpoint};
 use crate::audit::Outcome;
 use crate::metrics::{Counter, Verify};
 use crate::policy::{normalize_path, RequestInfo};
+use crate::provider::Provider;
 
 /// The console page: one self-contained file (no external script, style or font).
 const CONSOLE: &str = include_str!("console.html");
@@ -64,7 +65,6 @@ impl VeilHttp {
         let call = ApiRequest::of(&api.prefix, request.path, request.method)?;
         self.started = abi::now().unwrap_or(std::time::UNIX_EPOCH);
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
-        self.metrics.increment(Counter::Requests, 1);
         // The live policy of the route it arrives on, or the rule it names.
         let named = super::request::query_param(request.path, "rule")
             .and_then(|name| self.policy.rule_index(&String::from_utf8_lossy(name)));
@@ -178,16 +178,26 @@ impl VeilHttp {
                 findings.insert(category.to_string(), n.into());
             }
         }
+        // Requests are counted by provider and outcome; the console shows them by outcome.
+        let providers =
+            [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini, Provider::Generic]
+                .map(Provider::name);
         let mut outcomes = serde_json::Map::new();
+        let mut requests = 0u64;
         for outcome in Outcome::ALL {
-            let n = self.metrics.read(Counter::Outcome(*outcome));
+            let n: u64 = providers
+                .iter()
+                .chain(["api", "none"].iter())
+                .map(|provider| self.metrics.read(Counter::Requests { provider, outcome: *outcome }))
+                .sum();
+            requests += n;
             if n > 0 {
                 outcomes.insert(outcome.as_str().to_string(), n.into());
             }
         }
         let verify = |v: Verify| self.metrics.read(Counter::Verify(v));
         serde_json::json!({
-            "requests": self.metrics.read(Counter::Requests),
+            "requests": requests,
             "findings": findings,
             "outcomes": outcomes,
             "verification": {

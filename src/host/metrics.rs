@@ -11,8 +11,8 @@ use super::{abi, log, timing};
 use crate::audit::Outbox;
 use crate::metrics::Counter;
 
-/// Counters exported as Envoy stats (`wasmcustom.veil.*`; labels are categories and
-/// outcomes only) and the audit lines, written to Envoy together: at once when the
+/// Counters exported as Envoy stats (`wasmcustom.veil.*`; labels, written into the
+/// names, are code-defined names only: `crate::metrics`) and the audit lines, written to Envoy together: at once when the
 /// worker wrote nothing for `audit::FLUSH_MS`, else at most that much later, by a
 /// later request or the root's tick (`audit::Outbox`).
 pub(super) struct Metrics {
@@ -40,7 +40,7 @@ impl Metrics {
         match ids.get(name) {
             Some(id) => Some(*id),
             None => {
-                let id = abi::define_counter(&format!("veil.{name}")).ok()?;
+                let id = abi::define_counter(name).ok()?;
                 ids.insert(name.to_string(), id);
                 Some(id)
             }

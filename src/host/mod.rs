@@ -50,6 +50,10 @@ proxy_wasm::main! {{
     proxy_wasm::set_root_context(|id| Box::new(VeilRoot::new(id)));
 }}
 
+/// The stream property the audit event is written to with `audit.sink: access_log`:
+/// Envoy keeps it as the filter state `wasm.veil.audit`.
+const AUDIT_PROPERTY: &str = "veil.audit";
+
 fn log(level: LogLevel, message: &str) {
     let _ = abi::log(level, message);
 }
@@ -228,13 +232,21 @@ impl VeilHttp {
         }
         let now = abi::now().unwrap_or(std::time::UNIX_EPOCH);
         let duration = now.duration_since(self.started).map(|d| d.as_millis() as u64).unwrap_or(0);
-        let enabled = self.profile().audit.enabled;
+        let audit = &self.profile().audit;
+        let (enabled, sink) = (audit.enabled, audit.sink);
         let event = self.event();
         event.duration_ms = duration;
-        let (line, outcome) = (event.to_line(), event.outcome);
-        self.metrics.increment(Counter::Outcome(outcome), 1);
+        let (line, provider, outcome) = (event.to_line(), event.provider, event.outcome);
+        self.metrics.increment(Counter::Requests { provider, outcome }, 1);
+        // The access loggers run after `on_log` (tests/e2e/test_observability.py), so
+        // the event is final when they read it. If Envoy refuses the property, the
+        // event goes to the log instead of nowhere.
+        let to_access_log = enabled && sink.access_log();
+        let stored = to_access_log
+            && timing::span(timing::Slot::LogCall, || abi::set_property(AUDIT_PROPERTY, line.as_bytes())).is_ok();
+        let to_log = enabled && (sink.log() || (to_access_log && !stored));
         let now_ms = now.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
-        let due = self.metrics.settle(enabled.then_some(line.as_str()), now_ms);
+        let due = self.metrics.settle(to_log.then_some(line.as_str()), now_ms);
         // What waits is written by a later request, or by the root's tick at `due`.
         let period = due.and_then(|at| self.alarm.try_borrow_mut().ok()?.wake_root_at(at, now_ms));
         if let Some(ms) = period {

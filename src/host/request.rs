@@ -56,7 +56,6 @@ impl VeilHttp {
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         self.scope = self.scope_for_request(&headers, &path);
         self.content_type = headers.text("content-type");
-        self.metrics.increment(Counter::Requests, 1);
         self.event();
         // A tunnel or an upgraded protocol (WebSocket) carries data no body callback
         // sees whole: refused, never passed.
@@ -163,7 +162,6 @@ impl VeilHttp {
         if limits.on_oversize == OnOversize::Pass && self.codings.is_empty() {
             // Explicitly configured fail-open for big bodies: forwarded unscanned.
             self.event().outcome = Outcome::OversizePassed;
-            self.metrics.increment(Counter::OversizePassed, 1);
             self.unscanned = true;
             return Action::Continue;
         }
@@ -255,7 +253,7 @@ impl VeilHttp {
         event.tokens_issued = redaction.tokens.len() as u32;
         event.unscannable = redaction.unscannable;
         self.metrics.increment(Counter::ScanRemembered, redaction.remembered as u64);
-        self.metrics.increment(Counter::Unscannable, u64::from(redaction.unscannable));
+        self.metrics.increment(Counter::UnscannableParts, u64::from(redaction.unscannable));
         for (category, count) in &redaction.counts {
             self.metrics.increment(Counter::Findings(category), u64::from(*count));
         }

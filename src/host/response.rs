@@ -76,7 +76,7 @@ impl VeilHttp {
         let encoded =
             headers.get("content-encoding").is_some_and(|e| !e.trim_ascii().eq_ignore_ascii_case(b"identity"));
         if encoded {
-            self.metrics.increment(Counter::RestoreSkippedEncoded, 1);
+            self.metrics.increment(Counter::RestoreSkipped("encoded"), 1);
             self.verify_start(status, true);
             return Action::Continue;
         }
@@ -93,7 +93,7 @@ impl VeilHttp {
         } else if self.json_array_stream && content_type.contains("json") {
             ResponseMode::Stream(ResponseStream::new(provider, Framing::JsonArray))
         } else if too_big && (content_type.contains("json") || content_type.starts_with("text/plain")) {
-            self.metrics.increment(Counter::RestoreSkippedLarge, 1);
+            self.metrics.increment(Counter::RestoreSkipped("large"), 1);
             ResponseMode::Pass
         } else if content_type.contains("json") {
             ResponseMode::BufferJson

@@ -114,7 +114,7 @@ def test_compose_uses_the_rig_files_with_matching_ports():
     # is inside the gateway's mounts.
     plane = services["control-plane"]["command"]
     assert plane[plane.index("serve") - 1] == "xds"
-    assert port("veil_xds") == int(plane[plane.index("--listen") + 1].rsplit(":", 1)[1])
+    assert port("xds_control_plane") == int(plane[plane.index("--listen") + 1].rsplit(":", 1)[1])
     policies = rig.ROOT / plane[plane.index("--policies") + 1]
     name = first_filter(envoy)["name"]
     assert "config_discovery" in first_filter(envoy)
@@ -227,7 +227,7 @@ def test_the_egress_gateway_originates_tls_with_sni_and_certificate_checks(confi
     clusters = {c["name"]: c for c in envoy["static_resources"]["clusters"]}
     # Besides the vendors: the control plane (xDS variant) and the company's verifier.
     assert "verifier" in clusters
-    clusters = {n: c for n, c in clusters.items() if n not in ("veil_xds", "verifier")}
+    clusters = {n: c for n, c in clusters.items() if n not in ("xds_control_plane", "verifier")}
     assert len(clusters) == len(VENDORS)
     for cluster in clusters.values():
         address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]

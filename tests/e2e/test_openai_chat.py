@@ -208,7 +208,7 @@ def test_exempt_requests_and_other_destinations_pass_untouched(gateways, vendor)
         vendor.reset()
         clients.post_raw(gateway, path, body, headers=headers)
         assert vendor.received()[0]["body"] == body, path
-    assert gateway.stats().get("wasmcustom.veil.exempt") == 1
+    assert gateway.stats().get("wasmcustom.veil.exempt_total") == 1
 
 
 def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai_client):
@@ -231,9 +231,9 @@ def test_audit_lines_and_stats_carry_counts_never_values(gateway, vendor, openai
     if request_id:
         assert event["request_id"] == request_id
     stats = gateway.stats()
-    assert stats["wasmcustom.veil.findings.EMAIL"] >= 2
-    assert stats["wasmcustom.veil.outcome.rewritten"] >= 1
-    assert stats["wasmcustom.veil.tokens_restored"] >= 2
+    assert stats["wasmcustom.veil.category=.=EMAIL;.;findings_total"] >= 2
+    assert stats["wasmcustom.veil.provider=.=openai.chat;.;outcome=.=rewritten;.;requests_total"] >= 1
+    assert stats["wasmcustom.veil.tokens.restored_total"] >= 2
     # Nothing this suite seeded ever shows up in Envoy's log, at any point.
     assert leaked(gateway.log()) == []
 
@@ -250,7 +250,7 @@ def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, 
     vendor.reset()
     reply = client.chat.completions.create(model="m", messages=messages).choices[0].message.content
     assert reply == f"You said: {first}"
-    assert "wasmcustom.veil.scan.remembered" not in gateway.stats()
+    assert "wasmcustom.veil.scan.remembered_total" not in gateway.stats()
 
     second = f"Also, the card on file is {SEEDS['CREDIT_CARD'][0]}; call {SEEDS['PHONE'][0]} to confirm it."
     messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": second}]
@@ -265,9 +265,9 @@ def test_the_next_turn_of_a_conversation_rescans_only_its_new_message(gateways, 
     assert "«token:PHONE:" in bodies[1]["messages"][3]["content"]
     assert bodies[1]["messages"][2]["content"].count("«token:") == bodies[0]["messages"][1]["content"].count("«token:")
     if memory:
-        assert gateway.stats()["wasmcustom.veil.scan.remembered"] == 2
+        assert gateway.stats()["wasmcustom.veil.scan.remembered_total"] == 2
     else:
-        assert "wasmcustom.veil.scan.remembered" not in gateway.stats()
+        assert "wasmcustom.veil.scan.remembered_total" not in gateway.stats()
 
 
 def burst(gateway, n: int) -> None:

@@ -87,9 +87,9 @@ def wait_stat(envoy, name: str, at_least: int, timeout: float = 3.0) -> int:
 
 
 def test_doubtful_claim_is_marked_inline_after_its_sentence(verifying_gateway, verifier):
-    before = stat(verifying_gateway, "verify.warnings")
+    before = stat(verifying_gateway, "verify.warnings_total")
     assert chat(verifying_gateway) == INLINE
-    assert stat(verifying_gateway, "verify.warnings") == before + 1
+    assert stat(verifying_gateway, "verify.warnings_total") == before + 1
     kinds = [c["body"]["messages"][0]["content"].split(".")[0] for c in verifier.calls()]
     assert kinds[0] == "You extract checkable factual claims from a text"
     assert len(kinds) == 4, "one extraction, three claims scored"
@@ -120,10 +120,10 @@ def test_audit_and_log_carry_counts_not_claims(verifying_gateway):
 
 def test_scores_are_cached(verifying_gateway, verifier):
     chat(verifying_gateway)
-    hits = stat(verifying_gateway, "verify.cache_hits")
+    hits = stat(verifying_gateway, "verify.cache_hits_total")
     verifier.reset()
     assert chat(verifying_gateway) == INLINE
-    assert stat(verifying_gateway, "verify.cache_hits") >= hits + 3
+    assert stat(verifying_gateway, "verify.cache_hits_total") >= hits + 3
     assert len(verifier.calls()) == 1, "only the extraction"
 
 
@@ -288,11 +288,11 @@ FAILURES = {
 def test_verifier_failures_leave_the_answer_untouched(verifying_gateway, verifier, failure, stream):
     reason, script = FAILURES[failure]
     verifier.script(**script)
-    before = stat(verifying_gateway, f"verify.skipped.{reason}")
-    errors = stat(verifying_gateway, "verify.errors")
+    before = stat(verifying_gateway, f"reason=.={reason};.;verify.skipped_total")
+    errors = stat(verifying_gateway, "verify.errors_total")
     assert chat_text(verifying_gateway, stream) == PLAIN
-    assert wait_stat(verifying_gateway, f"verify.skipped.{reason}", before + 1) == before + 1
-    assert stat(verifying_gateway, "verify.errors") == errors + 1
+    assert wait_stat(verifying_gateway, f"reason=.={reason};.;verify.skipped_total", before + 1) == before + 1
+    assert stat(verifying_gateway, "verify.errors_total") == errors + 1
     assert len(verifier.calls()) == 2, "one call, one retry"
 
 
@@ -302,19 +302,19 @@ def test_slow_verifier_is_cut_off_by_the_budget(verifying_gateways, verifier, st
     # The verifier would answer after 10 s; the budget is 0.8 s. The answer must come
     # back before the verifier's (an order of events, not a timing: load cannot flake it).
     verifier.script(mode="slow", delay_ms=10_000)
-    before = stat(envoy, "verify.skipped.verifier_timeout")
+    before = stat(envoy, "reason=.=verifier_timeout;.;verify.skipped_total")
     assert chat_text(envoy, stream) == PLAIN
     assert [c for c in verifier.calls() if "answered" in c] == [], "the answer waited for the slow verifier"
-    assert wait_stat(envoy, "verify.skipped.verifier_timeout", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_timeout;.;verify.skipped_total", before + 1) == before + 1
     assert len(verifier.calls()) == 1, "a timeout is not retried"
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 def test_refused_connection(verifying_gateways, stream):
     envoy = verifying_gateways("refused", POLICY, verifier_port=rig.free_port())
-    before = stat(envoy, "verify.skipped.verifier_unavailable")
+    before = stat(envoy, "reason=.=verifier_unavailable;.;verify.skipped_total")
     assert chat_text(envoy, stream) == PLAIN
-    assert wait_stat(envoy, "verify.skipped.verifier_unavailable", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_unavailable;.;verify.skipped_total", before + 1) == before + 1
 
 
 def test_stream_first_bytes_do_not_wait_for_the_verifier(verifying_gateways, verifier):
@@ -351,7 +351,7 @@ def test_a_failed_call_is_retried_after_its_backoff(verifying_gateways, verifier
     envoy = verifying_gateways("backoff", {"hold_headers": True, "verification": {
         "enabled": True, "retry_backoff_ms": BACKOFF_MS, "retry_backoff_max_ms": BACKOFF_MS, "cache_entries": 0}})
     verifier.script(mode=failure, fail_calls=1)
-    retries, errors = stat(envoy, "verify.retries"), stat(envoy, "verify.errors")
+    retries, errors = stat(envoy, "verify.retries_total"), stat(envoy, "verify.errors_total")
     if stream:
         assert chat_text(envoy, True) == APPENDED
     else:
@@ -368,8 +368,8 @@ def test_a_failed_call_is_retried_after_its_backoff(verifying_gateways, verifier
     # Not before the backoff (a lower bound the filter enforces; load can only lengthen
     # the gap, so no upper bound is asserted: how late is for the benchmarks).
     assert BACKOFF_MS <= gap_ms, f"retry {gap_ms:.0f} ms after the failure"
-    assert wait_stat(envoy, "verify.retries", retries + 1) == retries + 1
-    assert stat(envoy, "verify.errors") == errors
+    assert wait_stat(envoy, "verify.retries_total", retries + 1) == retries + 1
+    assert stat(envoy, "verify.errors_total") == errors
 
 
 def warm(envoy, verifier) -> None:
@@ -401,13 +401,13 @@ def test_a_backoff_past_the_budget_fails_open_at_once(verifying_gateways, verifi
     envoy = verifying_gateways("backoff-past-budget", policy)
     warm(envoy, verifier)
     verifier.script(mode="error")
-    before = stat(envoy, "verify.skipped.verifier_error")
+    before = stat(envoy, "reason=.=verifier_error;.;verify.skipped_total")
     held = unmarked_answer_time(envoy, stream, "verifier_error")
     # Not waited for: the reason is the call's failure, not the budget's end (which
     # would say verifier_timeout), and no retry went out. (The time, for the record.)
     print(f"unmarked answer after {held:.2f}s (budget 1 s, backoff 1.5 s)")
     assert len(verifier.calls()) == 1, "no retry"
-    assert wait_stat(envoy, "verify.skipped.verifier_error", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_error;.;verify.skipped_total", before + 1) == before + 1
     time.sleep(0.3)
     summary = envoy.audit_events()[-1]["verification"]
     assert (summary["skipped"], summary["errors"], summary["retries"]) == ("verifier_error", 1, 0)
@@ -453,10 +453,10 @@ def test_restored_text_mode_sends_values_and_marks_the_restored_answer(verifying
 
 def test_headers_style_changes_nothing_but_counts(verifying_gateways):
     envoy = verifying_gateways("headers", {"verification": {"enabled": True, "annotate": "headers"}})
-    before = stat(envoy, "verify.warnings")
+    before = stat(envoy, "verify.warnings_total")
     assert chat(envoy) == PLAIN
     assert chat_text(envoy, True) == PLAIN
-    assert stat(envoy, "verify.warnings") == before + 2
+    assert stat(envoy, "verify.warnings_total") == before + 2
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
@@ -468,7 +468,7 @@ def test_unknown_cluster_fails_open_at_once(verifying_gateways, verifier, stream
         "enabled": True, "cluster": "no-such-cluster", "retry_backoff_ms": 2000, "retry_backoff_max_ms": 2000}}
     envoy = verifying_gateways("nocluster", policy)
     warm(envoy, verifier)
-    before = stat(envoy, "verify.skipped.verifier_misconfigured")
+    before = stat(envoy, "reason=.=verifier_misconfigured;.;verify.skipped_total")
     held = unmarked_answer_time(envoy, stream, "verifier_misconfigured")
     # Not retried (one call, no retry in the summary below), so nothing was waited for.
     print(f"unmarked answer after {held:.2f}s (backoff 2 s)")
@@ -477,7 +477,7 @@ def test_unknown_cluster_fails_open_at_once(verifying_gateways, verifier, stream
         _, _, _, trailers = clients.post_raw(envoy, *STREAM_REQUESTS["openai_chat"], **VERIFY)
         assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_misconfigured"}
         before += 1
-    assert wait_stat(envoy, "verify.skipped.verifier_misconfigured", before + 1) == before + 1
+    assert wait_stat(envoy, "reason=.=verifier_misconfigured;.;verify.skipped_total", before + 1) == before + 1
     assert verifier.calls() == []
     time.sleep(0.3)
     summary = envoy.audit_events()[-1]["verification"]

@@ -171,14 +171,14 @@ def test_the_vault_survives_a_reload(control_plane, xds_gateway, vendor):
     key = "test-key-vault-reload"
     sent = vendor_saw(xds_gateway, vendor, "server 10.20.30.40 is down", key=key)
     token = re.fullmatch(r"server («token:PRIVATE_IP:[0-9a-f]+») is down", sent).group(1)
-    restored = xds_gateway.stats().get("wasmcustom.veil.vault.restored", 0)
+    restored = xds_gateway.stats().get("wasmcustom.veil.vault.restored_total", 0)
     apply(control_plane, xds_gateway, vendor, "default")
     # The token is not in this request: only the vault, kept across the reload, has it.
     reply = clients.openai(xds_gateway, api_key=key).chat.completions.create(
         model="m", messages=[{"role": "user", "content": f"Which server? {token}"}]
     )
     assert reply.choices[0].message.content == "You said: Which server? 10.20.30.40"
-    assert xds_gateway.stats()["wasmcustom.veil.vault.restored"] > restored
+    assert xds_gateway.stats()["wasmcustom.veil.vault.restored_total"] > restored
 
 
 def test_an_invalid_policy_is_never_pushed_and_the_last_good_one_stays(control_plane, xds_gateway, vendor):

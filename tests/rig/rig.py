@@ -92,8 +92,10 @@ def render(
     with_filter: bool = True,
     env: dict[str, str] | None = None,
     verifier_port: int | None = None,
+    access_log_path: Path | None = None,
 ) -> dict:
-    """Returns the Envoy config from `source` with this run's ports and wasm path."""
+    """Returns the Envoy config from `source` with this run's ports and wasm path (and
+    its file access logs writing to `access_log_path`)."""
     config = yaml.safe_load(Path(source).read_text())
     config = copy.deepcopy(config)
     config["admin"]["address"]["socket_address"]["port_value"] = admin_port
@@ -101,6 +103,9 @@ def render(
     listener["address"]["socket_address"]["port_value"] = listener_port
     hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
     filters = hcm["http_filters"]
+    for log in hcm.get("access_log", []) if access_log_path is not None else []:
+        if log["name"] == "envoy.access_loggers.file":
+            log["typed_config"]["path"] = str(access_log_path)
     if not with_filter:
         hcm["http_filters"] = [f for f in filters if f["name"] != "veil"]
     for f in filters:
@@ -318,7 +323,7 @@ def render_dynamic(
             ep["address"]["socket_address"]["port_value"] = vendor_port
         if cluster["name"] == "verifier" and verifier_port is not None:
             ep["address"]["socket_address"]["port_value"] = verifier_port
-        if cluster["name"] == "veil_xds" and xds_port is not None:
+        if cluster["name"] == "xds_control_plane" and xds_port is not None:
             ep["address"]["socket_address"]["port_value"] = xds_port
     if delta:
         config["dynamic_resources"]["ads_config"]["api_type"] = "DELTA_GRPC"

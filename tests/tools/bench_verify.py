@@ -101,8 +101,8 @@ def main() -> int:
                     f"| {per_req * 1e6:.0f} µs | {per_req / base_cpu if base_cpu else 0:.2f}x |"
                 )
         stats = gateways["on"].stats()
-        calls = stats.get("wasmcustom.veil.verify.calls", 0)
-        latency = stats.get("wasmcustom.veil.verify.latency_ms_total", 0)
+        calls = stats.get("wasmcustom.veil.verify.calls_total", 0)
+        latency = stats.get("wasmcustom.veil.verify.latency_milliseconds_total", 0)
         print(f"\nverifier calls (gateway 'on'): {calls}, mean call latency {latency / max(calls, 1):.2f} ms")
         return 0
     finally:

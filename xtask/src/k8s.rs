@@ -285,6 +285,22 @@ const DEPLOYMENT_ENV_PATCH: Ty = Ty::Obj(&[req(
     )]),
 )]);
 
+/// The strategic-merge patch of a Deployment that annotates its pod template.
+const DEPLOYMENT_ANNOTATION_PATCH: Ty = Ty::Obj(&[req(
+    "spec",
+    Ty::Obj(&[req("template", Ty::Obj(&[req("metadata", Ty::Obj(&[req("annotations", LABELS)]))]))]),
+)]);
+
+/// The fields of Istio's `ProxyConfig` (mesh/v1alpha1/proxy.proto) that the
+/// `proxy.istio.io/config` annotation we ship sets.
+const PROXY_CONFIG: Ty = Ty::Obj(&[
+    opt(
+        "proxyStatsMatcher",
+        Ty::Obj(&[opt("inclusionPrefixes", STRS), opt("inclusionSuffixes", STRS), opt("inclusionRegexps", STRS)]),
+    ),
+    opt("extraStatTags", STRS),
+]);
+
 /// A kind of manifest: the apiVersions it is served as and its fields besides
 /// `apiVersion`, `kind` and `metadata`.
 pub struct Kind {
@@ -315,7 +331,15 @@ pub const KINDS: &[Kind] = &[
 
 /// The files under `deploy/` that are patches, not manifests: (path from the root,
 /// schema). Every other document there must be one of [`KINDS`].
-pub const PATCHES: &[(&str, Ty)] = &[("deploy/istio/egressgateway-vault-key.yaml", DEPLOYMENT_ENV_PATCH)];
+pub const PATCHES: &[(&str, Ty)] = &[
+    ("deploy/istio/egressgateway-vault-key.yaml", DEPLOYMENT_ENV_PATCH),
+    ("deploy/istio/egressgateway-stats.yaml", DEPLOYMENT_ANNOTATION_PATCH),
+];
+
+/// The directories under `deploy/` that hold no Kubernetes manifests (Prometheus rule
+/// and scrape files, a Grafana dashboard: `tests/e2e/test_observability.py` checks
+/// them against a running gateway).
+pub const NOT_MANIFESTS: &[&str] = &["deploy/observability"];
 
 /// What is wrong with a manifest: its kind, every field against the kind's schema, and
 /// the rules the API states beside its types. Empty when it is valid.
@@ -348,8 +372,11 @@ pub fn check_deploy(root: &Path) -> Result<BTreeMap<String, usize>, Vec<String>>
         let entries = std::fs::read_dir(&dir).map_err(|e| vec![format!("{}: {e}", dir.display())])?;
         for entry in entries {
             let path = entry.map_err(|e| vec![format!("{}: {e}", dir.display())])?.path();
+            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
             if path.is_dir() {
-                dirs.push(path);
+                if !NOT_MANIFESTS.contains(&rel.as_str()) {
+                    dirs.push(path);
+                }
             } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
                 files.push(path);
             }
@@ -372,6 +399,7 @@ pub fn check_deploy(root: &Path) -> Result<BTreeMap<String, usize>, Vec<String>>
                 Some((_, ty)) => {
                     let mut found = Vec::new();
                     check(*ty, &doc, "", &mut found);
+                    proxy_config_rules(&doc, &mut found);
                     ("patch".to_string(), found)
                 }
                 None => (doc.get("kind").and_then(Value::as_str).unwrap_or("?").to_string(), check_manifest(&doc)),
@@ -384,6 +412,28 @@ pub fn check_deploy(root: &Path) -> Result<BTreeMap<String, usize>, Vec<String>>
         Ok(kinds)
     } else {
         Err(errors)
+    }
+}
+
+/// A pod template's `proxy.istio.io/config` annotation is a ProxyConfig in YAML: read
+/// strictly and checked against [`PROXY_CONFIG`].
+fn proxy_config_rules(doc: &Value, errors: &mut Vec<String>) {
+    let annotation = doc
+        .get("spec")
+        .and_then(|s| s.get("template"))
+        .and_then(|t| t.get("metadata"))
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get("proxy.istio.io/config"));
+    let Some(annotation) = annotation else { return };
+    let path = "spec.template.metadata.annotations.proxy.istio.io/config";
+    let Some(text) = annotation.as_str() else { return };
+    match documents(text) {
+        Ok(docs) => {
+            for config in docs {
+                check(PROXY_CONFIG, &config, path, errors);
+            }
+        }
+        Err(e) => errors.push(format!("{path}: {e}")),
     }
 }
 
@@ -578,6 +628,8 @@ mod tests {
             "deploy/istio/wasmplugin.yaml",
             "deploy/istio/egress.yaml",
             "deploy/istio/egressgateway-vault-key.yaml",
+            "deploy/istio/egressgateway-stats.yaml",
+            "deploy/observability/alerts.yaml",
             "envoy/gateway.yaml",
             "envoy/ecds/veil.default.yaml",
             "policies/default.yaml",
@@ -613,7 +665,7 @@ mod tests {
             ("ServiceEntry", 1),
             ("VirtualService", 3),
             ("WasmPlugin", 1),
-            ("patch", 1),
+            ("patch", 2),
         ]
         .map(|(k, n)| (k.to_string(), n))
         .into();
@@ -684,6 +736,24 @@ mod tests {
                       type: Opaque\nstringData: {VEIL_VAULT_KEY: x}\n";
         assert_eq!(errors_of(secret), Vec::<String>::new());
         assert!(errors_of(&format!("{secret}spec: {{}}\n")).iter().any(|e| e.contains("spec: unknown field")));
+    }
+
+    #[test]
+    fn the_proxy_config_annotation_has_only_proxy_config_fields() {
+        let patch = |config: &str| {
+            let yaml = format!(
+                "spec:\n  template:\n    metadata:\n      annotations:\n        proxy.istio.io/config: '{config}'\n"
+            );
+            let doc = documents(&yaml).unwrap().remove(0);
+            let mut errors = Vec::new();
+            check(DEPLOYMENT_ANNOTATION_PATCH, &doc, "", &mut errors);
+            proxy_config_rules(&doc, &mut errors);
+            errors
+        };
+        assert_eq!(patch("{extraStatTags: [a], proxyStatsMatcher: {inclusionPrefixes: [x.]}}"), Vec::<String>::new());
+        assert!(patch("{extraStatTag: [a]}").iter().any(|e| e.contains("extraStatTag: unknown field")));
+        assert!(patch("{proxyStatsMatcher: {inclusionPrefix: [x]}}").iter().any(|e| e.contains("unknown field")));
+        assert!(patch("{extraStatTags: a}").iter().any(|e| e.contains("extraStatTags")));
     }
 
     #[test]
