@@ -1315,10 +1315,7 @@ mod tests {
             br#"{"rules":[{"name":"r","match":{"paths":["/v1/**"]},"audit":{"sink":"access_log"}}]}"#,
         )
         .unwrap();
-        assert_eq!(
-            (p.profile(None).audit.sink, p.profile(Some(0)).audit.sink),
-            (AuditSink::Log, AuditSink::AccessLog)
-        );
+        assert_eq!((p.profile(None).audit.sink, p.profile(Some(0)).audit.sink), (AuditSink::Log, AuditSink::AccessLog));
     }
 
     #[test]
