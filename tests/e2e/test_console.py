@@ -47,6 +47,10 @@ def page():
 
 
 def test_the_console_detects_highlights_and_anonymizes(console_gateway, vendor, page):
+    # Waits go through locators, never a string evaluated in the page: the console's
+    # content-security-policy forbids eval, and the test keeps it on.
+    from playwright.sync_api import expect
+
     def to_vendor_under_prefix() -> int:
         return len([r for r in vendor.received() if r["path"].startswith("/veil")])
 
@@ -88,14 +92,14 @@ def test_the_console_detects_highlights_and_anonymizes(console_gateway, vendor, 
 
     page.select_option("#mode", "placeholder")
     page.click("#anonymize")
-    page.wait_for_function("document.getElementById('anonymized').textContent.length > 0")
+    expect(page.locator("#anonymized")).to_contain_text("[EMAIL]")
     anonymized = page.inner_text("#anonymized")
     assert "[EMAIL]" in anonymized and "[SSN]" in anonymized
     assert "jane.doe@example.com" not in anonymized and "123-45-6789" not in anonymized
     assert page.is_enabled("#copy")
 
     page.click("#refresh")
-    page.wait_for_function("document.getElementById('requests').textContent.includes('request')")
+    expect(page.locator("#requests")).to_contain_text("request")
     assert page.inner_text("#by-category").strip() != ""
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
