@@ -10,6 +10,7 @@
 //! one fold and one table probe; the context is read only for runs that need it.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::nametable::{self, NameFlags};
 use super::{is_word_byte, names, DetectError, DetectorsConfig, Finding};
@@ -190,20 +191,41 @@ enum Intro {
     Strong,
 }
 
+/// A multiply-rotate hasher for the matcher's word sets: their keys are fixed when
+/// the engine is built (text only looks them up), and words are short, so SipHash's
+/// flooding resistance buys nothing and costs most of a lookup.
+#[derive(Debug, Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Words = BuildHasherDefault<WordHasher>;
+type WordSet<K> = HashSet<K, Words>;
+type WordMap<K, V> = HashMap<K, V, Words>;
+
 /// The built-in table, the policy's own lists, and the context words.
 #[derive(Debug, Clone)]
 pub(super) struct NameMatcher {
-    given: HashSet<Vec<u8>>,
-    surnames: HashSet<Vec<u8>>,
-    kinds: HashMap<Vec<u8>, Kind>,
-    weak_surnames: HashSet<&'static [u8]>,
+    given: WordSet<Vec<u8>>,
+    surnames: WordSet<Vec<u8>>,
+    kinds: WordMap<Vec<u8>, Kind>,
+    weak_surnames: WordSet<&'static [u8]>,
     /// Introducing phrases by their folded words joined with one space.
-    intros: HashMap<Vec<u8>, Intro>,
+    intros: WordMap<Vec<u8>, Intro>,
     /// Words of at most four words before a run that can end an introducing phrase.
-    intro_last: HashSet<Vec<u8>>,
-    particles: HashSet<&'static [u8]>,
+    intro_last: WordSet<Vec<u8>>,
+    particles: WordSet<&'static [u8]>,
     /// Firms, brands and titles made of a name ("morgan stanley", "harry potter").
-    named_things: HashSet<Vec<u8>>,
+    named_things: WordSet<Vec<u8>>,
 }
 
 /// Position of the first byte at or after `from` that can start a capitalised word: an
@@ -296,7 +318,7 @@ impl NameMatcher {
         };
         let given = config.given_names.iter().map(|s| fold(s)).filter(|s| !s.is_empty()).collect();
         let surnames = config.surnames.iter().map(|s| fold(s)).filter(|s| !s.is_empty()).collect();
-        let mut kinds = HashMap::new();
+        let mut kinds = WordMap::default();
         for (list, kind) in [
             (names::NOT_A_NAME, Kind::Stop),
             (names::STOP_WORDS, Kind::Stop),
@@ -308,8 +330,8 @@ impl NameMatcher {
                 kinds.insert(fold(word), kind);
             }
         }
-        let mut intros = HashMap::new();
-        let mut intro_last = HashSet::new();
+        let mut intros = WordMap::default();
+        let mut intro_last = WordSet::default();
         for (list, intro) in [(names::INTRODUCERS, Intro::Strong), (names::INTRODUCING_VERBS, Intro::Verb)] {
             for phrase in list {
                 let words: Vec<Vec<u8>> = phrase.split(' ').map(fold).collect();
@@ -417,20 +439,20 @@ impl NameMatcher {
             let raw = text.get(at..end)?;
             let dotted = raw.strip_suffix(b".");
             let raw = dotted.unwrap_or(raw);
-            let folded = nametable::fold(raw, &mut buf)?.to_vec();
+            let folded = nametable::fold(raw, &mut buf)?;
             if words.is_empty() {
-                if !self.intro_last.contains(&folded) {
+                if !self.intro_last.contains(folded) {
                     return None;
                 }
                 // A full stop ends a sentence unless it ends a title ("Dr.", "Sig.ra"
                 // has its own); a short title is one only when capitalised ("ms" is
                 // milliseconds).
-                let title = TITLES.contains(&folded.as_slice());
+                let title = TITLES.contains(&folded);
                 if (dotted.is_some() && !title) || (title && !raw.first().is_some_and(u8::is_ascii_uppercase)) {
                     return None;
                 }
             }
-            words.insert(0, folded);
+            words.insert(0, folded.to_vec());
             if let Some(intro) = self.intros.get(&words.join(&b' ')) {
                 // The longest phrase wins ("sehr geehrte frau" over "frau").
                 let mut best = *intro;
