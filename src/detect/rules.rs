@@ -1471,12 +1471,19 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.person.dictionary.v1",
         category: "PERSON",
-        // Matched by the name dictionaries (`names.rs` plus `detectors.given_names` /
-        // `detectors.surnames`): a known given name followed by a capitalised word, or a
-        // capitalised word followed by a known surname.
+        // Runs of capitalised words judged by the name table (`data/names/`, plus
+        // `detectors.given_names` / `detectors.surnames`) and by the phrases of ten
+        // languages that introduce a person (`person.rs`, `names.rs`).
         confidence: 0.75,
         gate: Gate::PersonNames,
         severity: Severity::Medium,
+        examples: &[
+            "Ich habe gestern mit ⟦Jürgen Mueller⟧ telefoniert",
+            "Ik heet ⟦Joost de Vries⟧ en werk hier",
+            "rozmawiałem z ⟦Tomaszem Nowakiem⟧ o tym",
+            "my name is ⟦Dan⟧ and",
+        ],
+        negatives: &["Will it rain? Mark the date.", "Take Baker Street to Park Lane", "Rue Victor Hugo"],
         ..BASE
     },
     BuiltinRule {

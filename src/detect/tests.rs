@@ -909,3 +909,50 @@ fn invalid_utf8_and_binary_do_not_panic() {
     let found = e.scan(&text);
     assert_eq!(found.len(), 1);
 }
+
+/// Person names in the ten languages: the dictionary (`data/names/`), the phrases that
+/// introduce a person, titles, particles, hyphens, case endings and ASCII spellings.
+/// Synthetic names, written for this test.
+#[test]
+fn person_names_in_ten_languages() {
+    let e = engine();
+    let persons = |t: &str| -> Vec<String> {
+        e.scan(t.as_bytes())
+            .into_iter()
+            .filter(|f| e.rule(f.rule).unwrap().category == "PERSON")
+            .map(|f| t[f.start..f.end].to_string())
+            .collect()
+    };
+    let table: &[(&str, &[&str])] = &[
+        ("my name is Dan and I work here", &["Dan"]),
+        ("Hi Mark, can you look?", &["Mark"]),
+        ("I called Will this morning", &["Will"]),
+        ("I met Sanne van der Berg in Utrecht", &["Sanne van der Berg"]),
+        ("Ich habe gestern mit Jürgen Mueller telefoniert", &["Jürgen Mueller"]),
+        ("Sehr geehrte Frau Schäfer, danke", &["Schäfer"]),
+        ("Je m'appelle Jean-Baptiste Moreau.", &["Jean-Baptiste Moreau"]),
+        ("Me llamo José Luis García López y trabajo aquí", &["José Luis García López"]),
+        ("mi chiamo Chiara, lavoro a Roma", &["Chiara"]),
+        ("Ik heet Joost de Vries en werk hier", &["Joost de Vries"]),
+        ("Meu nome é João da Silva Santos.", &["João da Silva Santos"]),
+        ("Wczoraj rozmawiałem z Tomaszem Nowakiem o tym", &["Tomaszem Nowakiem"]),
+        ("Jag heter Lars Johansson och bor här", &["Lars Johansson"]),
+        ("Benim adım Zeynep Demir, merhaba", &["Zeynep Demir"]),
+        ("Dün Ayşe Hanım ile konuştuk", &["Ayşe"]),
+        ("QA: Omar al-Farouq and Anna-Lena Weiß-Lehmann", &["Omar al-Farouq", "Anna-Lena Weiß-Lehmann"]),
+        ("Best regards,\nRachel Whitfield", &["Rachel Whitfield"]),
+        ("Friederike von Bülow, Lukasz Wisniewski", &["Friederike von Bülow", "Lukasz Wisniewski"]),
+        // Hard negatives: common words, places, products, firms, streets, titles.
+        ("Will it rain? Mark your calendar for May.", &[]),
+        ("Take Baker Street to Abbey Road and Park Lane.", &[]),
+        ("The Robert Bosch GmbH and Johnson & Johnson report.", &[]),
+        ("Herr Wagner von der Deutschen Bahn ruft an", &["Wagner"]),
+        ("Rue Victor Hugo, Via Roma, Calle Mayor", &[]),
+        ("We deploy with Docker on Windows and Amazon Linux.", &[]),
+        ("Die Deutsche Bahn fährt am Montag nach Berlin.", &[]),
+    ];
+    for (text, want) in table {
+        let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+        assert_eq!(persons(text), want, "{text}");
+    }
+}

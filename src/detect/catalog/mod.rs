@@ -121,7 +121,7 @@ pub fn reference() -> String {
                 let more = if words.len() > 4 { format!(" +{}", words.len() - 4) } else { String::new() };
                 format!("near {}{more}", list.join(" "))
             }
-            Gate::PersonNames => "name dictionaries".to_string(),
+            Gate::PersonNames => "capitalised words: name table, context in ten languages".to_string(),
             Gate::PolicyWords(_) => "policy dictionary".to_string(),
             Gate::Windows(_) => "own windows".to_string(),
         };
