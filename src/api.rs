@@ -265,30 +265,51 @@ fn category<'e>(engine: &'e Engine, f: &Finding) -> Option<&'e str> {
     engine.rule(f.rule).map(|r| r.category.as_str())
 }
 
-/// UTF-16 offsets of byte offsets into valid UTF-8 `text`, counted once.
-struct Utf16<'t> {
-    text: &'t str,
+/// Every character boundary of `text` with its byte and UTF-16 offsets, in order, the
+/// end included (one pass; queries are answered in batches, never by counting from
+/// the start again, so a text with many findings costs its length once).
+fn boundaries(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let ends = std::iter::once((text.len(), '\0'));
+    text.char_indices().chain(ends).scan(0usize, |units, (byte, c)| {
+        let at = (byte, *units);
+        *units += c.len_utf16();
+        Some(at)
+    })
 }
 
-impl Utf16<'_> {
-    fn at(&self, byte: usize) -> usize {
-        self.text.get(..byte).map_or(0, |p| p.encode_utf16().count())
-    }
-
-    /// The byte offset of UTF-16 offset `unit`, if it falls on a character boundary.
-    fn byte(&self, unit: usize) -> Option<usize> {
-        let mut units = 0;
-        for (i, c) in self.text.char_indices() {
-            if units == unit {
-                return Some(i);
-            }
-            units += c.len_utf16();
-            if units > unit {
-                return None; // inside a surrogate pair
-            }
+/// The UTF-16 offset of each byte offset in `bytes` (a byte inside a character counts
+/// as the character's start).
+fn units_of(text: &str, bytes: impl Iterator<Item = usize>) -> BTreeMap<usize, usize> {
+    let mut wanted: Vec<usize> = bytes.collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut wanted = wanted.into_iter().peekable();
+    let mut out = BTreeMap::new();
+    let mut last = 0;
+    for (byte, units) in boundaries(text) {
+        while let Some(w) = wanted.next_if(|&w| w <= byte) {
+            out.insert(w, if w == byte { units } else { last });
         }
-        (units == unit).then_some(self.text.len())
+        last = units;
     }
+    out
+}
+
+/// The byte offset of each UTF-16 offset in `units` that falls on a character
+/// boundary (one inside a surrogate pair, or past the end, has none).
+fn bytes_of(text: &str, units: impl Iterator<Item = usize>) -> BTreeMap<usize, usize> {
+    let mut wanted: Vec<usize> = units.collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut wanted = wanted.into_iter().peekable();
+    let mut out = BTreeMap::new();
+    for (byte, at) in boundaries(text) {
+        while wanted.next_if(|&w| w < at).is_some() {}
+        if wanted.next_if(|&w| w == at).is_some() {
+            out.insert(at, byte);
+        }
+    }
+    out
 }
 
 fn round(x: f64, places: i32) -> f64 {
@@ -298,7 +319,8 @@ fn round(x: f64, places: i32) -> f64 {
 
 /// `document`, `entities`, `stats` and `reliability`.
 fn detection(out: &mut Map<String, Value>, cx: &Context<'_>, text: &str, findings: &[Finding], llm_requested: bool) {
-    let utf16 = Utf16 { text };
+    let utf16 = units_of(text, findings.iter().flat_map(|f| [f.start, f.end]));
+    let at = |byte: usize| utf16.get(&byte).copied().unwrap_or(0);
     let length = text.encode_utf16().count();
     let mut entities = Vec::with_capacity(findings.len());
     let mut by_type: BTreeMap<&str, u64> = BTreeMap::new();
@@ -319,8 +341,8 @@ fn detection(out: &mut Map<String, Value>, cx: &Context<'_>, text: &str, finding
             "id": format!("e{}", entities.len() + 1),
             "type": rule.category,
             "label": label(&rule.category),
-            "start": utf16.at(f.start),
-            "end": utf16.at(f.end),
+            "start": at(f.start),
+            "end": at(f.end),
             "textPreview": null,
             "confidence": confidence,
             "severity": rule.severity.name(),
@@ -379,13 +401,13 @@ fn anonymized(
     if entities.len() > 100_000 {
         return Err(ApiError::invalid("entities: at most 100000"));
     }
-    let utf16 = Utf16 { text };
+    let bytes = bytes_of(text, entities.iter().flat_map(|e| [e.start, e.end]));
     let mut skipped = 0u64;
     let mut spans = Vec::with_capacity(entities.len());
     for e in entities {
         let fits = e.start < e.end && crate::detect::is_category(&e.category);
-        let bytes = fits.then(|| Some((utf16.byte(e.start)?, utf16.byte(e.end)?))).flatten();
-        match bytes {
+        let span = fits.then(|| Some((*bytes.get(&e.start)?, *bytes.get(&e.end)?))).flatten();
+        match span {
             Some((start, end)) => {
                 spans.push(Span { start, end, category: &e.category, confidence: e.confidence.unwrap_or(1.0) })
             }
@@ -484,6 +506,16 @@ mod tests {
     fn utf16_slice(text: &str, start: u64, end: u64) -> String {
         let units: Vec<u16> = text.encode_utf16().collect();
         String::from_utf16(&units[start as usize..end as usize]).unwrap()
+    }
+
+    #[test]
+    fn offsets_convert_in_one_pass_both_ways() {
+        let text = "a👋é\u{301}b";
+        // bytes: a 0, 👋 1..5, é 5..7, combining 7..9, b 9..10; units: a 0, 👋 1..3, é 3, ́ 4, b 5.
+        let units = units_of(text, [0, 1, 5, 7, 9, 10, 3].into_iter());
+        assert_eq!(units.into_iter().collect::<Vec<_>>(), [(0, 0), (1, 1), (3, 1), (5, 3), (7, 4), (9, 5), (10, 6)]);
+        let bytes = bytes_of(text, [0, 1, 2, 3, 4, 5, 6, 7].into_iter());
+        assert_eq!(bytes.into_iter().collect::<Vec<_>>(), [(0, 0), (1, 1), (3, 5), (4, 7), (5, 9), (6, 10)]);
     }
 
     #[test]
