@@ -277,13 +277,18 @@ fn boundaries(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     })
 }
 
+/// Offsets in ascending order, each once, to be answered in one pass.
+fn ascending(offsets: impl Iterator<Item = usize>) -> std::iter::Peekable<std::vec::IntoIter<usize>> {
+    let mut sorted: Vec<usize> = offsets.collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted.into_iter().peekable()
+}
+
 /// The UTF-16 offset of each byte offset in `bytes` (a byte inside a character counts
 /// as the character's start).
 fn units_of(text: &str, bytes: impl Iterator<Item = usize>) -> BTreeMap<usize, usize> {
-    let mut wanted: Vec<usize> = bytes.collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    let mut wanted = wanted.into_iter().peekable();
+    let mut wanted = ascending(bytes);
     let mut out = BTreeMap::new();
     let mut last = 0;
     for (byte, units) in boundaries(text) {
@@ -298,10 +303,7 @@ fn units_of(text: &str, bytes: impl Iterator<Item = usize>) -> BTreeMap<usize, u
 /// The byte offset of each UTF-16 offset in `units` that falls on a character
 /// boundary (one inside a surrogate pair, or past the end, has none).
 fn bytes_of(text: &str, units: impl Iterator<Item = usize>) -> BTreeMap<usize, usize> {
-    let mut wanted: Vec<usize> = units.collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    let mut wanted = wanted.into_iter().peekable();
+    let mut wanted = ascending(units);
     let mut out = BTreeMap::new();
     for (byte, at) in boundaries(text) {
         while wanted.next_if(|&w| w < at).is_some() {}
