@@ -176,11 +176,15 @@ pub fn answer(endpoint: Endpoint, body: &[u8], cx: &Context<'_>) -> Answer {
     }
 }
 
+/// The largest request body a call whose text may hold `max_payload_bytes` can have:
+/// the text as a JSON string (escapes at most sextuple a byte) and room for the rest.
+pub fn max_body_bytes(max_payload_bytes: usize) -> usize {
+    max_payload_bytes.saturating_mul(6).saturating_add(4096)
+}
+
 fn handle(endpoint: Endpoint, body: &[u8], cx: &Context<'_>) -> Result<Value, ApiError> {
-    // The body holds the text as JSON: it may be a little larger than the text, never
-    // much (escapes at most sextuple a byte).
     let bound = cx.max_payload_bytes;
-    if body.len() > bound.saturating_mul(6).saturating_add(4096) {
+    if body.len() > max_body_bytes(bound) {
         return Err(too_large(bound));
     }
     let call = parse(body)?;

@@ -139,9 +139,9 @@ impl VeilHttp {
     }
 
     /// The largest body an API call may have: its text at the gateway's limit, JSON
-    /// escaped (see `api::answer`).
+    /// escaped (`api::max_body_bytes`, the core's own bound).
     fn api_bound(&self) -> usize {
-        self.profile().limits.max_body_bytes.saturating_mul(6).saturating_add(4096)
+        core::max_body_bytes(self.profile().limits.max_body_bytes)
     }
 
     fn api_call(&mut self, body: &[u8]) -> Action {
