@@ -9,6 +9,7 @@
 //! words near a candidate raise or lower its confidence; the policy's
 //! `confidence_threshold` then drops what is left below it.
 
+mod address;
 mod assign;
 mod build;
 pub mod catalog;

@@ -87,6 +87,14 @@ pub fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
     }
 }
 
+/// Whether a street address does not begin with a year (`2019 Oxford Street`).
+fn not_a_year(m: &[u8]) -> bool {
+    let year = matches!(m.get(..2), Some(b"19" | b"20"))
+        && m.get(2..4).is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+        && m.get(4) == Some(&b' ');
+    !year
+}
+
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
 pub fn mac_like(text: &[u8]) -> bool {
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
@@ -1316,6 +1324,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // "1600 Pennsylvania Avenue NW, Washington, DC 20500": number, 1–4 capitalised
         // words, a street suffix, optional unit, optional city, state and ZIP.
         pattern: r"(?-u)\b\d{1,6}[A-Z]? (?:(?:[NSEW]\.? )?(?:[A-Z][a-z]+|\d{1,3}(?:st|nd|rd|th)) ){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Trl)\.?(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?(?:,? (?:Apt|Apartment|Suite|Ste|Unit|#) ?#?[A-Z0-9-]{1,6})?(?:, (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+,? (?:[A-Z]{2})(?: \d{5}(?:-\d{4})?)?)?",
+        // A year is no house number ("in 2019 Oxford Street was busy"); the
+        // international finder reads such a number with its context.
+        validator: Validator::Code(not_a_year),
         confidence: 0.8,
         gate: Gate::Near {
             words: &[
@@ -1352,6 +1363,41 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 72,
             after: 80,
         },
+        examples: &["Ship to ⟦1600 Pennsylvania Avenue NW, Washington, DC 20500⟧ please", "lives at ⟦42 Oak Street⟧ today"],
+        negatives: &["In 2019 Oxford Street was busier than ever.", "We walked down Baker Street."],
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.address.intl.v1",
+        category: "ADDRESS",
+        // Hand-written (`address.rs`): a street and its house number in the grammars of
+        // twelve locales, with units, postcode, city, state and country as one span.
+        pattern: "",
+        confidence: 0.8,
+        finder: Some(super::address::find),
+        gate: Gate::Windows(super::address::windows),
+        examples: &[
+            "Lieferadresse: ⟦Hauptstraße 5, 10115 Berlin⟧",
+            "Envoyez-le au ⟦12 rue de la Paix, 75002 Paris⟧.",
+            "Dirección: ⟦Calle Mayor 12, 3º B, 28013 Madrid⟧",
+            "Indirizzo: ⟦Via Roma 10, 00184 Roma⟧",
+            "Adres: ⟦Kerkstraat 330, 2596 AT Den Haag⟧",
+            "Endereço: ⟦Rua Augusta, 982, apto 105, São Paulo - SP, 01305-100⟧",
+            "Adres dostawy: ⟦ul. Kwiatowa 39/3, 18-097 Gdańsk⟧",
+            "Leveransadress: ⟦Kungsgatan 40, 111 35 Stockholm⟧",
+            "Teslimat adresi: ⟦Moda Cad. No: 12 D: 5, 34710 Kadıköy/İstanbul⟧",
+            "Ship to: ⟦Flat 3, 14 Acacia Avenue, Leeds LS6 2AB⟧",
+            "Address: ⟦House No. 45, MG Road, Bengaluru 560038⟧",
+        ],
+        negatives: &[
+            "Die Hauptstraße ist heute gesperrt.",
+            "Bestellung 4711 vom 12. März, Rechnung 2024-118",
+            "sent via Slack 2 days ago",
+            "auf Platz 2 der Charts, Version 3.2.1",
+            "Route 66 and Windows 11",
+            "Preis: 25,50 € bei Amazon",
+        ],
         severity: Severity::Medium,
         ..BASE
     },

@@ -1,0 +1,1481 @@
+//! Postal addresses of twelve locales (US, UK, India, Germany, France, Spain, Italy,
+//! the Netherlands, Brazil, Poland, Sweden, Turkey), read by a hand-written grammar
+//! rather than one giant regex.
+//!
+//! Every address has a house number. The gate ([`windows`]) visits each short run of
+//! digits and asks whether a street is written around it, in one of the two orders the
+//! locales use:
+//!
+//! - the number after the street: `Hauptstraße 5`, `Kerkstraat 12-2`, `Kungsgatan 40`,
+//!   `Calle Mayor, 12`, `Via Roma 10`, `Rua Augusta, 982`, `ul. Kwiatowa 39/3`, `Moda
+//!   Cad. No: 12`: a compound whose last part is a street word (`-straße`, `-straat`,
+//!   `-gatan`, `-vägen`, …), a name followed by a street word (`Berliner Str.`,
+//!   `Atatürk Caddesi`), or a street word followed by a name (`Calle`, `Via`, `Rua`,
+//!   `ul.`);
+//! - the number before the street: `12 rue de la Paix`, `221B Baker Street`, `45, MG
+//!   Road`: a street word followed by a name (French), or a name followed by a street
+//!   word (English, Indian).
+//!
+//! That street core then grows to the right over units and floors (`Apt 4B`, `3. OG`,
+//! `3º B`, `int. 5`, `apto 97`, `m. 5`, `lgh 1102`, `D: 6`), a postcode in its national
+//! format with its city (`10115 Berlin`, `D-80331 München`, `1017 AB Amsterdam`,
+//! `00-950 Warszawa`, `114 55 Stockholm`, `London SW1A 2AA`, `Mumbai - 400053`,
+//! `Springfield, IL 62704`, `01310-100`), districts, states and countries; and to the
+//! left over a flat or house prefix (`Flat 3,`, `House No.`) and a Turkish
+//! neighbourhood (`Caferağa Mah.`). The whole address is one span.
+//!
+//! A number beside capitalised words without a street word (`Unter den Linden 77`,
+//! `Sector 21`) is an address only when a postcode with its city follows, or an
+//! address label (`Adresse:`, `Dirección:`, `Ship to:`) precedes it. Street names
+//! without a number, places, companies, dates, prices and versions are never one.
+
+use super::names::STOP_WORDS;
+use super::rules::push_window;
+use super::text::Text;
+
+/// Street words written before the name (`rue de la Paix`, `Calle Mayor`, `Via Roma`,
+/// `Rua Augusta`, `ul. Kwiatowa`); a trailing `.` means the dot is required.
+const BEFORE_NAME: &[&str] = &[
+    "rue",
+    "avenue",
+    "av",
+    "bd",
+    "boulevard",
+    "chemin",
+    "allée",
+    "impasse",
+    "place",
+    "quai",
+    "route",
+    "cours",
+    "passage",
+    "voie",
+    "faubourg",
+    "calle",
+    "avenida",
+    "avda",
+    "paseo",
+    "plaza",
+    "pza",
+    "camino",
+    "carretera",
+    "ctra",
+    "ronda",
+    "travesía",
+    "carrer",
+    "passeig",
+    "plaça",
+    "rambla",
+    "glorieta",
+    "via",
+    "viale",
+    "piazza",
+    "piazzale",
+    "corso",
+    "largo",
+    "vicolo",
+    "strada",
+    "lungomare",
+    "rua",
+    "travessa",
+    "alameda",
+    "praça",
+    "estrada",
+    "rodovia",
+    "ladeira",
+    "ulica",
+    "ul",
+    "aleja",
+    "al.",
+    "plac",
+    "pl.",
+    "osiedle",
+    "os.",
+    "rondo",
+    "rynek",
+    "laan",
+];
+
+/// Street words written after the name, with the number after them (`Berliner Str.
+/// 12`, `Oude Gracht 5`, `Atatürk Caddesi No: 4`, `Gül Sk. 7`).
+const AFTER_NAME: &[&str] = &[
+    "straße", "strasse", "str.", "allee", "weg", "platz", "gasse", "damm", "ufer", "chaussee", "straat", "laan",
+    "plein", "gracht", "kade", "singel", "dijk", "steeg", "markt", "väg", "gata", "allé", "gränd", "torg", "caddesi",
+    "cad.", "cd.", "sokak", "sokağı", "sok.", "sk.", "bulvarı", "blv.", "yolu",
+];
+
+/// The last part of a one-word street name, the number after it (`Hauptstraße 5`,
+/// `Hauptstr. 5`, `Kerkstraat 12`, `Kungsgatan 40`).
+const SUFFIXES: &[&str] = &[
+    "straße", "strasse", "str.", "weg", "allee", "platz", "gasse", "damm", "ufer", "chaussee", "pfad", "steig",
+    "straat", "laan", "plein", "gracht", "kade", "singel", "dijk", "dreef", "steeg", "gatan", "vägen", "gränd",
+    "torget", "stigen", "allén",
+];
+
+/// Street words after the name, the number before it (`221B Baker Street`, `45, MG
+/// Road`, `12B, Sunrise Apartments`).
+const NUMBER_FIRST: &[&str] = &[
+    "street",
+    "st",
+    "road",
+    "rd",
+    "avenue",
+    "ave",
+    "lane",
+    "ln",
+    "drive",
+    "dr",
+    "close",
+    "crescent",
+    "cres",
+    "gardens",
+    "grove",
+    "terrace",
+    "place",
+    "way",
+    "court",
+    "ct",
+    "mews",
+    "square",
+    "sq",
+    "row",
+    "walk",
+    "parade",
+    "boulevard",
+    "blvd",
+    "parkway",
+    "pkwy",
+    "highway",
+    "hwy",
+    "circle",
+    "cir",
+    "trail",
+    "marg",
+    "nagar",
+    "colony",
+    "layout",
+    "apartments",
+    "apts",
+    "residency",
+    "society",
+    "enclave",
+    "vihar",
+    "towers",
+    "complex",
+    "chowk",
+];
+
+/// Adjectives that begin a street name before a one-word street (`Neue Straße`, `Oude
+/// Gracht`), kept when the street is extended to the left.
+const STREET_ADJECTIVES: &[&str] = &[
+    "alte", "neue", "große", "grosse", "kleine", "obere", "untere", "hohe", "lange", "oude", "nieuwe", "korte",
+    "lange", "stora", "lilla", "norra", "södra", "östra", "västra", "sankt", "st.",
+];
+
+/// Units, floors and buildings written before their value (`Apt 4B`, `Whg. 12`,
+/// `apto 97`, `int. 5`, `m. 5`, `lgh 1102`, `D: 6`, `Sector 21`).
+const UNITS: &[&str] = &[
+    "apt",
+    "apartment",
+    "suite",
+    "ste",
+    "unit",
+    "flat",
+    "floor",
+    "fl",
+    "room",
+    "block",
+    "tower",
+    "wing",
+    "plot",
+    "sector",
+    "phase",
+    "whg",
+    "wohnung",
+    "app",
+    "appartement",
+    "appt",
+    "bât",
+    "bâtiment",
+    "bat",
+    "étage",
+    "esc",
+    "escalier",
+    "porte",
+    "piso",
+    "planta",
+    "puerta",
+    "pta",
+    "escalera",
+    "int.",
+    "interno",
+    "scala",
+    "sc.",
+    "piano",
+    "apto",
+    "ap",
+    "bloco",
+    "bl",
+    "sala",
+    "andar",
+    "conj",
+    "casa",
+    "lote",
+    "quadra",
+    "m.",
+    "lok",
+    "lokal",
+    "lgh",
+    "lägenhet",
+    "vån",
+    "d:",
+    "daire",
+    "kat",
+    "blok",
+    "bus",
+];
+
+/// Floor words written after their number (`3. OG`, `2 tr`, `3e étage`, `2 hoog`).
+const FLOORS: &[&str] = &[
+    "og",
+    "eg",
+    "stock",
+    "etage",
+    "obergeschoss",
+    "étage",
+    "piso",
+    "planta",
+    "piano",
+    "andar",
+    "kat",
+    "tr",
+    "trappor",
+    "vån",
+    "hoog",
+    "floor",
+    "izda",
+    "izq",
+    "dcha",
+    "drcha",
+    "izquierda",
+    "derecha",
+];
+
+/// Words of an address label before its colon (`Lieferadresse:`, `Adresse de
+/// livraison:`, `Dirección de envío:`, `Ship to:`, `Teslimat adresi:`).
+const LABELS: &[&str] = &[
+    "address",
+    "addr",
+    "adresse",
+    "anschrift",
+    "lieferadresse",
+    "lieferanschrift",
+    "rechnungsadresse",
+    "postanschrift",
+    "wohnadresse",
+    "livraison",
+    "facturation",
+    "dirección",
+    "direccion",
+    "domicilio",
+    "envío",
+    "envio",
+    "entrega",
+    "indirizzo",
+    "residenza",
+    "spedizione",
+    "consegna",
+    "endereço",
+    "endereco",
+    "morada",
+    "adres",
+    "afleveradres",
+    "bezorgadres",
+    "postadres",
+    "factuuradres",
+    "dostawy",
+    "zamieszkania",
+    "korespondencji",
+    "adress",
+    "leveransadress",
+    "postadress",
+    "faktureringsadress",
+    "adresi",
+    "to",
+];
+
+/// Words written before a house number (`Nr. 5`, `No: 12`, `nº 45`, `n. 10`).
+const NUMBER_MARKS: &[&str] = &["nr", "no", "n", "nº", "n°", "núm", "num", "número", "numero", "nummer"];
+
+/// Lower-case words that may follow an address in a sentence (a city after `in`, `à`).
+const AFTER_ADDRESS: &[&str] = &[
+    "in",
+    "a",
+    "à",
+    "en",
+    "w",
+    "i",
+    "och",
+    "ve",
+    "und",
+    "and",
+    "e",
+    "y",
+    "et",
+    "te",
+    "em",
+    "no",
+    "na",
+    "nel",
+    "im",
+    "am",
+    "near",
+    "bei",
+    "às",
+    "ao",
+    "alle",
+    "alla",
+    "al",
+    "klockan",
+    "kl",
+    "om",
+    "um",
+    "at",
+    "saat",
+    "vid",
+    "ile",
+    "için",
+    "adresine",
+    "adresinde",
+    "adresindeki",
+    "adresi",
+    "gegenüber",
+    "neben",
+    "para",
+    "pour",
+    "per",
+    "voor",
+    "près",
+    "cerca",
+    "vicino",
+    "perto",
+    "bij",
+    "nära",
+    "yakınında",
+    "or",
+    "oder",
+    "ou",
+    "o",
+    "of",
+];
+
+/// Particles inside street and city names (`Rua Voluntários da Pátria`, `Frankfurt am
+/// Main`, `Laan van Meerdervoort`).
+const PARTICLES: &[&str] = &[
+    "de", "del", "della", "delle", "dei", "degli", "di", "da", "das", "do", "dos", "du", "des", "la", "le", "les",
+    "los", "las", "el", "y", "e", "van", "von", "der", "den", "het", "ter", "am", "an", "auf", "im", "zu", "zum",
+    "zur", "sur", "sous", "sul", "of", "the", "upon", "on", "on-sea",
+];
+
+/// Nouns that often stand before a number and are no street (`Bestellung 4711`).
+const NOT_STREETS: &[&str] = &[
+    "order",
+    "invoice",
+    "ticket",
+    "room",
+    "page",
+    "chapter",
+    "version",
+    "windows",
+    "step",
+    "item",
+    "case",
+    "bestellung",
+    "rechnung",
+    "auftrag",
+    "kunde",
+    "nummer",
+    "seite",
+    "kapitel",
+    "zimmer",
+    "raum",
+    "pedido",
+    "factura",
+    "commande",
+    "facture",
+    "ordine",
+    "fattura",
+    "bestelling",
+    "factuur",
+    "zamówienie",
+    "faktura",
+    "sipariş",
+    "fatura",
+    "order",
+    "faktura",
+    "gate",
+    "terminal",
+    "platform",
+    "track",
+    "gleis",
+    "flight",
+    "flug",
+    "vol",
+    "vuelo",
+    "volo",
+    "level",
+    "episode",
+    "season",
+    "staffel",
+    "part",
+    "teil",
+    "band",
+    "volume",
+    "issue",
+    "pr",
+    "build",
+    "sprint",
+    "week",
+    "woche",
+    "semaine",
+    "semana",
+    "settimana",
+    "vecka",
+    "hafta",
+    "tydzień",
+    "jahr",
+    "year",
+    "top",
+    "nr",
+    "no",
+    "tel",
+    "fax",
+    "iban",
+    "bic",
+    "art",
+    "ref",
+    "id",
+];
+
+/// The longest distance the grammar reads to the right of a street's core.
+const RIGHT_REACH: usize = 200;
+
+/// The most bytes before a house number that the street and its prefixes may take.
+const LEFT_REACH: usize = 140;
+
+fn byte(h: &[u8], i: usize) -> u8 {
+    h.get(i).copied().unwrap_or(0)
+}
+
+fn is_letter(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b >= 0x80
+}
+
+/// A letter, digit or any byte of a multi-byte character.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80
+}
+
+/// Whether the character at `i` is an upper-case letter.
+fn is_cap(h: &[u8], i: usize) -> bool {
+    let b = byte(h, i);
+    if b.is_ascii() {
+        return b.is_ascii_uppercase();
+    }
+    let len = match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return false,
+    };
+    h.get(i..i + len)
+        .and_then(|c| std::str::from_utf8(c).ok())
+        .and_then(|s| s.chars().next())
+        .is_some_and(char::is_uppercase)
+}
+
+/// The end of the word of letters that begins at `i` (inner `-` and `'` joining
+/// letters belong to it); `None` unless a letter is at `i` and the word is not glued
+/// to a digit.
+fn word(h: &[u8], i: usize) -> Option<usize> {
+    if !is_letter(byte(h, i)) || (i > 0 && byte(h, i - 1).is_ascii_digit()) {
+        return None;
+    }
+    let mut j = i;
+    loop {
+        while is_letter(byte(h, j)) {
+            j += 1;
+        }
+        if matches!(byte(h, j), b'-' | b'\'') && is_letter(byte(h, j + 1)) {
+            j += 1;
+            continue;
+        }
+        break;
+    }
+    (!byte(h, j).is_ascii_digit()).then_some(j)
+}
+
+/// The start of the word of letters that ends at `end`.
+fn word_back(h: &[u8], end: usize) -> Option<usize> {
+    let mut i = end;
+    loop {
+        while i > 0 && is_letter(byte(h, i - 1)) {
+            i -= 1;
+        }
+        if i >= 2 && matches!(byte(h, i - 1), b'-' | b'\'') && is_letter(byte(h, i - 2)) && i < end {
+            i -= 1;
+            continue;
+        }
+        break;
+    }
+    (i < end && !(i > 0 && byte(h, i - 1).is_ascii_digit()) && !byte(h, end).is_ascii_digit()).then_some(i)
+}
+
+/// Whether `w` is `entry` of a word list, case-insensitively: an entry ending in `.`
+/// or `:` wants that byte after the word (`dot` says what follows it).
+fn entry_matches(w: &[u8], follows: u8, entry: &str) -> Option<bool> {
+    let e = entry.as_bytes();
+    match e.last() {
+        Some(&last @ (b'.' | b':')) => {
+            let stem = e.get(..e.len() - 1).unwrap_or_default();
+            (follows == last && w.eq_ignore_ascii_case(stem)).then_some(true)
+        }
+        _ => w.eq_ignore_ascii_case(e).then_some(follows == b'.'),
+    }
+}
+
+/// The word `h[s..e]` as an entry of `list`: the end of the match, with a dot or colon
+/// after the word when the entry has it (or the word is an abbreviation followed by a
+/// dot).
+fn listed(h: &[u8], s: usize, e: usize, list: &[&str]) -> Option<usize> {
+    let w = h.get(s..e)?;
+    let follows = byte(h, e);
+    list.iter().find_map(|entry| entry_matches(w, follows, entry)).map(|dot| if dot { e + 1 } else { e })
+}
+
+fn in_list(w: &[u8], list: &[&str]) -> bool {
+    list.iter().any(|entry| w.eq_ignore_ascii_case(entry.trim_end_matches(['.', ':']).as_bytes()))
+}
+
+/// Whether the word `h[s..e]` ends in one of the one-word street suffixes and has at
+/// least two letters before it: the end of the street, with its dot (`Hauptstr.`).
+fn compound(h: &[u8], s: usize, e: usize) -> Option<usize> {
+    let w = h.get(s..e)?;
+    SUFFIXES.iter().find_map(|suffix| {
+        let (stem, dot) = match suffix.strip_suffix('.') {
+            Some(stem) => (stem.as_bytes(), true),
+            None => (suffix.as_bytes(), false),
+        };
+        let tail = w.len().checked_sub(stem.len())?;
+        let fits =
+            tail >= 2 && w.get(tail..).is_some_and(|t| t.eq_ignore_ascii_case(stem)) && (!dot || byte(h, e) == b'.');
+        fits.then_some(if dot { e + 1 } else { e })
+    })
+}
+
+/// Skips spaces and tabs forward.
+fn blanks(h: &[u8], mut i: usize) -> usize {
+    while matches!(byte(h, i), b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// Skips spaces and tabs backward from `i` (exclusive).
+fn blanks_back(h: &[u8], mut i: usize) -> usize {
+    while i > 0 && matches!(byte(h, i - 1), b' ' | b'\t') {
+        i -= 1;
+    }
+    i
+}
+
+/// A house number at `d` (its first digit): `5`, `12B`, `39/3`, `12-14`, `3 bis`,
+/// `B-204`; `(start, end)`, or `None` if the digits are part of something else (a
+/// time, a decimal, a price, an identifier).
+fn house_number(h: &[u8], d: usize) -> Option<(usize, usize)> {
+    let mut start = d;
+    if d > 0 {
+        let before = byte(h, d - 1);
+        if before == b'-' && d >= 2 && byte(h, d - 2).is_ascii_uppercase() && !(d >= 3 && is_word(byte(h, d - 3))) {
+            start = d - 2;
+        } else if before == b':' {
+            if d >= 2 && byte(h, d - 2).is_ascii_digit() {
+                return None;
+            }
+        } else if is_word(before) || matches!(before, b'.' | b'-' | b'_' | b'/' | b'+' | b'$' | b'=' | b'@' | b'&') {
+            return None;
+        }
+    }
+    let digits = h.get(d..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 5 {
+        return None;
+    }
+    let mut end = d + digits;
+    if byte(h, end).is_ascii_alphabetic() && !is_letter(byte(h, end + 1)) && !byte(h, end + 1).is_ascii_digit() {
+        end += 1;
+    }
+    if matches!(byte(h, end), b'/' | b'-') && byte(h, end + 1).is_ascii_digit() {
+        let more = h.get(end + 1..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+        if more <= 4 {
+            end += 1 + more;
+            if byte(h, end).is_ascii_alphabetic() && !is_word(byte(h, end + 1)) {
+                end += 1;
+            }
+        }
+    }
+    for extra in [&b" bis"[..], b" ter", b" quater", b"bis"] {
+        if h.get(end..end + extra.len()).is_some_and(|t| t == extra) && !is_word(byte(h, end + extra.len())) {
+            end += extra.len();
+            break;
+        }
+    }
+    let next = byte(h, end);
+    let after = byte(h, end + 1);
+    let glued = is_word(next)
+        || (matches!(next, b'.' | b',' | b':' | b'/' | b'-') && after.is_ascii_digit())
+        || matches!(next, b'%' | b'$' | b'_' | b'@' | b'=')
+        || h.get(end..end + 3) == Some("€".as_bytes())
+        || h.get(end..end + 2) == Some("º".as_bytes()) && start == d && digits <= 2;
+    (!glued).then_some((start, end))
+}
+
+/// What a street core is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Core {
+    /// A street word or a one-word street and a house number.
+    Street,
+    /// Capitalised words and a house number: an address only with a postcode or label.
+    Weak,
+}
+
+/// A name word at `s..e`: capitalised, a particle, a roman numeral or `St.`.
+fn name_word(h: &[u8], s: usize, e: usize) -> bool {
+    let w = h.get(s..e).unwrap_or_default();
+    is_cap(h, s) || in_list(w, PARTICLES) || (w.len() > 2 && (w.starts_with(b"d'") || w.starts_with(b"l'")))
+}
+
+fn is_stop(w: &[u8]) -> bool {
+    STOP_WORDS.iter().any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
+}
+
+/// A capitalised word at `s..e` that can be part of a street's or a city's name.
+fn proper(h: &[u8], s: usize, e: usize) -> bool {
+    let w = h.get(s..e).unwrap_or_default();
+    is_cap(h, s) && !is_stop(w) && !in_list(w, LABELS)
+}
+
+/// The street before a house number that starts at `n`: its start and kind.
+fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
+    let mut i = blanks_back(h, n);
+    if i > 0 && byte(h, i - 1) == b',' {
+        i = blanks_back(h, i - 1);
+    }
+    // A number mark: `Nr.`, `No:`, `nº`.
+    let mark_end = i.saturating_sub(usize::from(matches!(byte(h, i.saturating_sub(1)), b'.' | b':')));
+    if let Some(ms) = word_back(h, mark_end) {
+        if in_list(h.get(ms..mark_end).unwrap_or_default(), NUMBER_MARKS) && (mark_end < i || i < n) {
+            i = blanks_back(h, ms);
+            if i > 0 && byte(h, i - 1) == b',' {
+                i = blanks_back(h, i - 1);
+            }
+        }
+    }
+    if i == n && i > 0 && is_word(byte(h, i - 1)) {
+        return None;
+    }
+    // The street word or name right before, without or with its abbreviation dot.
+    let dotted = i > 0 && byte(h, i - 1) == b'.';
+    let we = if dotted { i - 1 } else { i };
+    let ws = word_back(h, we)?;
+    if ws < floor {
+        return None;
+    }
+    if is_cap(h, ws) {
+        if let Some(end) = compound(h, ws, we) {
+            if end == i || (!dotted && end == we) {
+                return Some((adjectives_back(h, ws, floor), Core::Street));
+            }
+        }
+    }
+    if let Some(end) = listed(h, ws, we, AFTER_NAME) {
+        if end == i || (!dotted && end == we) {
+            let first = names_back(h, blanks_back(h, ws), floor, 4);
+            if first < ws && is_cap(h, ws) {
+                return Some((first, Core::Street));
+            }
+        }
+    }
+    // A street word before the name: walk back over the name's words.
+    let mut s = ws;
+    let mut e = we;
+    let mut numbers = 0;
+    let mut capitals = 0;
+    for names in 0..7 {
+        let w = h.get(s..e).unwrap_or_default();
+        if names > 0 {
+            if let Some(end) = listed(h, s, e, BEFORE_NAME) {
+                if end + 1 >= e && capitals > 0 && !(w.eq_ignore_ascii_case(b"al") && et_before(h, s)) {
+                    return Some((s, Core::Street));
+                }
+            }
+        }
+        if !(name_word(h, s, e) || (names > 0 && numbers == 0 && w.iter().all(u8::is_ascii_digit) && w.len() <= 2)) {
+            break;
+        }
+        if w.iter().all(u8::is_ascii_digit) {
+            numbers += 1;
+        } else if is_cap(h, s) {
+            capitals += 1;
+        }
+        // The word before: across one space (or a dot and a space).
+        let mut p = s;
+        if p == 0 || !matches!(byte(h, p - 1), b' ' | b'\t') {
+            // `C/ Mayor` and `C/Mayor`.
+            if p >= 2
+                && byte(h, p - 1) == b'/'
+                && matches!(byte(h, p - 2), b'C' | b'c')
+                && !is_word(byte(h, p.wrapping_sub(3)))
+            {
+                return (capitals > 0).then_some((p - 2, Core::Street));
+            }
+            break;
+        }
+        p = blanks_back(h, p);
+        if p >= 2
+            && byte(h, p - 1) == b'/'
+            && matches!(byte(h, p - 2), b'C' | b'c')
+            && !is_word(byte(h, p.wrapping_sub(3)))
+        {
+            return (capitals > 0).then_some((p - 2, Core::Street));
+        }
+        let dot = p > 0 && byte(h, p - 1) == b'.';
+        let pe = if dot { p - 1 } else { p };
+        let prev = word_back(h, pe).or_else(|| digits_back(h, pe));
+        let Some(ps) = prev.filter(|&ps| ps >= floor) else { break };
+        s = ps;
+        e = pe;
+    }
+    // No street word: capitalised words alone, a weak core.
+    let first = names_back(h, we, floor, 4);
+    let w = h.get(ws..we).unwrap_or_default();
+    (first < we
+        && is_cap(h, first)
+        && !in_list(w, NOT_STREETS)
+        && !in_list(w, UNITS)
+        && !is_stop(w)
+        && !in_list(w, LABELS)
+        && !dotted)
+        .then_some((first, Core::Weak))
+}
+
+fn digits_back(h: &[u8], end: usize) -> Option<usize> {
+    let mut i = end;
+    while i > 0 && byte(h, i - 1).is_ascii_digit() {
+        i -= 1;
+    }
+    (i < end && !(i > 0 && is_word(byte(h, i - 1)))).then_some(i)
+}
+
+/// `et al.`
+fn et_before(h: &[u8], s: usize) -> bool {
+    let p = blanks_back(h, s);
+    word_back(h, p).is_some_and(|ws| h.get(ws..p).is_some_and(|w| w.eq_ignore_ascii_case(b"et")))
+}
+
+/// The first of up to `max` name words that end at `end` (the last one included), or
+/// `end` itself if there is none; the first must be capitalised.
+fn names_back(h: &[u8], end: usize, floor: usize, max: usize) -> usize {
+    let mut first = end;
+    let mut e = end;
+    for _ in 0..max {
+        let Some(s) = word_back(h, e).filter(|&s| s >= floor) else { break };
+        let w = h.get(s..e).unwrap_or_default();
+        if !(proper(h, s, e) || (first < end && in_list(w, PARTICLES))) {
+            break;
+        }
+        if is_cap(h, s) {
+            first = s;
+        }
+        let mut p = s;
+        if p == 0 || !matches!(byte(h, p - 1), b' ' | b'\t') {
+            break;
+        }
+        p = blanks_back(h, p);
+        if p > 0 && byte(h, p - 1) == b'.' {
+            break;
+        }
+        e = p;
+    }
+    first
+}
+
+/// A one-word street extended to the left over its adjectives (`Neue Hauptstraße`).
+fn adjectives_back(h: &[u8], s: usize, floor: usize) -> usize {
+    let p = blanks_back(h, s);
+    if p == s {
+        return s;
+    }
+    match word_back(h, p) {
+        Some(ws) if ws >= floor && is_cap(h, ws) && in_list(h.get(ws..p).unwrap_or_default(), STREET_ADJECTIVES) => ws,
+        _ => s,
+    }
+}
+
+/// The street after a house number that ends at `n`: its end and kind.
+fn street_after(h: &[u8], n: usize) -> Option<(usize, Core)> {
+    let mut i = blanks(h, n);
+    if byte(h, i) == b',' {
+        i = blanks(h, i + 1);
+    }
+    if i == n {
+        return None;
+    }
+    let we = word(h, i)?;
+    // A street word, then the name: `rue de la Paix`, `avenue Jean Jaurès`.
+    if let Some(te) = listed(h, i, we, BEFORE_NAME) {
+        if let Some(end) = names_forward(h, te, 6) {
+            return Some((end, Core::Street));
+        }
+    }
+    // The name, then a street word: `Baker Street`, `MG Road`.
+    if !proper(h, i, we) {
+        return None;
+    }
+    let mut s = i;
+    let mut e = we;
+    let mut last_name = we;
+    for count in 0..5 {
+        if count > 0 {
+            if let Some(te) = listed(h, s, e, NUMBER_FIRST) {
+                if is_cap(h, s) {
+                    return Some((directional(h, te), Core::Street));
+                }
+            }
+            if !name_word(h, s, e) {
+                break;
+            }
+            if is_cap(h, s) {
+                last_name = e;
+            }
+        }
+        let p = blanks(h, e);
+        if p == e || p > e + 1 {
+            break;
+        }
+        let Some(ne) = word(h, p) else { break };
+        s = p;
+        e = ne;
+    }
+    Some((last_name, Core::Weak))
+}
+
+/// `NW`, `SE`, … after an American street.
+fn directional(h: &[u8], end: usize) -> usize {
+    let p = end + 1;
+    if byte(h, end) != b' ' {
+        return end;
+    }
+    for d in [&b"NW"[..], b"NE", b"SW", b"SE", b"N", b"S", b"E", b"W"] {
+        if h.get(p..p + d.len()) == Some(d) && !is_word(byte(h, p + d.len())) {
+            return p + d.len();
+        }
+    }
+    end
+}
+
+/// Name words after a street word (`de la Paix`, `Jean Jaurès`): the end of the last
+/// capitalised one, if it is there.
+fn names_forward(h: &[u8], from: usize, max: usize) -> Option<usize> {
+    let mut p = blanks(h, from);
+    if p == from && !(byte(h, from.wrapping_sub(1)) == b'/' || byte(h, from) == b'\'') {
+        return None;
+    }
+    let mut last = None;
+    for _ in 0..max {
+        let Some(e) = word(h, p).or_else(|| roman_or_digits(h, p)) else { break };
+        let w = h.get(p..e).unwrap_or_default();
+        if is_cap(h, p) && !is_stop(w) {
+            last = Some(e);
+        } else if !(in_list(w, PARTICLES)
+            || w.starts_with(b"d'")
+            || w.starts_with(b"l'")
+            || w.iter().all(u8::is_ascii_digit))
+        {
+            break;
+        }
+        let q = blanks(h, e);
+        if q == e || q > e + 1 {
+            break;
+        }
+        p = q;
+    }
+    last
+}
+
+/// A number of one or two digits used as a name (`25 de Março`).
+fn roman_or_digits(h: &[u8], p: usize) -> Option<usize> {
+    let n = h.get(p..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    (n > 0 && n <= 2 && byte(h, p + n) == b' ' && !is_word(byte(h, p.wrapping_sub(1)))).then_some(p + n)
+}
+
+/// A separator between two parts of an address: `, `, ` - `, a line break; where the
+/// next part begins, and whether a line break was crossed.
+fn separator(h: &[u8], at: usize) -> Option<(usize, bool)> {
+    let mut i = blanks(h, at);
+    let mut line = false;
+    match byte(h, i) {
+        b',' | b';' => i = blanks(h, i + 1),
+        b'-' | b'/' if byte(h, i + 1) == b' ' => i = blanks(h, i + 1),
+        0xE2 if h.get(i..i + 3) == Some("–".as_bytes()) => i = blanks(h, i + 3),
+        _ => {}
+    }
+    if byte(h, i) == b'\r' {
+        i += 1;
+    }
+    if byte(h, i) == b'\n' {
+        line = true;
+        i = blanks(h, i + 1);
+    }
+    if matches!(byte(h, i), b',' | b';' | b'\n') {
+        return None;
+    }
+    (i > at && i < h.len()).then_some((i, line))
+}
+
+/// A unit or floor at `p`: `Apt 4B`, `Whg. 12`, `3. OG`, `3º B`, `2 tr`, `D: 6`.
+fn unit(h: &[u8], p: usize) -> Option<usize> {
+    if let Some(we) = word(h, p) {
+        let end = listed(h, p, we, UNITS)?;
+        let mut v = blanks(h, end);
+        if byte(h, v) == b':' || byte(h, v) == b'#' {
+            v = blanks(h, v + 1);
+        }
+        if matches!(h.get(v..v + 3), Some(b"No." | b"no.")) {
+            v = blanks(h, v + 3);
+        }
+        return value(h, v);
+    }
+    if byte(h, p) == b'#' {
+        return value(h, blanks(h, p + 1));
+    }
+    // Value first: `3. OG`, `2 tr`, `3e étage`, `3º B`, `2º izda.`
+    let n = h.get(p..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 || n > 3 {
+        return None;
+    }
+    let mut q = p + n;
+    for mark in ["º", "ª", ".", "ème", "er", "e", "°", "st", "nd", "rd", "th"] {
+        if h.get(q..q + mark.len()) == Some(mark.as_bytes()) {
+            q += mark.len();
+            break;
+        }
+    }
+    let ordinal = q > p + n;
+    let r = blanks(h, q);
+    if let Some(we) = word(h, r) {
+        if let Some(end) = listed(h, r, we, FLOORS) {
+            return Some(end);
+        }
+        if ordinal && we == r + 1 && byte(h, r).is_ascii_uppercase() {
+            return Some(we);
+        }
+    }
+    (ordinal && h.get(q - 2..q) == Some("º".as_bytes()) || h.get(q.wrapping_sub(2)..q) == Some("ª".as_bytes()))
+        .then_some(q)
+}
+
+/// A unit's value: `4B`, `12`, `B`, `2-1`, `II`.
+fn value(h: &[u8], v: usize) -> Option<usize> {
+    let n = h.get(v..)?.iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'/').count();
+    let w = h.get(v..v + n)?;
+    let ok = n > 0
+        && n <= 6
+        && (w.iter().any(u8::is_ascii_digit) || (n <= 3 && w.iter().all(u8::is_ascii_uppercase)))
+        && !is_word(byte(h, v + n));
+    ok.then_some(v + n)
+}
+
+/// A city at `p`: up to four capitalised words with particles, a `/` between two
+/// (`Kadıköy/İstanbul`), a `Cedex`, a province (`(RM)`, ` RM`).
+fn city(h: &[u8], p: usize) -> Option<usize> {
+    let mut e0 = word(h, p)?;
+    if e0 - p <= 2 && byte(h, e0) == b'.' && byte(h, e0 + 1) == b' ' && is_cap(h, e0 + 2) {
+        e0 = word(h, e0 + 2)?;
+    }
+    if !proper(h, p, e0) {
+        return None;
+    }
+    let mut end = e0;
+    let mut words = 1;
+    while words < 5 {
+        if byte(h, end) == b'/' && is_cap(h, end + 1) {
+            if let Some(e) = word(h, end + 1) {
+                end = e;
+                words += 1;
+                continue;
+            }
+        }
+        if byte(h, end) != b' ' {
+            break;
+        }
+        let q = end + 1;
+        if byte(h, q) == b'('
+            && byte(h, q + 1).is_ascii_uppercase()
+            && byte(h, q + 2).is_ascii_uppercase()
+            && byte(h, q + 3) == b')'
+        {
+            end = q + 4;
+            break;
+        }
+        let Some(e) = word(h, q) else { break };
+        let w = h.get(q..e).unwrap_or_default();
+        if proper(h, q, e) {
+            end = e;
+        } else if in_list(w, PARTICLES) && word(h, e + 1).is_some_and(|_| byte(h, e) == b' ' && is_cap(h, e + 1)) {
+            end = word(h, e + 1).unwrap_or(e);
+            words += 1;
+        } else {
+            break;
+        }
+        words += 1;
+    }
+    // `Paris Cedex 08`.
+    if byte(h, end) == b' ' {
+        let n = h.get(end + 1..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+        if n > 0 && n <= 2 && h.get(end.saturating_sub(5)..end).is_some_and(|w| w.eq_ignore_ascii_case(b"cedex")) {
+            end += 1 + n;
+        }
+    }
+    Some(end)
+}
+
+fn digits_at(h: &[u8], p: usize, n: usize) -> bool {
+    (p..p + n).all(|i| byte(h, i).is_ascii_digit())
+}
+
+fn upper_at(h: &[u8], p: usize, n: usize) -> bool {
+    (p..p + n).all(|i| byte(h, i).is_ascii_uppercase())
+}
+
+/// A continental postcode at `p` followed by its city: `10115 Berlin`, `D-80331
+/// München`, `1017 AB Amsterdam`, `00-950 Warszawa`, `114 55 Stockholm`, `8001
+/// Zürich`; the end of the city.
+fn postcode_city(h: &[u8], p: usize) -> Option<usize> {
+    let mut p = p;
+    // A country prefix: `D-`, `NL-`, `SE-`.
+    let caps = h.get(p..)?.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    if (1..=2).contains(&caps) && byte(h, p + caps) == b'-' && byte(h, p + caps + 1).is_ascii_digit() {
+        p += caps + 1;
+    }
+    let n = h.get(p..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let end = match n {
+        5 => p + 5,
+        4 if byte(h, p + 4) == b' ' && upper_at(h, p + 5, 2) && !is_word(byte(h, p + 7)) => p + 7,
+        4 if upper_at(h, p + 4, 2) && !is_word(byte(h, p + 6)) => p + 6,
+        4 => p + 4,
+        2 if byte(h, p + 2) == b'-' && digits_at(h, p + 3, 3) && !is_word(byte(h, p + 6)) => p + 6,
+        3 if byte(h, p + 3) == b' ' && digits_at(h, p + 4, 2) && !is_word(byte(h, p + 6)) => p + 6,
+        _ => return None,
+    };
+    if is_word(byte(h, end)) || byte(h, end) != b' ' {
+        return None;
+    }
+    city(h, end + 1)
+}
+
+/// A postcode that stands without a city after it: a British one (`SW1A 2AA`), an
+/// American state and ZIP (`IL 62704`), a Brazilian CEP (`01310-100`, `CEP
+/// 01310-100`), an Indian PIN after `PIN`.
+fn postcode_alone(h: &[u8], p: usize) -> Option<usize> {
+    // `CEP 01310-100`, `PIN: 560001`, `PIN Code - 560001`.
+    let mut q = p;
+    for label in [&b"CEP"[..], b"PIN Code", b"PIN", b"Pin Code", b"Pincode", b"Pin"] {
+        if h.get(p..p + label.len()) == Some(label) && !is_word(byte(h, p + label.len())) {
+            q = blanks(h, p + label.len());
+            if matches!(byte(h, q), b':' | b'-') {
+                q = blanks(h, q + 1);
+            }
+            break;
+        }
+    }
+    if digits_at(h, q, 5) && byte(h, q + 5) == b'-' && digits_at(h, q + 8 - 2, 3) && !is_word(byte(h, q + 9)) {
+        return Some(q + 9);
+    }
+    if q > p && digits_at(h, q, 8) && !is_word(byte(h, q + 8)) {
+        return Some(q + 8);
+    }
+    if q > p && digits_at(h, q, 6) && !is_word(byte(h, q + 6)) {
+        return Some(q + 6);
+    }
+    if let Some(end) = pin(h, q).filter(|_| q > p) {
+        return Some(end);
+    }
+    uk_postcode(h, p).or_else(|| state_zip(h, p))
+}
+
+/// `SW1A 2AA`, `M20 2RT`, `LS6 2AB`.
+fn uk_postcode(h: &[u8], p: usize) -> Option<usize> {
+    let letters = h.get(p..)?.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    if !(1..=2).contains(&letters) || !byte(h, p + letters).is_ascii_digit() {
+        return None;
+    }
+    let mut i = p + letters + 1;
+    if byte(h, i).is_ascii_digit() || byte(h, i).is_ascii_uppercase() {
+        i += 1;
+    }
+    if byte(h, i) == b' ' {
+        i += 1;
+    }
+    let ok = byte(h, i).is_ascii_digit() && upper_at(h, i + 1, 2) && !is_word(byte(h, i + 3));
+    ok.then_some(i + 3)
+}
+
+/// `IL 62704`, `NY 10118-0110`.
+fn state_zip(h: &[u8], p: usize) -> Option<usize> {
+    if !(upper_at(h, p, 2) && byte(h, p + 2) == b' ' && digits_at(h, p + 3, 5)) {
+        return None;
+    }
+    let mut end = p + 8;
+    if byte(h, end) == b'-' && digits_at(h, end + 1, 4) {
+        end += 5;
+    }
+    (!is_word(byte(h, end))).then_some(end)
+}
+
+/// An Indian PIN: `560001` or `560 001`.
+fn pin(h: &[u8], p: usize) -> Option<usize> {
+    if !matches!(byte(h, p), b'1'..=b'9') {
+        return None;
+    }
+    if digits_at(h, p, 6) && !is_word(byte(h, p + 6)) {
+        return Some(p + 6);
+    }
+    (digits_at(h, p, 3) && byte(h, p + 3) == b' ' && digits_at(h, p + 4, 3) && !is_word(byte(h, p + 7)))
+        .then_some(p + 7)
+}
+
+/// A city followed by a postcode that comes after cities: `London SW1A 2AA`,
+/// `Springfield, IL 62704`, `Mumbai - 400053`, `Bengaluru 560038`, `São Paulo - SP,
+/// 01310-100`.
+fn city_postcode(h: &[u8], p: usize) -> Option<usize> {
+    let ce = city(h, p)?;
+    let (q, line) = separator(h, ce).or_else(|| (byte(h, ce) == b' ').then_some((ce + 1, false)))?;
+    if line {
+        return None;
+    }
+    postcode_alone(h, q).or_else(|| pin(h, q))
+}
+
+/// Whether the text at `p` ends a sentence or a line (a tentative city may end an
+/// address there).
+fn terminates(h: &[u8], p: usize) -> bool {
+    let q = blanks(h, p);
+    let b = byte(h, q);
+    q >= h.len()
+        || matches!(b, b'.' | b'!' | b'?' | b';' | b')' | b']' | b'"' | b'\'' | b'\n' | b'\r' | b',' | b'<' | b'*')
+        || h.get(q..q + 2) == Some("»".as_bytes())
+        || h.get(q..q + 3) == Some("”".as_bytes())
+}
+
+/// Whether the text after a street core at `p` may follow an address: punctuation, a
+/// line break, a capitalised word, a number, a unit, or a preposition.
+fn may_follow(h: &[u8], p: usize) -> bool {
+    let q = blanks(h, p);
+    if terminates(h, p) || byte(h, q).is_ascii_digit() || matches!(byte(h, q), b'-' | b'(' | b'/' | b'#' | b':') {
+        return true;
+    }
+    match word(h, q) {
+        Some(e) => {
+            is_cap(h, q) || in_list(h.get(q..e).unwrap_or_default(), AFTER_ADDRESS) || listed(h, q, e, UNITS).is_some()
+        }
+        None => byte(h, q) >= 0x80,
+    }
+}
+
+/// The end of an address whose core ends at `e`: units, postcodes, cities, states and
+/// countries after it; whether a postcode was among them.
+fn extend_right(h: &[u8], e: usize) -> (usize, bool) {
+    let limit = (e + RIGHT_REACH).min(h.len());
+    let h = h.get(..limit).unwrap_or(h);
+    let mut end = e;
+    let mut pos = e;
+    let mut postcode = false;
+    let mut pending = 0;
+    let mut pending_line = false;
+    for _ in 0..10 {
+        let Some((p, line)) = separator(h, pos).or_else(|| (byte(h, pos) == b' ').then_some((pos + 1, false))) else {
+            break;
+        };
+        if let Some(u) = unit(h, p) {
+            if pending > 0 {
+                break;
+            }
+            end = u;
+            pos = u;
+            continue;
+        }
+        if let Some(c) = postcode_city(h, p).or_else(|| postcode_alone(h, p)).or_else(|| city_postcode(h, p)) {
+            end = c;
+            pos = c;
+            postcode = true;
+            pending = 0;
+            pending_line = false;
+            continue;
+        }
+        // A district, city, state or country: kept if a postcode follows, or if it ends
+        // the sentence on the address's line.
+        let Some(c) = city(h, p) else { break };
+        if pending >= 3 {
+            break;
+        }
+        pending += 1;
+        pending_line |= line;
+        pos = c;
+    }
+    if pending > 0 && !pending_line && pending <= 2 && terminates(h, pos) {
+        end = pos;
+    }
+    (end, postcode)
+}
+
+/// The start of an address whose street begins at `s`: a flat or house before it
+/// (`Flat 3, `, `House No. `, `Apt 4, `) and a Turkish neighbourhood (`Caferağa Mah.
+/// `).
+fn extend_left(h: &[u8], s: usize, floor: usize) -> usize {
+    let mut start = s;
+    // A number mark right before a leading house number: `House No. 45`, `H.No. 4`.
+    if byte(h, s).is_ascii_digit() {
+        let q = blanks_back(h, s);
+        let mark_end = q.saturating_sub(usize::from(byte(h, q.saturating_sub(1)) == b'.'));
+        if let Some(ms) = word_back(h, mark_end).filter(|&ms| ms >= floor) {
+            if in_list(h.get(ms..mark_end).unwrap_or_default(), NUMBER_MARKS) {
+                let mut first = ms;
+                let r = blanks_back(h, ms);
+                let r = if byte(h, r.saturating_sub(1)) == b'.' { r - 1 } else { r };
+                if let Some(ws) = word_back(h, r).filter(|&ws| ws >= floor && (r < ms || byte(h, ms - 1) == b'.')) {
+                    if in_list(h.get(ws..r).unwrap_or_default(), &["house", "h", "door", "flat", "plot", "shop"]) {
+                        first = ws;
+                    }
+                }
+                if is_cap(h, first) {
+                    start = first;
+                }
+            }
+        }
+    }
+    // A unit word right before a leading number: `Flat 12B, Sunrise Apartments`.
+    if start == s && byte(h, s).is_ascii_digit() && s > 0 && byte(h, s - 1) == b' ' {
+        if let Some(ws) = word_back(h, s - 1).filter(|&ws| ws >= floor && is_cap(h, ws)) {
+            if listed(h, ws, s - 1, UNITS).is_some() {
+                start = ws;
+            }
+        }
+    }
+    for _ in 0..2 {
+        let mut p = blanks_back(h, start);
+        if byte(h, p.saturating_sub(1)) == b',' {
+            p = blanks_back(h, p - 1);
+        }
+        if p < floor || p == start {
+            break;
+        }
+        // A unit before the street, the last words before a comma: `Flat 3, `, `3rd
+        // Floor, `, `Apt 4B `.
+        let mut ws = p;
+        let mut unit_start = None;
+        for _ in 0..4 {
+            let q = blanks_back(h, ws);
+            let q = if matches!(byte(h, q.saturating_sub(1)), b'.' | b':' | b'#') { q - 1 } else { q };
+            let q = blanks_back(h, q);
+            let mut i = q;
+            while i > 0 && (is_word(byte(h, i - 1)) || byte(h, i - 1) == b'-') {
+                i -= 1;
+            }
+            if i == q || i < floor {
+                break;
+            }
+            ws = i;
+            if unit(h, ws) == Some(p) && (is_cap(h, ws) || byte(h, ws).is_ascii_digit()) {
+                unit_start = Some(ws);
+                break;
+            }
+        }
+        if let Some(u) = unit_start {
+            start = u;
+            continue;
+        }
+        // `Caferağa Mah.`, `Moda Mahallesi`.
+        let q = if byte(h, p.saturating_sub(1)) == b'.' { p - 1 } else { p };
+        if let Some(ws) = word_back(h, q) {
+            let w = h.get(ws..q).unwrap_or_default();
+            let mahalle = w.eq_ignore_ascii_case(b"mahallesi")
+                || ((w.eq_ignore_ascii_case(b"mah") || w.eq_ignore_ascii_case(b"mh")) && q < p);
+            if ws >= floor && mahalle {
+                let first = names_back(h, blanks_back(h, ws), floor, 3);
+                if first < ws {
+                    start = first;
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    start
+}
+
+/// Whether an address label ends right before `s` (`Adresse: `, `Ship to:\n`).
+fn labelled(h: &[u8], s: usize) -> bool {
+    let mut p = blanks_back(h, s);
+    if byte(h, p.saturating_sub(1)) == b'\n' {
+        p = blanks_back(h, p - 1);
+        if byte(h, p.saturating_sub(1)) == b'\r' {
+            p -= 1;
+        }
+    }
+    if byte(h, p.saturating_sub(1)) != b':' {
+        return false;
+    }
+    let q = blanks_back(h, p - 1);
+    word_back(h, q).is_some_and(|ws| in_list(h.get(ws..q).unwrap_or_default(), LABELS))
+}
+
+/// The address around the house number whose first digit is at `d`, if there is one.
+fn address_at(h: &[u8], d: usize) -> Option<(usize, usize)> {
+    let (ns, ne) = house_number(h, d)?;
+    let floor = ns.saturating_sub(LEFT_REACH);
+    let before = street_before(h, ns, floor);
+    let after = if matches!(before, Some((_, Core::Street))) { None } else { street_after(h, ne) };
+    let (s, e, core) = match (before, after) {
+        (_, Some((e, Core::Street))) => (ns, e, Core::Street),
+        (Some((s, kind)), _) => (s, ne, kind),
+        (None, Some((e, Core::Weak))) => (ns, e, Core::Weak),
+        (None, None) => return None,
+    };
+    // A year in prose is no house number: `in 2019 Oxford Street closed`.
+    if s == ns && ne - ns == 4 && matches!(h.get(ns..ns + 2), Some(b"19" | b"20")) {
+        let p = blanks_back(h, ns);
+        if word_back(h, p).is_some_and(|ws| !is_cap(h, ws)) {
+            return None;
+        }
+    }
+    if !may_follow(h, e) {
+        return None;
+    }
+    let (end, postcode) = extend_right(h, e);
+    let start = extend_left(h, s, floor);
+    if core == Core::Weak && !(postcode || labelled(h, start)) {
+        return None;
+    }
+    Some((start, end))
+}
+
+/// The leftmost address at or after `from` in `hay`.
+pub fn find(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    let mut at = from;
+    while let Some(rel) = hay.get(at..).and_then(|t| t.iter().position(u8::is_ascii_digit)) {
+        let d = at + rel;
+        let run = hay.get(d..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+        if let Some((s, e)) = address_at(hay, d).filter(|&(s, _)| s >= from) {
+            return Some((s, e));
+        }
+        at = d + run.max(1);
+    }
+    None
+}
+
+/// The gate: a window around each address (and the text the grammar reads past it),
+/// found from the digit runs of the text.
+pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let hay = t.bytes();
+    let mut windows = Vec::new();
+    let mut at = 0;
+    while let Some(d) = t.next_digit(at) {
+        let run = hay.get(d..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+        at = d + run.max(1);
+        if run > 5 {
+            continue;
+        }
+        if let Some((s, e)) = address_at(hay, d) {
+            push_window(&mut windows, s, (e + RIGHT_REACH + 8).min(hay.len()));
+            at = at.max(e);
+        }
+    }
+    windows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<&str> {
+        let h = text.as_bytes();
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some((s, e)) = find(h, at) {
+            out.push(text.get(s..e).unwrap());
+            at = e;
+        }
+        out
+    }
+
+    #[test]
+    fn streets_of_every_locale() {
+        let cases = [
+            ("Lieferadresse: Hauptstraße 5, 10115 Berlin.", "Hauptstraße 5, 10115 Berlin"),
+            (
+                "bitte an Berliner Str. 12a, D-60311 Frankfurt am Main schicken",
+                "Berliner Str. 12a, D-60311 Frankfurt am Main",
+            ),
+            ("J'habite 12 rue de la Paix, 75002 Paris depuis mai.", "12 rue de la Paix, 75002 Paris"),
+            ("Envío a C/ Alcalá, 45, 2º izda., 28014 Madrid", "C/ Alcalá, 45, 2º izda., 28014 Madrid"),
+            ("Indirizzo: Via Roma 10, 00184 Roma RM", "Via Roma 10, 00184 Roma RM"),
+            ("Adres: Kalverstraat 92, 1012 PH Amsterdam", "Kalverstraat 92, 1012 PH Amsterdam"),
+            (
+                "Rua das Acácias, 215, apto 97, Botafogo, Rio de Janeiro - RJ, 22290-030",
+                "Rua das Acácias, 215, apto 97, Botafogo, Rio de Janeiro - RJ, 22290-030",
+            ),
+            ("ul. Marszałkowska 10/12 m. 5, 00-590 Warszawa", "ul. Marszałkowska 10/12 m. 5, 00-590 Warszawa"),
+            ("Storgatan 12, 111 45 Stockholm", "Storgatan 12, 111 45 Stockholm"),
+            (
+                "Caferağa Mah. Moda Cad. No: 12 D: 5, 34710 Kadıköy/İstanbul",
+                "Caferağa Mah. Moda Cad. No: 12 D: 5, 34710 Kadıköy/İstanbul",
+            ),
+            ("Flat 3, 14 Acacia Avenue, Leeds LS6 2AB", "Flat 3, 14 Acacia Avenue, Leeds LS6 2AB"),
+            (
+                "House No. 45, MG Road, Indiranagar, Bengaluru 560038",
+                "House No. 45, MG Road, Indiranagar, Bengaluru 560038",
+            ),
+            ("1600 Pennsylvania Avenue NW, Washington, DC 20500", "1600 Pennsylvania Avenue NW, Washington, DC 20500"),
+            ("Unter den Linden 77, 10117 Berlin", "Unter den Linden 77, 10117 Berlin"),
+        ];
+        let wrong: Vec<_> = cases
+            .iter()
+            .filter(|(text, want)| found(text) != vec![*want])
+            .map(|(text, _)| (text, found(text)))
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    #[test]
+    fn look_alikes_are_not_addresses() {
+        let wrong = [
+            "Die Hauptstraße ist gesperrt.",
+            "Version 2.3.1 of Baker Street app",
+            "Bestellung 4711 vom 12. März",
+            "sent via Slack 2 days ago",
+            "Smith et al. 2019 showed",
+            "auf Platz 2 der Charts",
+            "Route 66 is long",
+            "Windows 11 and Office 365",
+            "Spring 2024 release",
+            "Preis: 25,50 € bei Amazon",
+            "Zimmer 12, 3. Stock",
+            "in 2019 Oxford Street was busy",
+        ]
+        .iter()
+        .filter(|t| !found(t).is_empty())
+        .map(|t| (t, found(t)))
+        .collect::<Vec<_>>();
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+}
