@@ -51,6 +51,9 @@ const BEFORE_NAME: &[&str] = &[
     "passage",
     "voie",
     "faubourg",
+    "promenade",
+    "esplanade",
+    "parvis",
     "calle",
     "avenida",
     "avda",
@@ -163,13 +166,15 @@ const NUMBER_FIRST: &[&str] = &[
     "towers",
     "complex",
     "chowk",
+    "cross",
+    "main",
 ];
 
 /// Adjectives that begin a street name before a one-word street (`Neue Straße`, `Oude
 /// Gracht`), kept when the street is extended to the left.
 const STREET_ADJECTIVES: &[&str] = &[
     "alte", "neue", "große", "grosse", "kleine", "obere", "untere", "hohe", "lange", "oude", "nieuwe", "korte",
-    "lange", "stora", "lilla", "norra", "södra", "östra", "västra", "sankt", "st.",
+    "lange", "stora", "lilla", "norra", "södra", "östra", "västra", "Södra", "Östra", "Västra", "sankt", "st.",
 ];
 
 /// Units, floors and buildings written before their value (`Apt 4B`, `Whg. 12`,
@@ -239,6 +244,11 @@ const UNITS: &[&str] = &[
 const FLOORS: &[&str] = &[
     "og",
     "eg",
+    "cross",
+    "main",
+    "stage",
+    "block",
+    "phase",
     "stock",
     "etage",
     "obergeschoss",
@@ -376,6 +386,11 @@ const PARTICLES: &[&str] = &[
     "los", "las", "el", "y", "e", "van", "von", "der", "den", "het", "ter", "am", "an", "auf", "im", "zu", "zum",
     "zur", "sur", "sous", "sul", "of", "the", "upon", "on", "on-sea",
 ];
+
+/// Particles inside city names (`Frankfurt am Main`, `Rio de Janeiro`, `Newcastle upon
+/// Tyne`).
+const CITY_PARTICLES: &[&str] =
+    &["am", "an", "der", "de", "del", "la", "le", "sur", "sul", "upon", "do", "da", "di", "im"];
 
 /// Nouns that often stand before a number and are no street (`Bestellung 4711`).
 const NOT_STREETS: &[&str] = &[
@@ -614,9 +629,12 @@ fn house_number(h: &[u8], d: usize) -> Option<(usize, usize)> {
     if byte(h, end).is_ascii_alphabetic() && !is_letter(byte(h, end + 1)) && !byte(h, end + 1).is_ascii_digit() {
         end += 1;
     }
-    if matches!(byte(h, end), b'/' | b'-') && byte(h, end + 1).is_ascii_digit() {
-        let more = h.get(end + 1..)?.iter().take_while(|b| b.is_ascii_digit()).count();
-        if more <= 4 {
+    for _ in 0..2 {
+        if matches!(byte(h, end), b'/' | b'-') && byte(h, end + 1).is_ascii_digit() {
+            let more = h.get(end + 1..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+            if more > 4 {
+                break;
+            }
             end += 1 + more;
             if byte(h, end).is_ascii_alphabetic() && !is_word(byte(h, end + 1)) {
                 end += 1;
@@ -651,7 +669,12 @@ enum Core {
 /// A name word at `s..e`: capitalised, a particle, a roman numeral or `St.`.
 fn name_word(h: &[u8], s: usize, e: usize) -> bool {
     let w = h.get(s..e).unwrap_or_default();
-    is_cap(h, s) || in_list(w, PARTICLES) || (w.len() > 2 && (w.starts_with(b"d'") || w.starts_with(b"l'")))
+    is_cap(h, s) || in_list(w, PARTICLES) || elided(w)
+}
+
+/// An elided particle before a capitalised name: `d'Italia`, `dell'Industria`.
+fn elided(w: &[u8]) -> bool {
+    w.iter().position(|&b| b == b'\'').is_some_and(|at| at <= 5 && w.get(at + 1).is_some_and(u8::is_ascii_uppercase))
 }
 
 fn is_stop(w: &[u8]) -> bool {
@@ -724,7 +747,7 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
         }
         if w.iter().all(u8::is_ascii_digit) {
             numbers += 1;
-        } else if is_cap(h, s) {
+        } else if is_cap(h, s) || elided(w) {
             capitals += 1;
         }
         // The word before: across one space (or a dot and a space).
@@ -830,6 +853,15 @@ fn street_after(h: &[u8], n: usize) -> Option<(usize, Core)> {
     if i == n {
         return None;
     }
+    // An ordinal street: `2nd Cross`, `5th Main`.
+    if let Some(oe) = ordinal(h, i) {
+        let p = blanks(h, oe);
+        if let Some(we) = word(h, p).filter(|_| p == oe + 1) {
+            if let Some(te) = listed(h, p, we, NUMBER_FIRST) {
+                return Some((te, Core::Street));
+            }
+        }
+    }
     let we = word(h, i)?;
     // A street word, then the name: `rue de la Paix`, `avenue Jean Jaurès`.
     if let Some(te) = listed(h, i, we, BEFORE_NAME) {
@@ -869,6 +901,15 @@ fn street_after(h: &[u8], n: usize) -> Option<(usize, Core)> {
     Some((last_name, Core::Weak))
 }
 
+/// An English ordinal at `p` (`2nd`, `5th`): its end.
+fn ordinal(h: &[u8], p: usize) -> Option<usize> {
+    let n = h.get(p..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let suffix = h.get(p + n..p + n + 2)?;
+    let ok =
+        (1..=3).contains(&n) && [&b"st"[..], b"nd", b"rd", b"th"].contains(&suffix) && !is_word(byte(h, p + n + 2));
+    ok.then_some(p + n + 2)
+}
+
 /// `NW`, `SE`, … after an American street.
 fn directional(h: &[u8], end: usize) -> usize {
     let p = end + 1;
@@ -896,11 +937,7 @@ fn names_forward(h: &[u8], from: usize, max: usize) -> Option<usize> {
         let w = h.get(p..e).unwrap_or_default();
         if is_cap(h, p) && !is_stop(w) {
             last = Some(e);
-        } else if !(in_list(w, PARTICLES)
-            || w.starts_with(b"d'")
-            || w.starts_with(b"l'")
-            || w.iter().all(u8::is_ascii_digit))
-        {
+        } else if !(in_list(w, PARTICLES) || elided(w) || w.iter().all(u8::is_ascii_digit)) {
             break;
         }
         let q = blanks(h, e);
@@ -945,7 +982,10 @@ fn separator(h: &[u8], at: usize) -> Option<(usize, bool)> {
 /// A unit or floor at `p`: `Apt 4B`, `Whg. 12`, `3. OG`, `3º B`, `2 tr`, `D: 6`.
 fn unit(h: &[u8], p: usize) -> Option<usize> {
     if let Some(we) = word(h, p) {
-        let end = listed(h, p, we, UNITS)?;
+        // `Road No. 14`, `Street No. 3` (Indian layouts).
+        let numbered = in_list(h.get(p..we).unwrap_or_default(), &["road", "street", "lane", "gali"])
+            && matches!(h.get(we..we + 5), Some(b" No. " | b" no. "));
+        let end = if numbered { we + 4 } else { listed(h, p, we, UNITS)? };
         let mut v = blanks(h, end);
         if byte(h, v) == b':' || byte(h, v) == b'#' {
             v = blanks(h, v + 1);
@@ -1031,7 +1071,7 @@ fn city(h: &[u8], p: usize) -> Option<usize> {
         let w = h.get(q..e).unwrap_or_default();
         if proper(h, q, e) {
             end = e;
-        } else if in_list(w, PARTICLES) && word(h, e + 1).is_some_and(|_| byte(h, e) == b' ' && is_cap(h, e + 1)) {
+        } else if in_list(w, CITY_PARTICLES) && word(h, e + 1).is_some_and(|_| byte(h, e) == b' ' && is_cap(h, e + 1)) {
             end = word(h, e + 1).unwrap_or(e);
             words += 1;
         } else {
@@ -1361,7 +1401,12 @@ fn address_at(h: &[u8], d: usize) -> Option<(usize, usize)> {
     if !may_follow(h, e) {
         return None;
     }
-    let (end, postcode) = extend_right(h, e);
+    let (mut end, mut postcode) = extend_right(h, e);
+    // Capitalised words after a number that are no street (`8-2-293, Road No. 14, …`):
+    // the number alone, if a postcode follows.
+    if core == Core::Weak && !postcode && s == ns && e > ne {
+        (end, postcode) = extend_right(h, ne);
+    }
     let start = extend_left(h, s, floor);
     if core == Core::Weak && !(postcode || labelled(h, start)) {
         return None;
@@ -1401,6 +1446,109 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         }
     }
     windows
+}
+
+/// Chinese and Japanese addresses: `北京市朝阳区望京街道5号院2号楼`, `東京都世田谷区桜丘3丁目13番12号`. A
+/// house number (`号`, `番`, `號` right after a digit) with at least two
+/// administrative units before it in the same run of characters (`市`, `区`, `都`,
+/// `県`, `省`, `路`, `街`, `町`, …); the span begins after the last word that
+/// introduces it (`在`, `于`, `は`, …) and ends after the numbers and their units.
+const CJK_ANCHORS: &[&str] = &["号", "番", "號"];
+const CJK_ADMIN: &[&str] = &["市", "区", "區", "都", "道", "府", "県", "省", "路", "街", "町", "村", "縣"];
+const CJK_UNITS: &[&str] =
+    &["号", "號", "院", "楼", "樓", "室", "番", "地", "丁", "目", "栋", "棟", "单", "元", "层", "階"];
+const CJK_STOPS: &[&str] = &["在", "到", "于", "於", "是", "址", "所", "に", "は", "へ", "で", "を", "の"];
+
+/// A letter of a CJK script (kana or an ideograph), three UTF-8 bytes at `i`.
+fn cjk_letter(h: &[u8], i: usize) -> bool {
+    match byte(h, i) {
+        0xE3 => byte(h, i + 1) >= 0x81,
+        0xE4..=0xE9 => true,
+        _ => false,
+    }
+}
+
+fn char_in(h: &[u8], i: usize, list: &[&str]) -> bool {
+    list.iter().any(|c| h.get(i..i + c.len()) == Some(c.as_bytes()))
+}
+
+/// The CJK address whose house-number unit begins at `m`.
+fn cjk_at(h: &[u8], m: usize) -> Option<(usize, usize)> {
+    if m == 0 || !byte(h, m - 1).is_ascii_digit() {
+        return None;
+    }
+    let mut start = m;
+    let mut admin = 0;
+    let mut last_admin: Option<usize> = None;
+    while start > 0 && m - start < 72 {
+        let b = byte(h, start - 1);
+        if b.is_ascii_digit() || b == b'-' {
+            start -= 1;
+        } else if start >= 3 && cjk_letter(h, start - 3) && !char_in(h, start - 3, CJK_STOPS) {
+            start -= 3;
+            if char_in(h, start, CJK_ADMIN) && last_admin.is_none_or(|l| h.get(l..l + 3) != h.get(start..start + 3)) {
+                admin += 1;
+                last_admin = Some(start);
+            }
+        } else {
+            break;
+        }
+    }
+    while byte(h, start).is_ascii_digit() {
+        start += 1;
+    }
+    if admin < 2 {
+        return None;
+    }
+    let mut end = m;
+    loop {
+        if byte(h, end).is_ascii_digit() || byte(h, end) == b'-' {
+            end += 1;
+        } else if char_in(h, end, CJK_UNITS) {
+            end += 3;
+        } else {
+            break;
+        }
+    }
+    while end > m && !char_in(h, end.saturating_sub(3), CJK_UNITS) {
+        end -= 1;
+    }
+    Some((start, end))
+}
+
+/// The leftmost CJK address at or after `from`.
+pub fn find_cjk(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    let mut at = from;
+    loop {
+        let rest = hay.get(at..)?;
+        let m = at + CJK_ANCHORS.iter().filter_map(|a| memchr::memmem::find(rest, a.as_bytes())).min()?;
+        if let Some((s, e)) = cjk_at(hay, m).filter(|&(s, _)| s >= from) {
+            return Some((s, e));
+        }
+        at = m + 3;
+    }
+}
+
+/// The gate of [`find_cjk`]: texts with wide characters, around each address.
+pub fn cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let mut windows = Vec::new();
+    if !t.has_wide() {
+        return windows;
+    }
+    let hay = t.bytes();
+    for anchor in CJK_ANCHORS {
+        for m in memchr::memmem::find_iter(hay, anchor.as_bytes()) {
+            if let Some((s, e)) = cjk_at(hay, m) {
+                windows.push((s, (e + 8).min(hay.len())));
+            }
+        }
+    }
+    windows.sort_unstable();
+    let mut merged = Vec::with_capacity(windows.len());
+    for (s, e) in windows {
+        push_window(&mut merged, s, e);
+    }
+    merged
 }
 
 #[cfg(test)]

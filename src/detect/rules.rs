@@ -1402,6 +1402,20 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ..BASE
     },
     BuiltinRule {
+        id: "pii.address.cjk.v1",
+        category: "ADDRESS",
+        // Hand-written (`address.rs`): a Chinese or Japanese house number (`5号`, `13番`)
+        // after two administrative units (`市`, `区`, `都`, …).
+        pattern: "",
+        confidence: 0.8,
+        finder: Some(super::address::find_cjk),
+        gate: Gate::Windows(super::address::cjk_windows),
+        examples: &["地址：⟦北京市朝阳区望京街道5号院2号楼⟧。", "住所：⟦東京都世田谷区桜丘3丁目13番12号⟧。"],
+        negatives: &["身份证号码：110105195702231125", "パスポート番号はYS9250599です", "第3号议案", "2024年5月6日"],
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
         id: "net.ipv4.v1",
         category: "IP_ADDRESS",
         pattern: r"(?-u)\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b",
