@@ -32,6 +32,7 @@
 use super::names::STOP_WORDS;
 use super::rules::push_window;
 use super::text::Text;
+use super::wordset::WordSet;
 
 /// Street words written before the name (`rue de la Paix`, `Calle Mayor`, `Via Roma`,
 /// `Rua Augusta`, `ul. Kwiatowa`); a trailing `.` means the dot is required.
@@ -677,8 +678,10 @@ fn elided(w: &[u8]) -> bool {
     w.iter().position(|&b| b == b'\'').is_some_and(|at| at <= 5 && w.get(at + 1).is_some_and(u8::is_ascii_uppercase))
 }
 
+/// A word that is never part of a name (`names::STOP_WORDS`), from a set built once.
 fn is_stop(w: &[u8]) -> bool {
-    STOP_WORDS.iter().any(|s| w.eq_ignore_ascii_case(s.as_bytes()))
+    static SET: std::sync::OnceLock<WordSet> = std::sync::OnceLock::new();
+    SET.get_or_init(|| WordSet::new(STOP_WORDS)).contains(w)
 }
 
 /// A capitalised word at `s..e` that can be part of a street's or a city's name.
@@ -1379,9 +1382,32 @@ fn labelled(h: &[u8], s: usize) -> bool {
     word_back(h, q).is_some_and(|ws| in_list(h.get(ws..q).unwrap_or_default(), LABELS))
 }
 
+/// Whether a letter stands right before the number `ns..ne` (across blanks, a comma,
+/// a colon or a dot: `Straße 5`, `Mayor, 12`, `No: 12`, `Str. 5`) or right after it
+/// (`12 rue`, `45, MG Road`): every address's house number has one, and most numbers
+/// of configuration, code and logs (`"port": 8080,`, `1 1 1`) do not, so the grammar
+/// never reads around them.
+fn beside_a_word(h: &[u8], ns: usize, ne: usize) -> bool {
+    let mut i = blanks_back(h, ns);
+    if matches!(byte(h, i.wrapping_sub(1)), b',' | b':' | b'.') {
+        i = blanks_back(h, i - 1);
+    }
+    if i > 0 && is_letter(byte(h, i - 1)) {
+        return true;
+    }
+    let mut j = blanks(h, ne);
+    if byte(h, j) == b',' {
+        j = blanks(h, j + 1);
+    }
+    is_letter(byte(h, j))
+}
+
 /// The address around the house number whose first digit is at `d`, if there is one.
 fn address_at(h: &[u8], d: usize) -> Option<(usize, usize)> {
     let (ns, ne) = house_number(h, d)?;
+    if !beside_a_word(h, ns, ne) {
+        return None;
+    }
     let floor = ns.saturating_sub(LEFT_REACH);
     let before = street_before(h, ns, floor);
     let after = if matches!(before, Some((_, Core::Street))) { None } else { street_after(h, ne) };
