@@ -32,7 +32,7 @@
 use super::names::STOP_WORDS;
 use super::rules::push_window;
 use super::text::Text;
-use super::wordset::WordSet;
+use super::wordset::{WordMap, WordSet};
 
 /// Street words written before the name (`rue de la Paix`, `Calle Mayor`, `Via Roma`,
 /// `Rua Augusta`, `ul. Kwiatowa`); a trailing `.` means the dot is required.
@@ -547,30 +547,73 @@ fn word_back(h: &[u8], end: usize) -> Option<usize> {
     (i < end && !(i > 0 && byte(h, i - 1).is_ascii_digit()) && !byte(h, end).is_ascii_digit()).then_some(i)
 }
 
-/// Whether `w` is `entry` of a word list, case-insensitively: an entry ending in `.`
-/// or `:` wants that byte after the word (`dot` says what follows it).
-fn entry_matches(w: &[u8], follows: u8, entry: &str) -> Option<bool> {
-    let e = entry.as_bytes();
-    match e.last() {
-        Some(&last @ (b'.' | b':')) => {
-            let stem = e.get(..e.len() - 1).unwrap_or_default();
-            (follows == last && w.eq_ignore_ascii_case(stem)).then_some(true)
-        }
-        _ => w.eq_ignore_ascii_case(e).then_some(follows == b'.'),
-    }
+/// What may follow a listed word: anything (a dot is then taken with it), or a
+/// required `.` or `:` (an entry written `al.`, `d:`).
+const ANY: u8 = 1;
+const DOT: u8 = 2;
+const COLON: u8 = 4;
+
+/// The word lists as maps from each word to what may follow it, built once.
+struct Lists {
+    before_name: WordMap<u8>,
+    after_name: WordMap<u8>,
+    number_first: WordMap<u8>,
+    street_adjectives: WordMap<u8>,
+    units: WordMap<u8>,
+    floors: WordMap<u8>,
+    labels: WordMap<u8>,
+    number_marks: WordMap<u8>,
+    after_address: WordMap<u8>,
+    particles: WordMap<u8>,
+    city_particles: WordMap<u8>,
+    not_streets: WordMap<u8>,
+}
+
+fn map(list: &[&str]) -> WordMap<u8> {
+    let entries = list.iter().map(|e| match (e.strip_suffix('.'), e.strip_suffix(':')) {
+        (Some(w), _) => (w, DOT),
+        (_, Some(w)) => (w, COLON),
+        _ => (*e, ANY),
+    });
+    WordMap::from_entries(entries, |a, b| a | b)
+}
+
+fn lists() -> &'static Lists {
+    static LISTS: std::sync::OnceLock<Lists> = std::sync::OnceLock::new();
+    LISTS.get_or_init(|| Lists {
+        before_name: map(BEFORE_NAME),
+        after_name: map(AFTER_NAME),
+        number_first: map(NUMBER_FIRST),
+        street_adjectives: map(STREET_ADJECTIVES),
+        units: map(UNITS),
+        floors: map(FLOORS),
+        labels: map(LABELS),
+        number_marks: map(NUMBER_MARKS),
+        after_address: map(AFTER_ADDRESS),
+        particles: map(PARTICLES),
+        city_particles: map(CITY_PARTICLES),
+        not_streets: map(NOT_STREETS),
+    })
 }
 
 /// The word `h[s..e]` as an entry of `list`: the end of the match, with a dot or colon
-/// after the word when the entry has it (or the word is an abbreviation followed by a
-/// dot).
-fn listed(h: &[u8], s: usize, e: usize, list: &[&str]) -> Option<usize> {
-    let w = h.get(s..e)?;
+/// after the word when the entry wants it (or the word is an abbreviation followed by
+/// a dot).
+fn listed(h: &[u8], s: usize, e: usize, list: &WordMap<u8>) -> Option<usize> {
+    let flags = list.get(h.get(s..e)?)?;
     let follows = byte(h, e);
-    list.iter().find_map(|entry| entry_matches(w, follows, entry)).map(|dot| if dot { e + 1 } else { e })
+    if (flags & DOT != 0 && follows == b'.') || (flags & COLON != 0 && follows == b':') {
+        return Some(e + 1);
+    }
+    (flags & ANY != 0).then_some(if follows == b'.' { e + 1 } else { e })
 }
 
-fn in_list(w: &[u8], list: &[&str]) -> bool {
-    list.iter().any(|entry| w.eq_ignore_ascii_case(entry.trim_end_matches(['.', ':']).as_bytes()))
+fn in_list(w: &[u8], list: &WordMap<u8>) -> bool {
+    list.get(w).is_some()
+}
+
+fn in_small(w: &[u8], list: &[&str]) -> bool {
+    list.iter().any(|entry| w.eq_ignore_ascii_case(entry.as_bytes()))
 }
 
 /// Whether the word `h[s..e]` ends in one of the one-word street suffixes and has at
@@ -670,7 +713,7 @@ enum Core {
 /// A name word at `s..e`: capitalised, a particle, a roman numeral or `St.`.
 fn name_word(h: &[u8], s: usize, e: usize) -> bool {
     let w = h.get(s..e).unwrap_or_default();
-    is_cap(h, s) || in_list(w, PARTICLES) || elided(w)
+    is_cap(h, s) || in_list(w, &lists().particles) || elided(w)
 }
 
 /// An elided particle before a capitalised name: `d'Italia`, `dell'Industria`.
@@ -687,7 +730,7 @@ fn is_stop(w: &[u8]) -> bool {
 /// A capitalised word at `s..e` that can be part of a street's or a city's name.
 fn proper(h: &[u8], s: usize, e: usize) -> bool {
     let w = h.get(s..e).unwrap_or_default();
-    is_cap(h, s) && !is_stop(w) && !in_list(w, LABELS)
+    is_cap(h, s) && !is_stop(w) && !in_list(w, &lists().labels)
 }
 
 /// The street before a house number that starts at `n`: its start and kind.
@@ -699,7 +742,7 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
     // A number mark: `Nr.`, `No:`, `nº`.
     let mark_end = i.saturating_sub(usize::from(matches!(byte(h, i.saturating_sub(1)), b'.' | b':')));
     if let Some(ms) = word_back(h, mark_end) {
-        if in_list(h.get(ms..mark_end).unwrap_or_default(), NUMBER_MARKS) && (mark_end < i || i < n) {
+        if in_list(h.get(ms..mark_end).unwrap_or_default(), &lists().number_marks) && (mark_end < i || i < n) {
             i = blanks_back(h, ms);
             if i > 0 && byte(h, i - 1) == b',' {
                 i = blanks_back(h, i - 1);
@@ -723,7 +766,7 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
             }
         }
     }
-    if let Some(end) = listed(h, ws, we, AFTER_NAME) {
+    if let Some(end) = listed(h, ws, we, &lists().after_name) {
         if end == i || (!dotted && end == we) {
             let first = names_back(h, blanks_back(h, ws), floor, 4);
             if first < ws && is_cap(h, ws) {
@@ -739,7 +782,7 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
     for names in 0..7 {
         let w = h.get(s..e).unwrap_or_default();
         if names > 0 {
-            if let Some(end) = listed(h, s, e, BEFORE_NAME) {
+            if let Some(end) = listed(h, s, e, &lists().before_name) {
                 if end + 1 >= e && capitals > 0 && !(w.eq_ignore_ascii_case(b"al") && et_before(h, s)) {
                     return Some((s, Core::Street));
                 }
@@ -786,10 +829,10 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
     let w = h.get(ws..we).unwrap_or_default();
     (first < we
         && is_cap(h, first)
-        && !in_list(w, NOT_STREETS)
-        && !in_list(w, UNITS)
+        && !in_list(w, &lists().not_streets)
+        && !in_list(w, &lists().units)
         && !is_stop(w)
-        && !in_list(w, LABELS)
+        && !in_list(w, &lists().labels)
         && !dotted)
         .then_some((first, Core::Weak))
 }
@@ -816,7 +859,7 @@ fn names_back(h: &[u8], end: usize, floor: usize, max: usize) -> usize {
     for _ in 0..max {
         let Some(s) = word_back(h, e).filter(|&s| s >= floor) else { break };
         let w = h.get(s..e).unwrap_or_default();
-        if !(proper(h, s, e) || (first < end && in_list(w, PARTICLES))) {
+        if !(proper(h, s, e) || (first < end && in_list(w, &lists().particles))) {
             break;
         }
         if is_cap(h, s) {
@@ -842,7 +885,13 @@ fn adjectives_back(h: &[u8], s: usize, floor: usize) -> usize {
         return s;
     }
     match word_back(h, p) {
-        Some(ws) if ws >= floor && is_cap(h, ws) && in_list(h.get(ws..p).unwrap_or_default(), STREET_ADJECTIVES) => ws,
+        Some(ws)
+            if ws >= floor
+                && is_cap(h, ws)
+                && in_list(h.get(ws..p).unwrap_or_default(), &lists().street_adjectives) =>
+        {
+            ws
+        }
         _ => s,
     }
 }
@@ -860,14 +909,14 @@ fn street_after(h: &[u8], n: usize) -> Option<(usize, Core)> {
     if let Some(oe) = ordinal(h, i) {
         let p = blanks(h, oe);
         if let Some(we) = word(h, p).filter(|_| p == oe + 1) {
-            if let Some(te) = listed(h, p, we, NUMBER_FIRST) {
+            if let Some(te) = listed(h, p, we, &lists().number_first) {
                 return Some((te, Core::Street));
             }
         }
     }
     let we = word(h, i)?;
     // A street word, then the name: `rue de la Paix`, `avenue Jean Jaurès`.
-    if let Some(te) = listed(h, i, we, BEFORE_NAME) {
+    if let Some(te) = listed(h, i, we, &lists().before_name) {
         if let Some(end) = names_forward(h, te, 6) {
             return Some((end, Core::Street));
         }
@@ -881,7 +930,7 @@ fn street_after(h: &[u8], n: usize) -> Option<(usize, Core)> {
     let mut last_name = we;
     for count in 0..5 {
         if count > 0 {
-            if let Some(te) = listed(h, s, e, NUMBER_FIRST) {
+            if let Some(te) = listed(h, s, e, &lists().number_first) {
                 if is_cap(h, s) {
                     return Some((directional(h, te), Core::Street));
                 }
@@ -940,7 +989,7 @@ fn names_forward(h: &[u8], from: usize, max: usize) -> Option<usize> {
         let w = h.get(p..e).unwrap_or_default();
         if is_cap(h, p) && !is_stop(w) {
             last = Some(e);
-        } else if !(in_list(w, PARTICLES) || elided(w) || w.iter().all(u8::is_ascii_digit)) {
+        } else if !(in_list(w, &lists().particles) || elided(w) || w.iter().all(u8::is_ascii_digit)) {
             break;
         }
         let q = blanks(h, e);
@@ -986,9 +1035,9 @@ fn separator(h: &[u8], at: usize) -> Option<(usize, bool)> {
 fn unit(h: &[u8], p: usize) -> Option<usize> {
     if let Some(we) = word(h, p) {
         // `Road No. 14`, `Street No. 3` (Indian layouts).
-        let numbered = in_list(h.get(p..we).unwrap_or_default(), &["road", "street", "lane", "gali"])
+        let numbered = in_small(h.get(p..we).unwrap_or_default(), &["road", "street", "lane", "gali"])
             && matches!(h.get(we..we + 5), Some(b" No. " | b" no. "));
-        let end = if numbered { we + 4 } else { listed(h, p, we, UNITS)? };
+        let end = if numbered { we + 4 } else { listed(h, p, we, &lists().units)? };
         let mut v = blanks(h, end);
         if byte(h, v) == b':' || byte(h, v) == b'#' {
             v = blanks(h, v + 1);
@@ -1016,7 +1065,7 @@ fn unit(h: &[u8], p: usize) -> Option<usize> {
     let ordinal = q > p + n;
     let r = blanks(h, q);
     if let Some(we) = word(h, r) {
-        if let Some(end) = listed(h, r, we, FLOORS) {
+        if let Some(end) = listed(h, r, we, &lists().floors) {
             return Some(end);
         }
         if ordinal && we == r + 1 && byte(h, r).is_ascii_uppercase() {
@@ -1074,7 +1123,9 @@ fn city(h: &[u8], p: usize) -> Option<usize> {
         let w = h.get(q..e).unwrap_or_default();
         if proper(h, q, e) {
             end = e;
-        } else if in_list(w, CITY_PARTICLES) && word(h, e + 1).is_some_and(|_| byte(h, e) == b' ' && is_cap(h, e + 1)) {
+        } else if in_list(w, &lists().city_particles)
+            && word(h, e + 1).is_some_and(|_| byte(h, e) == b' ' && is_cap(h, e + 1))
+        {
             end = word(h, e + 1).unwrap_or(e);
             words += 1;
         } else {
@@ -1229,7 +1280,9 @@ fn may_follow(h: &[u8], p: usize) -> bool {
     }
     match word(h, q) {
         Some(e) => {
-            is_cap(h, q) || in_list(h.get(q..e).unwrap_or_default(), AFTER_ADDRESS) || listed(h, q, e, UNITS).is_some()
+            is_cap(h, q)
+                || in_list(h.get(q..e).unwrap_or_default(), &lists().after_address)
+                || listed(h, q, e, &lists().units).is_some()
         }
         None => byte(h, q) >= 0x80,
     }
@@ -1291,12 +1344,12 @@ fn extend_left(h: &[u8], s: usize, floor: usize) -> usize {
         let q = blanks_back(h, s);
         let mark_end = q.saturating_sub(usize::from(byte(h, q.saturating_sub(1)) == b'.'));
         if let Some(ms) = word_back(h, mark_end).filter(|&ms| ms >= floor) {
-            if in_list(h.get(ms..mark_end).unwrap_or_default(), NUMBER_MARKS) {
+            if in_list(h.get(ms..mark_end).unwrap_or_default(), &lists().number_marks) {
                 let mut first = ms;
                 let r = blanks_back(h, ms);
                 let r = if byte(h, r.saturating_sub(1)) == b'.' { r - 1 } else { r };
                 if let Some(ws) = word_back(h, r).filter(|&ws| ws >= floor && (r < ms || byte(h, ms - 1) == b'.')) {
-                    if in_list(h.get(ws..r).unwrap_or_default(), &["house", "h", "door", "flat", "plot", "shop"]) {
+                    if in_small(h.get(ws..r).unwrap_or_default(), &["house", "h", "door", "flat", "plot", "shop"]) {
                         first = ws;
                     }
                 }
@@ -1309,7 +1362,7 @@ fn extend_left(h: &[u8], s: usize, floor: usize) -> usize {
     // A unit word right before a leading number: `Flat 12B, Sunrise Apartments`.
     if start == s && byte(h, s).is_ascii_digit() && s > 0 && byte(h, s - 1) == b' ' {
         if let Some(ws) = word_back(h, s - 1).filter(|&ws| ws >= floor && is_cap(h, ws)) {
-            if listed(h, ws, s - 1, UNITS).is_some() {
+            if listed(h, ws, s - 1, &lists().units).is_some() {
                 start = ws;
             }
         }
@@ -1379,17 +1432,18 @@ fn labelled(h: &[u8], s: usize) -> bool {
         return false;
     }
     let q = blanks_back(h, p - 1);
-    word_back(h, q).is_some_and(|ws| in_list(h.get(ws..q).unwrap_or_default(), LABELS))
+    word_back(h, q).is_some_and(|ws| in_list(h.get(ws..q).unwrap_or_default(), &lists().labels))
 }
 
 /// Whether a letter stands right before the number `ns..ne` (across blanks, a comma,
-/// a colon or a dot: `Straße 5`, `Mayor, 12`, `No: 12`, `Str. 5`) or right after it
+/// a dot or the colon of `No:`: `Straße 5`, `Mayor, 12`, `No: 12`, `Str. 5`) or right after it
 /// (`12 rue`, `45, MG Road`): every address's house number has one, and most numbers
 /// of configuration, code and logs (`"port": 8080,`, `1 1 1`) do not, so the grammar
 /// never reads around them.
 fn beside_a_word(h: &[u8], ns: usize, ne: usize) -> bool {
     let mut i = blanks_back(h, ns);
-    if matches!(byte(h, i.wrapping_sub(1)), b',' | b':' | b'.') {
+    let mark = i >= 3 && matches!(h.get(i - 3..i), Some(b"No:" | b"no:" | b"NO:" | b"Nr:"));
+    if matches!(byte(h, i.wrapping_sub(1)), b',' | b'.') || mark {
         i = blanks_back(h, i - 1);
     }
     if i > 0 && is_letter(byte(h, i - 1)) {
@@ -1460,15 +1514,26 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let hay = t.bytes();
     let mut windows = Vec::new();
     let mut at = 0;
-    while let Some(d) = t.next_digit(at) {
-        let run = hay.get(d..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
-        at = d + run.max(1);
-        if run > 5 {
-            continue;
-        }
-        if let Some((s, e)) = address_at(hay, d) {
-            push_window(&mut windows, s, (e + RIGHT_REACH + 8).min(hay.len()));
-            at = at.max(e);
+    // The digits that begin a run and follow no letter or digit, from the block masks:
+    // no house number begins inside a word or identifier (`a1b2`, `SW1A`, a hash).
+    let mut carry = 0u64;
+    for (block, (&digits, &alnum)) in t.digit_masks().iter().zip(t.alnum_masks()).enumerate() {
+        let mut starts = digits & !((alnum << 1) | carry);
+        carry = alnum >> 63;
+        while starts != 0 {
+            let d = block * 64 + starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            if d < at || d >= hay.len() {
+                continue;
+            }
+            let run = hay.get(d..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
+            if run > 5 {
+                continue;
+            }
+            if let Some((s, e)) = address_at(hay, d) {
+                push_window(&mut windows, s, (e + RIGHT_REACH + 8).min(hay.len()));
+                at = e;
+            }
         }
     }
     windows
