@@ -24,5 +24,5 @@ pub mod token;
 pub mod vault;
 pub mod verify;
 
-#[cfg(target_family = "wasm")]
+#[cfg(any(target_family = "wasm", feature = "native"))]
 mod host;

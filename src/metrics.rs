@@ -151,6 +151,70 @@ impl<'a> Counter<'a> {
     }
 }
 
+/// The label values the filter can write, for a host that must define every counter
+/// before it counts (Envoy's dynamic modules define them with the configuration).
+pub const PROVIDERS: &[&str] =
+    &["openai.chat", "openai.responses", "anthropic.messages", "gemini", "generic", "api", "none"];
+pub const REFUSAL_CODES: &[&str] = &[
+    "veil_invalid_json",
+    "veil_unscannable",
+    "veil_body_too_large",
+    "veil_unsupported_encoding",
+    "veil_invalid_encoding",
+    "veil_unscannable_transport",
+];
+pub const RESTORE_SKIPS: &[&str] = &["encoded", "large"];
+pub const VERIFY_SKIPS: &[&str] = &[
+    "too_short",
+    "no_text",
+    "encoded",
+    "budget",
+    "verifier_timeout",
+    "verifier_unavailable",
+    "verifier_error",
+    "verifier_garbage",
+    "verifier_misconfigured",
+];
+const VERIFY_ALL: [Verify; 10] = [
+    Verify::Responses,
+    Verify::Claims,
+    Verify::Verified,
+    Verify::Warnings,
+    Verify::Errors,
+    Verify::CacheHits,
+    Verify::Calls,
+    Verify::Retries,
+    Verify::DroppedClaims,
+    Verify::LatencyMsTotal,
+];
+
+impl<'a> Counter<'a> {
+    /// Every counter the filter can write under a policy whose rules have `categories`.
+    pub fn every(categories: &[&'a str]) -> Vec<Counter<'a>> {
+        let mut all = vec![
+            Counter::Exempt,
+            Counter::ScanRemembered,
+            Counter::UnscannableParts,
+            Counter::TokensIssued,
+            Counter::TokensRestored,
+            Counter::VaultWrites,
+            Counter::VaultEvicted,
+            Counter::VaultWriteFailures,
+            Counter::VaultRestored,
+            Counter::VaultExpired,
+        ];
+        all.extend(REFUSAL_CODES.iter().map(|c| Counter::Refused(c)));
+        all.extend(categories.iter().map(|c| Counter::Findings(c)));
+        all.extend(RESTORE_SKIPS.iter().map(|r| Counter::RestoreSkipped(r)));
+        all.extend(VERIFY_SKIPS.iter().map(|r| Counter::VerifySkipped(r)));
+        all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
+        for provider in PROVIDERS {
+            all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
+        }
+        all
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +278,46 @@ mod tests {
             full.char_indices().filter(|(i, _)| !removed.iter().any(|r| r.contains(i))).map(|(_, c)| c).collect();
         let prometheus = kept.strip_prefix("wasmcustom.").unwrap().replace('.', "_");
         (prometheus, tags)
+    }
+
+    #[test]
+    fn every_lists_each_code_the_core_writes() {
+        use crate::redact::Refusal;
+        use crate::verify::SkipReason;
+        let every = Counter::every(&["EMAIL"]);
+        for r in [
+            Refusal::InvalidJson,
+            Refusal::Unscannable,
+            Refusal::TooLarge,
+            Refusal::UnsupportedEncoding,
+            Refusal::InvalidEncoding,
+            Refusal::Transport,
+        ] {
+            assert!(every.contains(&Counter::Refused(r.code())), "{r:?}");
+        }
+        for s in [
+            SkipReason::TooShort,
+            SkipReason::NoText,
+            SkipReason::Encoded,
+            SkipReason::Budget,
+            SkipReason::VerifierTimeout,
+            SkipReason::VerifierUnavailable,
+            SkipReason::VerifierError,
+            SkipReason::VerifierGarbage,
+            SkipReason::VerifierMisconfigured,
+        ] {
+            assert!(every.contains(&Counter::VerifySkipped(s.code())), "{s:?}");
+        }
+        for p in [
+            crate::provider::Provider::OpenAiChat,
+            crate::provider::Provider::OpenAiResponses,
+            crate::provider::Provider::Anthropic,
+            crate::provider::Provider::Gemini,
+            crate::provider::Provider::Generic,
+        ] {
+            assert!(PROVIDERS.contains(&p.name()), "{p:?}");
+        }
+        assert!(every.contains(&Counter::Findings("EMAIL")));
     }
 
     #[test]

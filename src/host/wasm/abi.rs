@@ -21,8 +21,7 @@ use std::ptr::{null, null_mut};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A Proxy-Wasm call that did not succeed: the status Envoy returned (never data).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct HostError(pub u32);
+use crate::host::env::HostError;
 
 type Result<T> = std::result::Result<T, HostError>;
 
