@@ -29,6 +29,24 @@ from tests.rig import fake_vendor, fake_verifier
 
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
+# The native build (`cargo xtask native`): Envoy's dynamic module.
+NATIVE = ROOT / "target" / "native" / "libveil.so"
+# Which build of the filter the rig runs: `wasm` (veil.wasm, the default) or `native`
+# (libveil.so). `cargo xtask test` runs the end-to-end suite once with each.
+BUILD = os.environ.get("VEIL_BUILD", "wasm")
+if BUILD not in ("wasm", "native"):
+    raise RuntimeError(f"VEIL_BUILD must be wasm or native, not {BUILD!r}")
+# The namespace of the native module's counters (`metrics_namespace` in
+# envoy/gateway-native.yaml); `Envoy.stats()` reports them under the Wasm filter's,
+# `wasmcustom.`, so that both builds are read by the same assertions.
+NATIVE_STATS = "veilcustom."
+# Where each build keeps the audit event for access loggers (`audit.sink: access_log`).
+AUDIT_FILTER_STATE = {"wasm": "wasm.veil.audit", "native": "veil.audit"}[BUILD]
+# What starts each log call of the filter in Envoy's log (a Wasm VM's, a module's).
+LOG_MARK = {"wasm": "wasm log", "native": "[dynamic_modules]"}[BUILD]
+# Set by `render` for the native build: environment variables for the Envoy process
+# (the Wasm build passes them to its VM in the config instead).
+_PROCESS_ENV = "__veil_process_env__"
 ENVOY_DIR = ROOT / "envoy"
 # The control plane: `cargo test --workspace` (and so `cargo xtask test`) builds it.
 VEILCTL = ROOT / "target" / "debug" / "veilctl"
@@ -108,6 +126,8 @@ def render(
             log["typed_config"]["path"] = str(access_log_path)
     if not with_filter:
         hcm["http_filters"] = [f for f in filters if f["name"] != "veil"]
+    if BUILD == "native":
+        return _native(config, plugin_config, env, vendor_port, verifier_port)
     for f in filters:
         if f["name"] != "veil":
             continue
@@ -130,6 +150,49 @@ def render(
     return config
 
 
+def native_filter(plugin_config: dict | None, module: Path = NATIVE) -> dict:
+    """The native module's filter (envoy/gateway-native.yaml's) with this policy."""
+    return {
+        "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
+        "dynamic_module_config": {
+            "name": "veil",
+            "module": {"local": {"filename": str(module)}},
+            "metrics_namespace": NATIVE_STATS.rstrip("."),
+        },
+        "filter_name": "veil",
+        "filter_config": {
+            "@type": "type.googleapis.com/google.protobuf.StringValue",
+            "value": json.dumps(plugin_config if plugin_config is not None else {}),
+        },
+    }
+
+
+def _native(config: dict, plugin_config, env, vendor_port, verifier_port) -> dict:
+    """A rendered Wasm gateway made a native one: the veil filter replaced by the
+    module with the same policy (a Wasm config's own `configuration` if none is given),
+    its VM's environment moved to the process, the audit filter state renamed."""
+    hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+    process_env = dict(env or {})
+    for f in hcm["http_filters"]:
+        if f["name"] != "veil":
+            continue
+        wasm = f["typed_config"].get("config", {})
+        if plugin_config is None and "configuration" in wasm:
+            plugin_config = json.loads(wasm["configuration"]["value"])
+        process_env.update(wasm.get("vm_config", {}).get("environment_variables", {}).get("key_values", {}))
+        f["typed_config"] = native_filter(plugin_config)
+    for cluster in config["static_resources"]["clusters"]:
+        ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
+        if cluster["name"] == "vendor":
+            ep["address"]["socket_address"]["port_value"] = vendor_port
+        if cluster["name"] == "verifier" and verifier_port is not None:
+            ep["address"]["socket_address"]["port_value"] = verifier_port
+    config = json.loads(json.dumps(config).replace("wasm.veil.audit", AUDIT_FILTER_STATE))
+    if process_env:
+        config[_PROCESS_ENV] = process_env
+    return config
+
+
 class Envoy:
     """A running Envoy process with its log captured to a file: in `workdir` if given
     (the caller's to remove), else in a temporary directory of its own that `stop()`
@@ -144,6 +207,10 @@ class Envoy:
         log_level: str = "info",
         env: dict[str, str] | None = None,
     ):
+        config = dict(config)
+        process_env = config.pop(_PROCESS_ENV, None)
+        if process_env:
+            env = {**(env or {}), **process_env}
         self.admin_port = config["admin"]["address"]["socket_address"]["port_value"]
         self.port = config["static_resources"]["listeners"][0]["address"]["socket_address"]["port_value"]
         self._owns_workdir = workdir is None
@@ -222,7 +289,16 @@ class Envoy:
         time.sleep(self.SETTLE_SECONDS)
         with urllib.request.urlopen(f"http://127.0.0.1:{self.admin_port}/stats?format=json", timeout=5) as r:
             data = json.load(r)
-        return {s["name"]: s["value"] for s in data["stats"] if "value" in s}
+        stats = {s["name"]: s["value"] for s in data["stats"] if "value" in s}
+        if BUILD == "native":
+            # The module defines every counter with its configuration; the Wasm filter
+            # on first use. A counter at 0 is left out, as it is from Wasm.
+            stats = {
+                ("wasmcustom." + k[len(NATIVE_STATS):] if k.startswith(NATIVE_STATS) else k): v
+                for k, v in stats.items()
+                if not (k.startswith(NATIVE_STATS) and v == 0)
+            }
+        return stats
 
     def cpu_seconds(self) -> float:
         """utime + stime of the Envoy process so far."""

@@ -37,6 +37,8 @@ cargo xtask <command>
                   gemma3-270m model with llama.cpp's OpenAI-compatible server, and
                   sends streamed and whole requests through Envoy + veil.wasm to it
   build           build target/wasm32-wasip1/release/veil.wasm
+  native          build target/native/libveil.so, the Envoy dynamic module (for the
+                  host platform and the Envoy release in .venv: 1.40)
   package [--image REGISTRY/REPOSITORY] [--out DIR]
                   build, then write target/oci/veil-<version>.tar (veil.wasm as an OCI
                   image for Istio, an OCI image layout) and target/oci/wasmplugin.yaml
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "setup" => setup(),
         "build" => setup().and_then(|_| build()),
+        "native" => native(),
         "package" => wasm_target().and_then(|_| build()).and_then(|_| package::run(&root(), &wasm_path(), rest)),
         "test" => test(),
         "demo" => setup()
@@ -211,6 +214,38 @@ fn build() -> Result {
     Ok(())
 }
 
+/// `target/native/libveil.so`: the crate's `cdylib` for the host platform with the
+/// dynamic-modules host (feature `native`), copied out of Cargo's own directory.
+fn native() -> Result {
+    step("cargo build --release -p veil --lib --features native");
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+        "build",
+        "--release",
+        "-p",
+        "veil",
+        "--lib",
+        "--features",
+        "native",
+    ]))?;
+    let built = root().join("target").join("release").join("libveil.so");
+    let out = native_path();
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    // A new file (not written over the old one): an Envoy that has the old one loaded
+    // keeps its mapping.
+    let tmp = out.with_extension("so.new");
+    std::fs::copy(&built, &tmp).map_err(|e| format!("{}: {e}", built.display()))?;
+    std::fs::rename(&tmp, &out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let size = std::fs::metadata(&out).map_err(|e| e.to_string())?.len();
+    step(&format!("{}: {size} bytes", out.display()));
+    Ok(())
+}
+
+fn native_path() -> PathBuf {
+    root().join("target").join("native").join("libveil.so")
+}
+
 /// `examples/core_speed.rs` natively, then built for wasm32-wasip1 and run by Node.
 fn bench_v8() -> Result {
     require_node()?;
@@ -236,6 +271,7 @@ fn bench_v8() -> Result {
 fn test() -> Result {
     setup()?;
     build()?;
+    native()?;
     clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
@@ -243,8 +279,14 @@ fn test() -> Result {
     unit_tests_in_v8()?;
     build_veilctl()?;
     ensure_chromium()?;
-    step("pytest tests/e2e (real Envoy, real SDKs)");
-    python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
+    // The same suite, the same assertions, once per build of the filter.
+    for build in ["wasm", "native"] {
+        step(&format!("pytest tests/e2e with VEIL_BUILD={build} (real Envoy, real SDKs)"));
+        run(Command::new(venv_bin("python"))
+            .args(["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"])
+            .env("VEIL_BUILD", build))?;
+    }
+    Ok(())
 }
 
 /// The core's unit tests again, built for wasm32-wasip1 and run in Node's V8 (the
@@ -286,6 +328,19 @@ fn clippy() -> Result {
     }
     step("cargo clippy --workspace --all-targets -- -D warnings");
     run(Command::new(&cargo).args(["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    step("cargo clippy -p veil --lib --features native -- -D warnings");
+    run(Command::new(&cargo).args([
+        "clippy",
+        "--quiet",
+        "-p",
+        "veil",
+        "--lib",
+        "--features",
+        "native",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     step(&format!("cargo clippy -p veil --target {WASM_TARGET} -- -D warnings"));
     run(Command::new(&cargo).args([
         "clippy",

@@ -28,7 +28,7 @@ use std::ptr::{null, null_mut};
 /// The ABI version this module was written against. Envoy compares it with its own and
 /// logs a warning on a mismatch rather than refusing the module (checked by trying);
 /// a module must be built for the Envoy release it runs in (README).
-static ABI_VERSION: &[u8] = b"veil-envoy-1.40.0\0";
+static ABI_VERSION: &[u8] = b"1.40.0\0";
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -216,6 +216,11 @@ extern "C" {
         value: ModuleBuffer,
     ) -> bool;
     fn envoy_dynamic_module_callback_http_filter_continue_encoding(filter: *mut c_void);
+    fn envoy_dynamic_module_callback_http_filter_get_attribute_string(
+        filter: *mut c_void,
+        attribute: u32,
+        result: *mut EnvoyBuffer,
+    ) -> bool;
     fn envoy_dynamic_module_callback_http_filter_http_callout(
         filter: *mut c_void,
         callout_id: *mut u64,
@@ -422,6 +427,23 @@ impl Filter {
                 ModuleBuffer::of(value),
             )
         }
+    }
+
+    /// The URI SAN of the peer's certificate (attribute
+    /// `connection.uri_san_peer_certificate`, id 37 of `envoy_dynamic_module_type_attribute_id`).
+    pub(super) fn peer_uri_san(&self) -> Option<Vec<u8>> {
+        const CONNECTION_URI_SAN_PEER_CERTIFICATE: u32 = 37;
+        let mut out = EnvoyBuffer::empty();
+        // SAFETY: live filter pointer; `out` writable.
+        let found = unsafe {
+            envoy_dynamic_module_callback_http_filter_get_attribute_string(
+                self.0,
+                CONNECTION_URI_SAN_PEER_CERTIFICATE,
+                &mut out,
+            )
+        };
+        // SAFETY: Envoy wrote `out` for a found attribute; copied at once.
+        found.then(|| unsafe { out.to_vec() })
     }
 
     /// Lets a response the filter stopped go on.

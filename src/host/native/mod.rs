@@ -236,7 +236,10 @@ impl Host for NativeHost {
 
     fn set_header(&self, map: Map, name: &str, value: Option<&str>) -> HostResult<()> {
         let m = header_map(map).ok_or(HostError(2))?;
-        if self.filter.set_header(m, name, value.map(str::as_bytes)) {
+        // Envoy answers `false` to removing a header that is not there: done all the same.
+        if self.filter.set_header(m, name, value.map(str::as_bytes))
+            || (value.is_none() && self.filter.header(m, name).is_none())
+        {
             Ok(())
         } else {
             Err(HostError(1))
@@ -270,11 +273,19 @@ impl Host for NativeHost {
         new.extend_from_slice(bytes);
         new.extend_from_slice(whole.get(to..).unwrap_or_default());
         let chunk = self.state.in_body.get() && !self.filter.received_is_buffered(request);
-        let mut ok = self.filter.drain(buffered, self.filter.body_size(buffered));
+        // Envoy answers `false` for a body it does not have (nothing buffered yet):
+        // only what is there is drained.
+        let drain = |body: Body| {
+            let size = self.filter.body_size(body);
+            size == 0 || self.filter.drain(body, size)
+        };
+        let mut ok = drain(buffered);
         if chunk {
-            ok &= self.filter.drain(received, self.filter.body_size(received));
+            ok &= drain(received);
         }
-        ok &= self.filter.append(if chunk { received } else { buffered }, &new);
+        let target =
+            if chunk || self.filter.body_size(buffered) == 0 && self.state.in_body.get() { received } else { buffered };
+        ok &= new.is_empty() || self.filter.append(target, &new);
         if ok {
             Ok(())
         } else {
@@ -300,9 +311,8 @@ impl Host for NativeHost {
         }
     }
 
-    /// Not read on this host yet: `vault.scope: peer` gives each request its own scope.
     fn peer_identity(&self) -> Option<Vec<u8>> {
-        None
+        self.filter.peer_uri_san()
     }
 
     fn store(&self) -> &dyn Store {
