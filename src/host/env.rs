@@ -27,6 +27,7 @@ pub(crate) enum Map {
 
 /// Bodies the flow reads or writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // the names of the ABI's buffers
 pub(crate) enum Buffer {
     /// The request body as buffered so far (with the chunk of this callback).
     RequestBody,
@@ -96,6 +97,11 @@ pub(crate) trait Host {
     fn has_timer(&self) -> bool;
     /// Asks to be woken (the worker's tick) within `period`.
     fn set_tick(&self, period: Duration);
+    /// Wakes this request itself (its verification) after `delay`, if the host can;
+    /// `false`: it cannot, and the worker's tick does (Wasm).
+    fn wake_after(&self, _delay: Duration) -> bool {
+        false
+    }
     /// Starts a verifier call; its answer comes back to this request with the id.
     fn dispatch(
         &self,

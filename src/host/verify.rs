@@ -176,6 +176,11 @@ impl VeilHttp {
             let calls: Vec<Call> = v.session.poll(now, secs, self.host.cache());
             if calls.is_empty() {
                 let wakeup = v.session.next_wakeup();
+                if let Some(at) = wakeup {
+                    if self.host.wake_after(Duration::from_millis(at.saturating_sub(now))) {
+                        return;
+                    }
+                }
                 let period = self.alarm.try_borrow_mut().ok().and_then(|mut a| a.wake_at(self.id, wakeup, now));
                 if let Some(ms) = period {
                     // Sets the worker's tick (Proxy-Wasm keeps one timer per root context).

@@ -210,7 +210,7 @@ def families(servers, tmp_path_factory):
     policy, ecds = tmp / "policy.yaml", tmp / "veil.default.yaml"
     policy.write_text(yaml.safe_dump(POLICY))
     subprocess.run(
-        [str(rig.VEILCTL), "xds", "write", str(policy), "--name", "veil.default", "--out", str(ecds), "--wasm", str(rig.WASM)],
+        [str(rig.VEILCTL), "xds", "write", str(policy), "--name", "veil.default", "--out", str(ecds), *rig.filter_target()],
         check=True, capture_output=True, timeout=60,
     )
     config = rig.render_dynamic(

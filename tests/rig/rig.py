@@ -111,9 +111,12 @@ def render(
     env: dict[str, str] | None = None,
     verifier_port: int | None = None,
     access_log_path: Path | None = None,
+    build: str | None = None,
+    native: Path = NATIVE,
 ) -> dict:
     """Returns the Envoy config from `source` with this run's ports and wasm path (and
-    its file access logs writing to `access_log_path`)."""
+    its file access logs writing to `access_log_path`); with `build` `native` (default:
+    `BUILD`), the filter is the native module `native` instead."""
     config = yaml.safe_load(Path(source).read_text())
     config = copy.deepcopy(config)
     config["admin"]["address"]["socket_address"]["port_value"] = admin_port
@@ -126,8 +129,8 @@ def render(
             log["typed_config"]["path"] = str(access_log_path)
     if not with_filter:
         hcm["http_filters"] = [f for f in filters if f["name"] != "veil"]
-    if BUILD == "native":
-        return _native(config, plugin_config, env, vendor_port, verifier_port)
+    if (build or BUILD) == "native":
+        return _native(config, plugin_config, env, vendor_port, verifier_port, native)
     for f in filters:
         if f["name"] != "veil":
             continue
@@ -150,10 +153,24 @@ def render(
     return config
 
 
+NATIVE_FILTER_TYPE = "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter"
+
+
+def filter_target() -> list[str]:
+    """`veilctl xds` options naming the build under test's code."""
+    return ["--native", str(NATIVE)] if BUILD == "native" else ["--wasm", str(WASM)]
+
+
+def policy_of(resource: dict) -> dict:
+    """The `StringValue` holding the policy JSON in an ECDS resource of either build."""
+    typed = resource["typed_config"]
+    return typed["filter_config"] if "filter_config" in typed else typed["config"]["configuration"]
+
+
 def native_filter(plugin_config: dict | None, module: Path = NATIVE) -> dict:
     """The native module's filter (envoy/gateway-native.yaml's) with this policy."""
     return {
-        "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
+        "@type": NATIVE_FILTER_TYPE,
         "dynamic_module_config": {
             "name": "veil",
             "module": {"local": {"filename": str(module)}},
@@ -167,7 +184,7 @@ def native_filter(plugin_config: dict | None, module: Path = NATIVE) -> dict:
     }
 
 
-def _native(config: dict, plugin_config, env, vendor_port, verifier_port) -> dict:
+def _native(config: dict, plugin_config, env, vendor_port, verifier_port, module: Path = NATIVE) -> dict:
     """A rendered Wasm gateway made a native one: the veil filter replaced by the
     module with the same policy (a Wasm config's own `configuration` if none is given),
     its VM's environment moved to the process, the audit filter state renamed."""
@@ -180,7 +197,7 @@ def _native(config: dict, plugin_config, env, vendor_port, verifier_port) -> dic
         if plugin_config is None and "configuration" in wasm:
             plugin_config = json.loads(wasm["configuration"]["value"])
         process_env.update(wasm.get("vm_config", {}).get("environment_variables", {}).get("key_values", {}))
-        f["typed_config"] = native_filter(plugin_config)
+        f["typed_config"] = native_filter(plugin_config, module)
     for cluster in config["static_resources"]["clusters"]:
         ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
         if cluster["name"] == "vendor":
@@ -405,6 +422,8 @@ def render_dynamic(
         config["dynamic_resources"]["ads_config"]["api_type"] = "DELTA_GRPC"
     hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
     for f in hcm["http_filters"]:
+        if BUILD == "native" and "config_discovery" in f:
+            f["config_discovery"]["type_urls"] = [NATIVE_FILTER_TYPE]
         source_cfg = f.get("config_discovery", {}).get("config_source", {})
         if ecds_path is not None and "path_config_source" in source_cfg:
             source_cfg["path_config_source"] = {
@@ -434,7 +453,7 @@ class ControlPlane:
             str(VEILCTL), "xds", "serve",
             "--policies", str(policies),
             "--listen", f"127.0.0.1:{self.port}",
-            "--wasm", str(wasm),
+            *(["--native", str(NATIVE)] if BUILD == "native" else ["--wasm", str(wasm)]),
             "--poll-ms", str(poll_ms),
         ]
         if unchecked:

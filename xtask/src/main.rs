@@ -21,15 +21,20 @@ const WASM_SIZE_LIMIT: u64 = 3 * 1024 * 1024;
 const USAGE: &str = "\
 cargo xtask <command>
 
-  demo [--once] [--xds]
+  demo [--once] [--xds] [--native]
                   build, start Envoy + veil.wasm + a fake vendor, send a demo request,
                   show what the vendor saw next to what the client got; then keep the
                   gateway on http://127.0.0.1:10000 until Ctrl-C (--once: exit).
                   --xds: the policy comes from `veilctl xds serve` watching policies/,
-                  so editing policies/default.yaml takes effect live
+                  so editing policies/default.yaml takes effect live; --native: the
+                  native module (libveil.so) instead of veil.wasm
   test            install what is needed, build, run every test (Rust + real Envoy)
   bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to
                   tests/tools/bench.py)
+  bench-hosts [ARGS]
+                  plain Envoy, Envoy + veil.wasm and Envoy + libveil.so in one
+                  interleaved run at 1, 16 and 128 KiB (Envoy CPU per request; ARGS go to
+                  tests/tools/bench_builds.py, e.g. --workload unique --rounds 9)
   bench-v8        the core (redaction, detection) on bench-like bodies, natively and in
                   V8 through Node's WASI (examples/core_speed.rs), without Envoy
   verify-llm      claim verification with a real local LLM: builds llama-cpp-python
@@ -68,12 +73,18 @@ fn main() -> ExitCode {
         "test" => test(),
         "demo" => setup()
             .and_then(|_| build())
+            .and_then(|_| if rest.iter().any(|a| a == "--native") { native() } else { Ok(()) })
             .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
             .and_then(|_| demo(rest)),
         "bench" => setup()
             .and_then(|_| build())
             .and_then(|_| ensure_wrk())
             .and_then(|_| python(&["-m", "tests.tools.bench"], rest)),
+        "bench-hosts" => setup()
+            .and_then(|_| build())
+            .and_then(|_| native())
+            .and_then(|_| ensure_wrk())
+            .and_then(|_| bench_hosts(rest)),
         "bench-v8" => setup().and_then(|_| bench_v8()),
         "verify-llm" => setup()
             .and_then(|_| build())
@@ -240,6 +251,16 @@ fn native() -> Result {
     let size = std::fs::metadata(&out).map_err(|e| e.to_string())?.len();
     step(&format!("{}: {size} bytes", out.display()));
     Ok(())
+}
+
+/// The two builds against plain Envoy, interleaved (tests/tools/bench_builds.py).
+fn bench_hosts(rest: &[String]) -> Result {
+    let (wasm, native) = (wasm_path(), native_path());
+    let mut args: Vec<String> = vec!["--sizes".into(), "1024,16384,131072".into(), "--pii".into(), "1024".into()];
+    args.extend(rest.iter().cloned());
+    args.push(wasm.display().to_string());
+    args.push(native.display().to_string());
+    python(&["-m", "tests.tools.bench_builds"], &args)
 }
 
 fn native_path() -> PathBuf {

@@ -216,6 +216,9 @@ extern "C" {
         value: ModuleBuffer,
     ) -> bool;
     fn envoy_dynamic_module_callback_http_filter_continue_encoding(filter: *mut c_void);
+    fn envoy_dynamic_module_callback_http_filter_scheduler_new(filter: *mut c_void) -> *mut c_void;
+    fn envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler: *mut c_void, event_id: u64);
+    fn envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler: *mut c_void);
     fn envoy_dynamic_module_callback_http_filter_get_attribute_string(
         filter: *mut c_void,
         attribute: u32,
@@ -444,6 +447,35 @@ impl Filter {
         };
         // SAFETY: Envoy wrote `out` for a found attribute; copied at once.
         found.then(|| unsafe { out.to_vec() })
+    }
+
+    /// Makes Envoy call `on_http_filter_scheduled` for this filter, on its worker
+    /// thread, after `delay` (a filter has no timer: a thread sleeps, then commits the
+    /// event through Envoy's scheduler, which is made for other threads). `false` if
+    /// Envoy gave no scheduler or no thread could be started.
+    pub(super) fn wake_after(&self, delay: std::time::Duration, event_id: u64) -> bool {
+        /// Envoy's scheduler object, owned by the module until it deletes it.
+        struct Scheduler(*mut c_void);
+        // SAFETY: the header makes the scheduler for use from any thread ("dispatch HTTP
+        // filter operations from any thread"); it is moved to one thread, used once and
+        // deleted there.
+        unsafe impl Send for Scheduler {}
+        // SAFETY: live filter pointer; we own the returned scheduler.
+        let scheduler = Scheduler(unsafe { envoy_dynamic_module_callback_http_filter_scheduler_new(self.0) });
+        if scheduler.0.is_null() {
+            return false;
+        }
+        let spawned = std::thread::Builder::new().name("veil-wake".into()).spawn(move || {
+            let scheduler = scheduler;
+            std::thread::sleep(delay);
+            // SAFETY: the scheduler is ours and not deleted yet; Envoy posts the event
+            // to the filter's worker and drops it if the filter is gone by then.
+            unsafe {
+                envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler.0, event_id);
+                envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler.0);
+            }
+        });
+        spawned.is_ok()
     }
 
     /// Lets a response the filter stopped go on.
@@ -736,7 +768,11 @@ extern "C" fn envoy_dynamic_module_on_http_filter_http_stream_reset(
 }
 
 #[no_mangle]
-extern "C" fn envoy_dynamic_module_on_http_filter_scheduled(_envoy: *mut c_void, _ptr: *const c_void, _event: u64) {}
+extern "C" fn envoy_dynamic_module_on_http_filter_scheduled(_envoy: *mut c_void, ptr: *const c_void, event: u64) {
+    // SAFETY: a live filter object of this module (Envoy drops the event of a filter
+    // that is gone).
+    unsafe { filter(ptr) }.scheduled(event);
+}
 
 #[no_mangle]
 extern "C" fn envoy_dynamic_module_on_http_filter_config_scheduled(

@@ -149,6 +149,9 @@ struct HostState {
     in_body: Cell<bool>,
     /// The verifier answer being handled.
     callout: RefCell<Option<CalloutAnswer>>,
+    /// The response is to go on once the current hook's work is done: Envoy would
+    /// otherwise run the rest of the stream (its end included) inside our call.
+    resume: Cell<bool>,
 }
 
 impl NativeHost {
@@ -298,8 +301,9 @@ impl Host for NativeHost {
         Ok(())
     }
 
+    /// Done when the hook that asks for it returns (`NativeFilter::with_http`).
     fn resume_response(&self) -> HostResult<()> {
-        self.filter.continue_encoding();
+        self.state.resume.set(true);
         Ok(())
     }
 
@@ -341,6 +345,11 @@ impl Host for NativeHost {
 
     fn set_tick(&self, _period: Duration) {}
 
+    /// A thread sleeps, then Envoy's scheduler wakes this stream on its worker.
+    fn wake_after(&self, delay: Duration) -> bool {
+        self.filter.wake_after(delay, 1)
+    }
+
     fn dispatch(
         &self,
         cluster: &str,
@@ -370,6 +379,8 @@ struct NativeFilter {
     http: Option<Rc<RefCell<VeilHttp>>>,
     host: NativeHost,
     logged: Cell<bool>,
+    /// The stream ended inside one of our own calls: its log runs when that call returns.
+    complete_pending: Cell<bool>,
 }
 
 impl NativeFilter {
@@ -382,16 +393,25 @@ impl NativeFilter {
         let host = NativeHost { filter, config: Arc::clone(&config.0), state: Rc::default() };
         let worker = worker(&config.0, &host);
         let http = worker.as_ref().and_then(|w| Some(w.try_borrow().ok()?.new_request(id, Box::new(host.clone()))));
-        NativeFilter { id, worker, http, host, logged: Cell::new(false) }
+        NativeFilter { id, worker, http, host, logged: Cell::new(false), complete_pending: Cell::new(false) }
     }
 
     /// Runs a hook on the stream's state; `otherwise` when there is none or it is busy
     /// (a hook nested in one of our own calls).
+    /// Then does what the hook left for after it: lets a response go on, and logs a
+    /// stream that ended meanwhile.
     fn with_http<R>(&self, otherwise: R, f: impl FnOnce(&mut VeilHttp) -> R) -> R {
-        match self.http.as_ref().map(|h| h.try_borrow_mut()) {
+        let r = match self.http.as_ref().map(|h| h.try_borrow_mut()) {
             Some(Ok(mut http)) => f(&mut http),
-            _ => otherwise,
+            _ => return otherwise,
+        };
+        if self.host.state.resume.replace(false) {
+            self.host.filter.continue_encoding();
         }
+        if self.complete_pending.replace(false) {
+            self.stream_complete();
+        }
+        r
     }
 
     /// A stream with no state cannot be inspected: refused (fail closed).
@@ -449,6 +469,11 @@ impl NativeFilter {
     /// The stream is over: its audit line and counters; then, as this host has no
     /// timer, the worker's vault sweep when one is due.
     fn stream_complete(&self) {
+        if self.http.as_ref().is_some_and(|h| h.try_borrow_mut().is_err()) {
+            // Inside one of our calls (a resumed response ran to its end): later.
+            self.complete_pending.set(true);
+            return;
+        }
         if self.logged.replace(true) {
             return;
         }
@@ -458,6 +483,11 @@ impl NativeFilter {
             let now = SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
             worker.sweep_if_due(&self.host, now);
         }
+    }
+
+    /// A wake-up this stream asked for (`Host::wake_after`): a verifier retry is due.
+    fn scheduled(&self, _event: u64) {
+        self.with_http((), VeilHttp::verify_wake);
     }
 
     fn callout_done(&self, id: u64, answer: CalloutAnswer) {
