@@ -41,7 +41,9 @@ cargo xtask <command>
                   into .venv-llm (about 6-10 minutes on 2 cores, once), serves the
                   gemma3-270m model with llama.cpp's OpenAI-compatible server, and
                   sends streamed and whole requests through Envoy + veil.wasm to it
-  build           build target/wasm32-wasip1/release/veil.wasm
+  build [--symbols]
+                  build target/wasm32-wasip1/release/veil.wasm (--symbols: keep the
+                  function names, for readable stack traces in Envoy's log)
   native          build target/native/libveil.so, the Envoy dynamic module (for the
                   host platform and the Envoy release in .venv: 1.40)
   package [--image REGISTRY/REPOSITORY] [--out DIR]
@@ -67,7 +69,7 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "setup" => setup(),
-        "build" => setup().and_then(|_| build()),
+        "build" => setup().and_then(|_| build_wasm(rest.iter().any(|a| a == "--symbols"))),
         "native" => native(),
         "package" => wasm_target().and_then(|_| build()).and_then(|_| package::run(&root(), &wasm_path(), rest)),
         "test" => test(),
@@ -207,15 +209,18 @@ fn setup() -> Result {
 }
 
 fn build() -> Result {
+    build_wasm(false)
+}
+
+/// The release build strips symbol names (Cargo.toml); `symbols` keeps them.
+fn build_wasm(symbols: bool) -> Result {
     step(&format!("cargo build --release --target {WASM_TARGET} -p veil"));
-    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
-        "build",
-        "--release",
-        "--target",
-        WASM_TARGET,
-        "-p",
-        "veil",
-    ]))?;
+    let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo.args(["build", "--release", "--target", WASM_TARGET, "-p", "veil"]);
+    if symbols {
+        cargo.env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
+    }
+    run(&mut cargo)?;
     let wasm = wasm_path();
     let size = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
     step(&format!("veil.wasm: {size} bytes (limit {WASM_SIZE_LIMIT})"));
