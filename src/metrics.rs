@@ -239,20 +239,7 @@ mod tests {
             Counter::VaultExpired,
             Counter::VerifySkipped("verifier_timeout"),
         ];
-        for v in [
-            Verify::Responses,
-            Verify::Claims,
-            Verify::Verified,
-            Verify::Warnings,
-            Verify::Errors,
-            Verify::CacheHits,
-            Verify::Calls,
-            Verify::Retries,
-            Verify::DroppedClaims,
-            Verify::LatencyMsTotal,
-        ] {
-            all.push(Counter::Verify(v));
-        }
+        all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
         for provider in ["openai.chat", "anthropic.messages", "gemini", "generic"] {
             all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
         }

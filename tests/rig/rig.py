@@ -129,10 +129,8 @@ def render(
             log["typed_config"]["path"] = str(access_log_path)
     if not with_filter:
         hcm["http_filters"] = [f for f in filters if f["name"] != "veil"]
-    if (build or BUILD) == "native":
-        return _native(config, plugin_config, env, vendor_port, verifier_port, native)
     for f in filters:
-        if f["name"] != "veil":
+        if f["name"] != "veil" or (build or BUILD) == "native":
             continue
         cfg = f["typed_config"]["config"]
         cfg["vm_config"]["code"]["local"]["filename"] = str(wasm)
@@ -150,6 +148,8 @@ def render(
         if cluster["name"] == "verifier" and verifier_port is not None:
             ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
             ep["address"]["socket_address"]["port_value"] = verifier_port
+    if (build or BUILD) == "native":
+        return _native(config, plugin_config, env, native)
     return config
 
 
@@ -184,7 +184,7 @@ def native_filter(plugin_config: dict | None, module: Path = NATIVE) -> dict:
     }
 
 
-def _native(config: dict, plugin_config, env, vendor_port, verifier_port, module: Path = NATIVE) -> dict:
+def _native(config: dict, plugin_config, env, module: Path = NATIVE) -> dict:
     """A rendered Wasm gateway made a native one: the veil filter replaced by the
     module with the same policy (a Wasm config's own `configuration` if none is given),
     its VM's environment moved to the process, the audit filter state renamed."""
@@ -198,12 +198,6 @@ def _native(config: dict, plugin_config, env, vendor_port, verifier_port, module
             plugin_config = json.loads(wasm["configuration"]["value"])
         process_env.update(wasm.get("vm_config", {}).get("environment_variables", {}).get("key_values", {}))
         f["typed_config"] = native_filter(plugin_config, module)
-    for cluster in config["static_resources"]["clusters"]:
-        ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
-        if cluster["name"] == "vendor":
-            ep["address"]["socket_address"]["port_value"] = vendor_port
-        if cluster["name"] == "verifier" and verifier_port is not None:
-            ep["address"]["socket_address"]["port_value"] = verifier_port
     config = json.loads(json.dumps(config).replace("wasm.veil.audit", AUDIT_FILTER_STATE))
     if process_env:
         config[_PROCESS_ENV] = process_env
