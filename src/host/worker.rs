@@ -123,6 +123,7 @@ impl Worker {
     }
 
     /// The request `id` is over: no wake-up or late verifier answer can find it.
+    #[cfg(feature = "native")]
     pub(crate) fn forget(&self, id: u32) {
         if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
             alarm.forget(id);
