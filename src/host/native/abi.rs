@@ -25,10 +25,11 @@
 use std::ffi::{c_char, c_void};
 use std::ptr::{null, null_mut};
 
-/// The ABI version this module was written against. Envoy compares it with its own and
-/// logs a warning on a mismatch rather than refusing the module (checked by trying);
-/// a module must be built for the Envoy release it runs in (README).
-static ABI_VERSION: &[u8] = b"1.40.0\0";
+/// The ABI version this module was written against: `ENVOY_DYNAMIC_MODULES_ABI_VERSION`
+/// of the header, the string the Envoy 1.40 binary compares with (it logs "matched",
+/// or a warning on a mismatch and loads the module anyway: a module must be built
+/// for the Envoy release it runs in, README; `tests/e2e/test_native.py` checks it).
+static ABI_VERSION: &[u8] = b"v0.2.0\0";
 
 #[repr(C)]
 #[derive(Clone, Copy)]
