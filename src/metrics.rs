@@ -66,6 +66,13 @@ pub enum Counter<'a> {
     Verify(Verify),
     /// Verification skipped, by reason (the audit line's `verification.skipped`).
     VerifySkipped(&'static str),
+    /// Requests through the model stage (`detectors.model`), by its outcome (the
+    /// audit line's `model.outcome`: `answered`, `cached`, `timeout`, …).
+    Model(&'static str),
+    /// Model proposals kept as findings.
+    ModelKept,
+    /// Model proposals dropped, by reason (`not_in_text`, `category`, …).
+    ModelDropped(&'static str),
 }
 
 /// The counters of verification, one increment per response by its summary.
@@ -115,6 +122,9 @@ impl<'a> Counter<'a> {
                 Verify::LatencyMsTotal => "veil.verify.latency_milliseconds_total",
             },
             Counter::VerifySkipped(_) => "veil.verify.skipped_total",
+            Counter::Model(_) => "veil.model.requests_total",
+            Counter::ModelKept => "veil.model.kept_total",
+            Counter::ModelDropped(_) => "veil.model.dropped_total",
         }
     }
 
@@ -126,7 +136,10 @@ impl<'a> Counter<'a> {
             }
             Counter::Refused(code) => [Some(("code", code)), None],
             Counter::Findings(category) => [Some(("category", category)), None],
-            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) => [Some(("reason", reason)), None],
+            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) | Counter::ModelDropped(reason) => {
+                [Some(("reason", reason)), None]
+            }
+            Counter::Model(outcome) => [Some(("outcome", outcome)), None],
             _ => [None, None],
         }
     }
@@ -174,6 +187,10 @@ mod tests {
             Counter::VaultRestored,
             Counter::VaultExpired,
             Counter::VerifySkipped("verifier_timeout"),
+            Counter::Model("answered"),
+            Counter::Model("timeout"),
+            Counter::ModelKept,
+            Counter::ModelDropped("not_in_text"),
         ];
         for v in [
             Verify::Responses,

@@ -12,7 +12,7 @@
 //! - `metrics`: counters and audit lines, batched per worker; `timing`: profiling;
 //! - `request`, `response`, `verify`: the request path, the response path and claim
 //!   verification of one request's state ([`VeilHttp`]), which [`Request`] holds for
-//!   the SDK.
+//!   the SDK; `model`: the request's wait for the detector model.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -33,6 +33,7 @@ use crate::verify::Alarm;
 mod abi;
 mod api;
 mod metrics;
+mod model;
 mod request;
 mod response;
 mod root;
@@ -102,7 +103,11 @@ impl Drop for Request {
 
 impl Context for Request {
     fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, _num_trailers: usize) {
-        self.with((), |http| http.verify_on_call_response(token_id, num_headers, body_size));
+        self.with((), |http| {
+            if !http.model_on_call_response(token_id, num_headers, body_size) {
+                http.verify_on_call_response(token_id, num_headers, body_size);
+            }
+        });
     }
 }
 
@@ -185,6 +190,8 @@ struct VeilHttp {
     verify: Option<HostVerify>,
     /// A call to the gateway's own API (`host/api.rs`), answered here.
     api: Option<api::ApiRequest>,
+    /// The model stage of this request (`host/model.rs`), once it asked the model.
+    model: Option<model::HostModel>,
 }
 
 impl VeilHttp {
@@ -215,6 +222,7 @@ impl VeilHttp {
             response_status: None,
             duration_ms: 0,
             verification: None,
+            model: None,
         })
     }
 

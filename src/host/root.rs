@@ -268,6 +268,7 @@ impl RootContext for VeilRoot {
             verify_env: Rc::clone(&self.verify_env),
             verify: None,
             api: None,
+            model: None,
         }));
         if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
             alarm.add(context_id, Rc::downgrade(&http));

@@ -66,6 +66,55 @@ impl VerifyEnv {
     }
 }
 
+/// A company-hosted model's server, as a dispatched call reaches it: the verifier's,
+/// and the detector model's (`host/model.rs`).
+pub(super) struct Target<'a> {
+    pub cluster: &'a str,
+    pub authority: &'a str,
+    pub path: &'a str,
+    /// `authorization: Bearer …`, when the policy names a key.
+    pub bearer: Option<&'a str>,
+}
+
+impl Target<'_> {
+    /// POSTs the JSON `body`, Envoy cancelling the call after `timeout_ms`. The SDK's
+    /// call: it registers the token so that the answer comes back to this context; it
+    /// returns Envoy's refusals as errors (`BadArgument`: no such cluster).
+    pub(super) fn dispatch(&self, body: &[u8], timeout_ms: u64) -> Result<u32, Status> {
+        let mut headers = vec![
+            (":method", "POST"),
+            (":path", self.path),
+            (":authority", self.authority),
+            ("content-type", "application/json"),
+        ];
+        if let Some(b) = self.bearer {
+            headers.push(("authorization", b));
+        }
+        hostcalls::dispatch_http_call(self.cluster, headers, Some(body), vec![], Duration::from_millis(timeout_ms))
+    }
+}
+
+/// The answer to a dispatched call, in its response callback: its status and body, or
+/// `Failed` without headers (a reset, a refused connection).
+pub(super) fn call_answer(num_headers: usize, body_size: usize) -> Answer {
+    let status = if num_headers == 0 {
+        None
+    } else {
+        abi::header(Map::CallResponseHeaders, ":status")
+            .ok()
+            .flatten()
+            .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
+    };
+    match status {
+        None => Answer::Failed,
+        Some(status) => {
+            let body =
+                if body_size == 0 { None } else { abi::buffer(Buffer::CallResponseBody, 0, body_size).ok().flatten() };
+            Answer::Response { status, body: body.unwrap_or_default() }
+        }
+    }
+}
+
 /// A whole body held while its claims are verified.
 #[derive(Debug)]
 struct HeldBody {
@@ -189,24 +238,13 @@ impl VeilHttp {
             let config = v.session.config().clone();
             let bearer = v.env.bearer(&config);
             for call in calls {
-                let mut headers = vec![
-                    (":method", "POST"),
-                    (":path", config.request_path()),
-                    (":authority", config.authority.as_str()),
-                    ("content-type", "application/json"),
-                ];
-                if let Some(b) = bearer.as_deref() {
-                    headers.push(("authorization", b));
-                }
-                // The SDK's call: it registers the token so that the answer comes back
-                // to this context; it returns Envoy's refusals as errors.
-                let token = hostcalls::dispatch_http_call(
-                    &config.cluster,
-                    headers,
-                    Some(&call.body),
-                    vec![],
-                    Duration::from_millis(call.timeout_ms),
-                );
+                let target = Target {
+                    cluster: &config.cluster,
+                    authority: &config.authority,
+                    path: config.request_path(),
+                    bearer: bearer.as_deref(),
+                };
+                let token = target.dispatch(&call.body, call.timeout_ms);
                 let Some(v) = self.verify.as_mut() else { return };
                 match token {
                     Ok(token) => {
@@ -230,25 +268,7 @@ impl VeilHttp {
             alarm.answered(token);
         }
         let Some(id) = self.verify.as_mut().and_then(|v| v.calls.remove(&token)) else { return };
-        let status = if num_headers == 0 {
-            None
-        } else {
-            abi::header(Map::CallResponseHeaders, ":status")
-                .ok()
-                .flatten()
-                .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
-        };
-        let answer = match status {
-            None => Answer::Failed,
-            Some(status) => {
-                let body = if body_size == 0 {
-                    None
-                } else {
-                    abi::buffer(Buffer::CallResponseBody, 0, body_size).ok().flatten()
-                };
-                Answer::Response { status, body: body.unwrap_or_default() }
-            }
-        };
+        let answer = call_answer(num_headers, body_size);
         let (now, secs) = (now_ms(), now_secs());
         if let Some(v) = self.verify.as_mut() {
             v.session.on_answer(id, answer, now, secs, &SharedCache);
