@@ -154,6 +154,9 @@ pub struct Redaction {
     pub unscannable: u32,
 }
 
+/// The model stage's findings of a decoded text (see [`Redactor::redact_typed_with`]).
+pub type ModelHook<'m> = &'m dyn Fn(&[u8]) -> Vec<Finding>;
+
 /// Inputs that stay fixed for a request.
 #[derive(Clone, Copy)]
 pub struct Redactor<'a> {
@@ -190,12 +193,7 @@ impl Redactor<'_> {
     /// (`model`: a decoded text field or text body → findings in it, see
     /// [`crate::detect::model::Pass`]) merged with the rules' findings. Media payloads
     /// are not asked about.
-    pub fn redact_typed_with(
-        &self,
-        body: &[u8],
-        content_type: &str,
-        model: &dyn Fn(&[u8]) -> Vec<Finding>,
-    ) -> Redaction {
+    pub fn redact_typed_with(&self, body: &[u8], content_type: &str, model: ModelHook<'_>) -> Redaction {
         let mut state = State { model: Some(model), ..State::default() };
         let mut remembered = 0;
         let mut kind = classify(body, content_type);
@@ -436,7 +434,7 @@ impl Payload {
 #[derive(Default)]
 struct State<'m> {
     /// The model stage's findings of a text (see [`Redactor::redact_typed_with`]).
-    model: Option<&'m dyn Fn(&[u8]) -> Vec<Finding>>,
+    model: Option<ModelHook<'m>>,
     counts: BTreeMap<String, u32>,
     tokens: TokenMap,
     edits: Vec<Edit>,
@@ -447,7 +445,7 @@ struct State<'m> {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The model stage's findings of `text`, only those within it.
-fn model_findings(model: &dyn Fn(&[u8]) -> Vec<Finding>, text: &[u8]) -> Vec<Finding> {
+fn model_findings(model: ModelHook<'_>, text: &[u8]) -> Vec<Finding> {
     let mut found = model(text);
     found.retain(|f| f.start < f.end && f.end <= text.len());
     found

@@ -629,8 +629,8 @@ mod tests {
             v["response_format"]["schema"]["properties"]["spans"]["items"]["properties"]["category"]["enum"][0],
             "PERSON"
         );
-        let mut config = DetectorsConfig::default();
-        config.model = ModelConfig { enabled: true, api: Endpoint::Ollama, max_chars: 10, ..ModelConfig::default() };
+        let model = ModelConfig { enabled: true, api: Endpoint::Ollama, max_chars: 10, ..ModelConfig::default() };
+        let config = DetectorsConfig { model, ..DetectorsConfig::default() };
         let ollama = Engine::new(&config).unwrap();
         let (body, _) = ollama.model_request(&texts(&["short"])).unwrap();
         let v: Value = serde_json::from_slice(&body).unwrap();
