@@ -13,7 +13,6 @@ ratio this/base (below 1: this build is faster).
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -60,7 +59,15 @@ def main():
     if os.path.exists(base_tree):
         sh("git", "worktree", "remove", "--force", base_tree)
     sh("git", "worktree", "add", "--detach", base_tree, args.base)
-    shutil.copy(os.path.join(ROOT, "examples", "core_speed.rs"), os.path.join(base_tree, "examples", "core_speed.rs"))
+    example = open(os.path.join(ROOT, "examples", "core_speed.rs"), encoding="utf-8").read()
+    with open(os.path.join(base_tree, "src", "policy.rs"), encoding="utf-8") as f:
+        if "pub fn engine(" not in f.read():
+            # A base from before session 13 has the engine as a field and a Redactor
+            # that takes the whole policy: the same workloads, written its way.
+            example = (example.replace("policy.engine()", "policy.engine")
+                       .replace("profile: policy.profile(None),", "policy: &policy,"))
+    with open(os.path.join(base_tree, "examples", "core_speed.rs"), "w", encoding="utf-8") as f:
+        f.write(example)
     print(f"building {args.base} and this checkout (native and wasm32-wasip1)", file=sys.stderr)
     builds = {"base": build(base_tree, os.path.join(WORK, "target-base")),
               "this": build(ROOT, os.path.join(WORK, "target-this"))}

@@ -40,7 +40,9 @@ cargo xtask <command>
                   the model stage (detectors.model) with the same LLM as the detector:
                   the person-names set (veilctl/eval-names) through Envoy with the
                   rules alone and with the model; prints precision and recall of each
-  build           build target/wasm32-wasip1/release/veil.wasm
+  build [--symbols]
+                  build target/wasm32-wasip1/release/veil.wasm (--symbols: keep the
+                  function names, for readable stack traces in Envoy's log)
   package [--image REGISTRY/REPOSITORY] [--out DIR]
                   build, then write target/oci/veil-<version>.tar (veil.wasm as an OCI
                   image for Istio, an OCI image layout) and target/oci/wasmplugin.yaml
@@ -64,7 +66,7 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "setup" => setup(),
-        "build" => setup().and_then(|_| build()),
+        "build" => setup().and_then(|_| build_wasm(rest.iter().any(|a| a == "--symbols"))),
         "package" => wasm_target().and_then(|_| build()).and_then(|_| package::run(&root(), &wasm_path(), rest)),
         "test" => test(),
         "demo" => setup()
@@ -201,15 +203,18 @@ fn setup() -> Result {
 }
 
 fn build() -> Result {
+    build_wasm(false)
+}
+
+/// The release build strips symbol names (Cargo.toml); `symbols` keeps them.
+fn build_wasm(symbols: bool) -> Result {
     step(&format!("cargo build --release --target {WASM_TARGET} -p veil"));
-    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
-        "build",
-        "--release",
-        "--target",
-        WASM_TARGET,
-        "-p",
-        "veil",
-    ]))?;
+    let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo.args(["build", "--release", "--target", WASM_TARGET, "-p", "veil"]);
+    if symbols {
+        cargo.env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
+    }
+    run(&mut cargo)?;
     let wasm = wasm_path();
     let size = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
     step(&format!("veil.wasm: {size} bytes (limit {WASM_SIZE_LIMIT})"));
