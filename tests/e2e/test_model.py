@@ -221,3 +221,24 @@ def test_an_invalid_model_section_is_rejected_by_envoy(gateways, model, message)
         gateways({"rules": [{"name": "r", "match": {"paths": ["/v1/**"]}, "detectors": {"model": model}}]})
     text = str(err.value)
     assert "veil: policy rejected" in text and message in text
+
+
+def test_with_held_headers_the_length_follows_the_merge_and_block_sends_nothing(gateways, detector, vendor):
+    """`hold_headers: true`: the headers wait with the body for the model; after the
+    merge the vendor gets a true content-length, and a refusal sends it nothing."""
+    envoy = gateways({"hold_headers": True, **model_policy()}, verifier_port=detector.port, concurrency=1)
+    try:
+        detector.script(spans=SCRIPTED[:2])
+        text = prompt()
+        assert chat(envoy, text) == f"You said: {text}"
+        received = vendor.received()
+        assert len(received) == 1 and NAME not in received[0]["body"].decode()
+        assert int(received[0]["headers"]["content-length"]) == len(received[0]["body"])
+        vendor.reset()
+        detector.script(mode="error")
+        with pytest.raises(openai.APIStatusError) as err:
+            chat(envoy, prompt(), headers=STRICT)
+        assert err.value.status_code == 503
+        assert vendor.received() == []
+    finally:
+        envoy.stop()

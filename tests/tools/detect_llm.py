@@ -102,12 +102,13 @@ def run(envoy, items, vendor) -> list:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget-ms", type=int, default=60000)
-    parser.add_argument("--limit", type=int, default=0, help="only the first N paragraphs")
+    parser.add_argument("--limit", type=int, default=0, help="only N paragraphs, spread evenly over the set")
     args = parser.parse_args()
 
     items = paragraphs()
-    if args.limit:
-        items = items[: args.limit]
+    if args.limit and args.limit < len(items):
+        step = len(items) / args.limit
+        items = [items[int(i * step)] for i in range(args.limit)]
     log = rig.ROOT / ".rig" / "llama-server-detect.log"
     llm_port = rig.free_port()
     llm = start_llm(llm_port, log)
