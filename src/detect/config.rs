@@ -42,6 +42,9 @@ pub struct DetectorsConfig {
     /// not scanned again every turn (README, “Conversation memory”).
     pub memory: bool,
     /// Model-assisted detection through a company-hosted model (`detect/model.rs`).
+    /// Written out only when it differs from the default, so rendered policies that do
+    /// not use it stay as they were (a rule's override merges onto the default alike).
+    #[serde(skip_serializing_if = "super::model::ModelConfig::is_default")]
     pub model: super::model::ModelConfig,
 }
 

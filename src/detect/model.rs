@@ -84,6 +84,11 @@ pub const MAX_PROPOSALS: usize = 256;
 pub const MODEL_CONFIDENCE: f32 = 0.8;
 
 impl ModelConfig {
+    /// Whether this is the default (off) configuration.
+    pub fn is_default(&self) -> bool {
+        *self == ModelConfig::default()
+    }
+
     /// Every issue of the section, each with its path under `model` and the bound it broke.
     pub fn issues(&self) -> Vec<(String, String)> {
         let mut issues = Issues::new("model");
