@@ -66,6 +66,13 @@ pub enum Counter<'a> {
     Verify(Verify),
     /// Verification skipped, by reason (the audit line's `verification.skipped`).
     VerifySkipped(&'static str),
+    /// Requests through the model stage (`detectors.model`), by its outcome (the
+    /// audit line's `model.outcome`: `answered`, `cached`, `timeout`, …).
+    Model(&'static str),
+    /// Model proposals kept as findings.
+    ModelKept,
+    /// Model proposals dropped, by reason (`not_in_text`, `category`, …).
+    ModelDropped(&'static str),
 }
 
 /// The counters of verification, one increment per response by its summary.
@@ -115,6 +122,9 @@ impl<'a> Counter<'a> {
                 Verify::LatencyMsTotal => "veil.verify.latency_milliseconds_total",
             },
             Counter::VerifySkipped(_) => "veil.verify.skipped_total",
+            Counter::Model(_) => "veil.model.requests_total",
+            Counter::ModelKept => "veil.model.kept_total",
+            Counter::ModelDropped(_) => "veil.model.dropped_total",
         }
     }
 
@@ -126,7 +136,10 @@ impl<'a> Counter<'a> {
             }
             Counter::Refused(code) => [Some(("code", code)), None],
             Counter::Findings(category) => [Some(("category", category)), None],
-            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) => [Some(("reason", reason)), None],
+            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) | Counter::ModelDropped(reason) => {
+                [Some(("reason", reason)), None]
+            }
+            Counter::Model(outcome) => [Some(("outcome", outcome)), None],
             _ => [None, None],
         }
     }
@@ -175,6 +188,21 @@ pub const VERIFY_SKIPS: &[&str] = &[
     "verifier_garbage",
     "verifier_misconfigured",
 ];
+/// The model stage's outcomes (`veil_model_requests_total{outcome}`, the audit line's
+/// `model.outcome`): the texts were answered from memory, the model answered, or the
+/// stage failed (the request too large to send, no such cluster, a call error or a
+/// 5xx, Envoy's timeout, an unreadable answer).
+pub mod model_outcome {
+    pub const CACHED: &str = "cached";
+    pub const ANSWERED: &str = "answered";
+    pub const TOO_LARGE: &str = "too_large";
+    pub const NO_CLUSTER: &str = "no_cluster";
+    pub const ERROR: &str = "error";
+    pub const TIMEOUT: &str = "timeout";
+    pub const UNREADABLE: &str = "unreadable";
+    pub const ALL: [&str; 7] = [CACHED, ANSWERED, TOO_LARGE, NO_CLUSTER, ERROR, TIMEOUT, UNREADABLE];
+}
+
 const VERIFY_ALL: [Verify; 10] = [
     Verify::Responses,
     Verify::Claims,
@@ -208,6 +236,9 @@ impl<'a> Counter<'a> {
         all.extend(RESTORE_SKIPS.iter().map(|r| Counter::RestoreSkipped(r)));
         all.extend(VERIFY_SKIPS.iter().map(|r| Counter::VerifySkipped(r)));
         all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
+        all.push(Counter::ModelKept);
+        all.extend(model_outcome::ALL.iter().map(|o| Counter::Model(o)));
+        all.extend(crate::detect::model::Dropped::ALL.iter().map(|d| Counter::ModelDropped(d.name())));
         for provider in PROVIDERS {
             all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
         }
@@ -238,6 +269,10 @@ mod tests {
             Counter::VaultRestored,
             Counter::VaultExpired,
             Counter::VerifySkipped("verifier_timeout"),
+            Counter::Model("answered"),
+            Counter::Model("timeout"),
+            Counter::ModelKept,
+            Counter::ModelDropped("not_in_text"),
         ];
         all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
         for provider in ["openai.chat", "anthropic.messages", "gemini", "generic"] {

@@ -81,6 +81,8 @@ pub(crate) trait Host {
     fn send_response(&self, status: u32, headers: &[(&str, &str)], body: &[u8]) -> HostResult<()>;
     /// Lets a paused response go on.
     fn resume_response(&self) -> HostResult<()>;
+    /// Lets a paused request go on.
+    fn resume_request(&self) -> HostResult<()>;
     /// Hands the request's audit event to Envoy's access loggers (filter state).
     fn set_audit(&self, line: &[u8]) -> HostResult<()>;
     /// The peer's certificate URI SAN, for `vault.scope: peer`.

@@ -17,7 +17,7 @@
 //! - `metrics`: counters and audit lines, batched per worker; `timing`: profiling;
 //! - `request`, `response`, `verify`, `api`: the request path, the response path,
 //!   claim verification and the gateway's own API, over one request's state
-//!   ([`VeilHttp`]).
+//!   ([`VeilHttp`]); `model`: the request's wait for the detector model.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -35,6 +35,7 @@ use crate::verify::Alarm;
 mod api;
 pub(crate) mod env;
 mod metrics;
+mod model;
 mod request;
 mod response;
 mod timing;
@@ -110,6 +111,8 @@ pub(crate) struct VeilHttp {
     verify: Option<HostVerify>,
     /// A call to the gateway's own API (`host/api.rs`), answered here.
     api: Option<api::ApiRequest>,
+    /// The model stage of this request (`host/model.rs`), once it asked the model.
+    model: Option<model::HostModel>,
 }
 
 impl VeilHttp {
@@ -140,6 +143,7 @@ impl VeilHttp {
             response_status: None,
             duration_ms: 0,
             verification: None,
+            model: None,
         })
     }
 

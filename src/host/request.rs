@@ -139,7 +139,7 @@ impl VeilHttp {
     }
 
     /// Answers the client with a vendor-shaped error; the request goes no further.
-    fn reject(&mut self, status: u16, code: &str, message: &str, outcome: Outcome) -> Action {
+    pub(super) fn reject(&mut self, status: u16, code: &str, message: &str, outcome: Outcome) -> Action {
         let provider = self.provider.unwrap_or(Provider::Generic);
         let body = provider.error_body(status, code, message);
         self.event().outcome = outcome;
@@ -216,11 +216,20 @@ impl VeilHttp {
                 Err(crate::encoding::DecodeError::Unsupported) => return self.refuse(Refusal::UnsupportedEncoding),
             }
         };
+        self.scan_decoded(body, wire_len)
+    }
+
+    /// Redacts the decoded `body` (`wire_len` bytes as buffered) — with the model
+    /// stage's findings, when the policy asks for them and has them (`host/model.rs`:
+    /// it may pause the request here until the model answers) — and carries out the
+    /// verdict.
+    pub(super) fn scan_decoded(&mut self, body: Vec<u8>, wire_len: usize) -> Action {
         let decoded = !self.codings.is_empty();
         let Some(provider) = self.provider else { return Action::Continue };
         let now = now_secs(&*self.host);
         let vault = self.vault.clone();
         let scope = self.scope.clone();
+        let answered = self.model_answered();
         // Tokens already in the vault with the same value and more than half their
         // lifetime left need no write after this request.
         let fresh: RefCell<Vec<String>> = RefCell::new(Vec::new());
@@ -232,15 +241,17 @@ impl VeilHttp {
             }
             check.taken
         };
-        let redactor = Redactor {
-            profile: self.policy.profile(self.rule),
-            provider,
-            minter: &self.minter,
-            scope: &self.scope,
-            taken: &taken,
-        };
-        let content_type = std::mem::take(&mut self.content_type);
-        let redaction = timing::span(timing::Slot::Redact, || redactor.redact_typed(&body, &content_type));
+        let policy = Rc::clone(&self.policy);
+        let profile = policy.profile(self.rule);
+        let redactor = Redactor { profile, provider, minter: &self.minter, scope: &scope, taken: &taken };
+        let pass = crate::detect::model::Pass::new(&profile.engine, &scope, answered.as_ref());
+        let content_type = self.content_type.clone();
+        let redaction = timing::span(timing::Slot::Redact, || {
+            redactor.redact_typed_with(&body, &content_type, &|text| pass.findings(text))
+        });
+        if let Some(action) = self.model_stage(pass, &redaction.verdict, &body, wire_len) {
+            return action;
+        }
         let monitor = self.profile().mode == crate::policy::Mode::Monitor;
         let event = self.event();
         event.body = Some(redaction.kind.name());

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::env::DispatchError;
 use super::{now_ms, now_secs, ResponseMode, VeilHttp};
-use super::{Action, Buffer, Map};
+use super::{Action, Buffer, Host, Map};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
 use crate::stream::{ResponseStream, TapText};
@@ -60,6 +60,54 @@ impl VerifyEnv {
     /// `authorization: Bearer …` for the verifier a configuration names, if any.
     fn bearer(&self, config: &VerifyConfig) -> Option<String> {
         self.api_keys.get(&config.api_key_env).map(|k| format!("Bearer {k}"))
+    }
+}
+
+/// A company-hosted model's server, as a dispatched call reaches it: the verifier's,
+/// and the detector model's (`host/model.rs`).
+pub(super) struct Target<'a> {
+    pub cluster: &'a str,
+    pub authority: &'a str,
+    pub path: &'a str,
+    /// `authorization: Bearer …`, when the policy names a key.
+    pub bearer: Option<&'a str>,
+}
+
+impl Target<'_> {
+    /// POSTs the JSON `body` through `host`, Envoy cancelling the call after
+    /// `timeout_ms`; the answer comes back to this request with the token.
+    pub(super) fn dispatch(&self, host: &dyn Host, body: &[u8], timeout_ms: u64) -> Result<u32, DispatchError> {
+        let mut headers = vec![
+            (":method", "POST"),
+            (":path", self.path),
+            (":authority", self.authority),
+            ("content-type", "application/json"),
+        ];
+        if let Some(b) = self.bearer {
+            headers.push(("authorization", b));
+        }
+        host.dispatch(self.cluster, &headers, body, Duration::from_millis(timeout_ms))
+    }
+}
+
+/// The answer to a dispatched call, in its response callback: its status and body, or
+/// `Failed` without headers (a reset, a refused connection).
+pub(super) fn call_answer(host: &dyn Host, num_headers: usize, body_size: usize) -> Answer {
+    let status = if num_headers == 0 {
+        None
+    } else {
+        host.header(Map::CallResponseHeaders, ":status")
+            .ok()
+            .flatten()
+            .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
+    };
+    match status {
+        None => Answer::Failed,
+        Some(status) => {
+            let body =
+                if body_size == 0 { None } else { host.body(Buffer::CallResponseBody, 0, body_size).ok().flatten() };
+            Answer::Response { status, body: body.unwrap_or_default() }
+        }
     }
 }
 
@@ -191,18 +239,13 @@ impl VeilHttp {
             let config = v.session.config().clone();
             let bearer = v.env.bearer(&config);
             for call in calls {
-                let mut headers = vec![
-                    (":method", "POST"),
-                    (":path", config.request_path()),
-                    (":authority", config.authority.as_str()),
-                    ("content-type", "application/json"),
-                ];
-                if let Some(b) = bearer.as_deref() {
-                    headers.push(("authorization", b));
-                }
-                // The answer comes back to this request with the token.
-                let token =
-                    self.host.dispatch(&config.cluster, &headers, &call.body, Duration::from_millis(call.timeout_ms));
+                let target = Target {
+                    cluster: &config.cluster,
+                    authority: &config.authority,
+                    path: config.request_path(),
+                    bearer: bearer.as_deref(),
+                };
+                let token = target.dispatch(&*self.host, &call.body, call.timeout_ms);
                 let Some(v) = self.verify.as_mut() else { return };
                 match token {
                     Ok(token) => {
@@ -226,26 +269,7 @@ impl VeilHttp {
             alarm.answered(token);
         }
         let Some(id) = self.verify.as_mut().and_then(|v| v.calls.remove(&token)) else { return };
-        let status = if num_headers == 0 {
-            None
-        } else {
-            self.host
-                .header(Map::CallResponseHeaders, ":status")
-                .ok()
-                .flatten()
-                .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
-        };
-        let answer = match status {
-            None => Answer::Failed,
-            Some(status) => {
-                let body = if body_size == 0 {
-                    None
-                } else {
-                    self.host.body(Buffer::CallResponseBody, 0, body_size).ok().flatten()
-                };
-                Answer::Response { status, body: body.unwrap_or_default() }
-            }
-        };
+        let answer = call_answer(&*self.host, num_headers, body_size);
         let (now, secs) = (now_ms(&*self.host), now_secs(&*self.host));
         if let Some(v) = self.verify.as_mut() {
             v.session.on_answer(id, answer, now, secs, self.host.cache());

@@ -115,6 +115,7 @@ impl Worker {
             verify_env: Rc::clone(&self.verify_env),
             verify: None,
             api: None,
+            model: None,
         }));
         if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
             alarm.add(id, Rc::downgrade(&http));

@@ -25,7 +25,7 @@ from types import ModuleType
 
 import yaml
 
-from tests.rig import fake_vendor, fake_verifier
+from tests.rig import fake_detector, fake_vendor, fake_verifier
 
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
@@ -360,6 +360,27 @@ class Verifier(_Threaded):
 
     def calls(self) -> list[dict]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__verifier/calls", timeout=5) as r:
+            return json.load(r)
+
+
+class Detector(_Threaded):
+    """The fake detector model (`fake_detector.py`), in a thread of this process."""
+
+    module = fake_detector
+
+    def _post(self, path: str, body: dict) -> None:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
+        urllib.request.urlopen(req, timeout=5).close()
+
+    def script(self, **script) -> None:
+        """Sets the behaviour (see fake_detector.py): mode, delay_ms, spans, content."""
+        self._post("/__detector/script", script)
+
+    def reset(self) -> None:
+        self._post("/__detector/reset", {})
+
+    def calls(self) -> list[dict]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__detector/calls", timeout=5) as r:
             return json.load(r)
 
 

@@ -41,6 +41,10 @@ cargo xtask <command>
                   into .venv-llm (about 6-10 minutes on 2 cores, once), serves the
                   gemma3-270m model with llama.cpp's OpenAI-compatible server, and
                   sends streamed and whole requests through Envoy + veil.wasm to it
+  detect-llm [--limit N]
+                  the model stage (detectors.model) with the same LLM as the detector:
+                  the person-names set (veilctl/eval-names) through Envoy with the
+                  rules alone and with the model; prints precision and recall of each
   build [--symbols]
                   build target/wasm32-wasip1/release/veil.wasm (--symbols: keep the
                   function names, for readable stack traces in Envoy's log)
@@ -92,6 +96,10 @@ fn main() -> ExitCode {
             .and_then(|_| build())
             .and_then(|_| setup_llm())
             .and_then(|_| python(&["-m", "tests.tools.verify_llm"], rest)),
+        "detect-llm" => setup()
+            .and_then(|_| build())
+            .and_then(|_| setup_llm())
+            .and_then(|_| python(&["-m", "tests.tools.detect_llm"], rest)),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())

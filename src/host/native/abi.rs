@@ -216,6 +216,7 @@ extern "C" {
         key: ModuleBuffer,
         value: ModuleBuffer,
     ) -> bool;
+    fn envoy_dynamic_module_callback_http_filter_continue_decoding(filter: *mut c_void);
     fn envoy_dynamic_module_callback_http_filter_continue_encoding(filter: *mut c_void);
     fn envoy_dynamic_module_callback_http_filter_scheduler_new(filter: *mut c_void) -> *mut c_void;
     fn envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler: *mut c_void, event_id: u64);
@@ -477,6 +478,12 @@ impl Filter {
             }
         });
         spawned.is_ok()
+    }
+
+    /// Lets a request the filter stopped go on.
+    pub(super) fn continue_decoding(&self) {
+        // SAFETY: live filter pointer.
+        unsafe { envoy_dynamic_module_callback_http_filter_continue_decoding(self.0) }
     }
 
     /// Lets a response the filter stopped go on.

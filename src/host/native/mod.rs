@@ -152,6 +152,9 @@ struct HostState {
     /// The response is to go on once the current hook's work is done: Envoy would
     /// otherwise run the rest of the stream (its end included) inside our call.
     resume: Cell<bool>,
+    /// The request is to go on once the current hook's work is done (the model
+    /// stage's answer was merged).
+    resume_request: Cell<bool>,
 }
 
 impl NativeHost {
@@ -307,6 +310,12 @@ impl Host for NativeHost {
         Ok(())
     }
 
+    /// Done when the hook that asks for it returns (`NativeFilter::with_http`).
+    fn resume_request(&self) -> HostResult<()> {
+        self.state.resume_request.set(true);
+        Ok(())
+    }
+
     fn set_audit(&self, line: &[u8]) -> HostResult<()> {
         if self.filter.set_filter_state(AUDIT_FILTER_STATE, line) {
             Ok(())
@@ -405,6 +414,9 @@ impl NativeFilter {
             Some(Ok(mut http)) => f(&mut http),
             _ => return otherwise,
         };
+        if self.host.state.resume_request.replace(false) {
+            self.host.filter.continue_decoding();
+        }
         if self.host.state.resume.replace(false) {
             self.host.filter.continue_encoding();
         }
@@ -496,7 +508,7 @@ impl NativeFilter {
         if let Ok(mut slot) = self.host.state.callout.try_borrow_mut() {
             *slot = Some(answer);
         }
-        self.with_http((), |http| http.verify_on_call_response(token, headers, size));
+        self.with_http((), |http| http.on_call_response(token, headers, size));
         if let Ok(mut slot) = self.host.state.callout.try_borrow_mut() {
             *slot = None;
         }

@@ -250,6 +250,12 @@ pub(super) fn resume_response() -> Result<()> {
     status(unsafe { proxy_continue_stream(1) })
 }
 
+/// Lets a paused request go on (its body, and trailers if any, upstream).
+pub(super) fn resume_request() -> Result<()> {
+    // SAFETY: plain value only (stream type 0: the HTTP request).
+    status(unsafe { proxy_continue_stream(0) })
+}
+
 /// Answers the client directly; the request goes no further upstream.
 pub(super) fn send_response(code: u32, headers: &[(&str, &str)], body: &[u8]) -> Result<()> {
     let headers = encode_pairs(headers);

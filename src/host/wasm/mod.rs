@@ -119,6 +119,10 @@ impl Host for WasmHost {
         abi::resume_response()
     }
 
+    fn resume_request(&self) -> HostResult<()> {
+        abi::resume_request()
+    }
+
     /// Envoy keeps the value as the filter state `wasm.veil.audit`.
     fn set_audit(&self, line: &[u8]) -> HostResult<()> {
         abi::set_property(AUDIT_PROPERTY, line)
@@ -213,7 +217,7 @@ impl Drop for Request {
 
 impl Context for Request {
     fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, _num_trailers: usize) {
-        self.with((), |http| http.verify_on_call_response(token_id, num_headers, body_size));
+        self.with((), |http| http.on_call_response(token_id, num_headers, body_size));
     }
 }
 

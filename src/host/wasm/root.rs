@@ -45,7 +45,7 @@ impl Context for VeilRoot {
     fn on_http_call_response(&mut self, token_id: u32, num_headers: usize, body_size: usize, _num_trailers: usize) {
         let owner = self.worker.alarm.try_borrow_mut().ok().and_then(|mut a| a.answered(token_id));
         if let Some((id, request)) = owner {
-            as_request(self.id, id, &request, &|http| http.verify_on_call_response(token_id, num_headers, body_size));
+            as_request(self.id, id, &request, &|http| http.on_call_response(token_id, num_headers, body_size));
         }
     }
 
