@@ -40,6 +40,24 @@ if BUILD not in ("wasm", "native"):
 # envoy/gateway-native.yaml); `Envoy.stats()` reports them under the Wasm filter's,
 # `wasmcustom.`, so that both builds are read by the same assertions.
 NATIVE_STATS = "veilcustom."
+# Envoy's Prometheus exposition drops the Wasm filter's `wasmcustom` namespace from the
+# metric names (`veil_requests_total`), not a dynamic module's (`envoy_veilcustom_veil_…`):
+# a Prometheus scraping the native build renames them with this prefix
+# (`metric_relabel_configs`, README "Two builds"); `prometheus_names` does the same.
+NATIVE_PROMETHEUS_PREFIX = "envoy_veilcustom_"
+
+
+def prometheus_names(exposition: str) -> str:
+    """Envoy's `/stats/prometheus` text with the native build's prefix taken off its
+    metric names, as the README's relabel rule does, and its counters at 0 left out;
+    the Wasm build's, unchanged."""
+    if BUILD != "native":
+        return exposition
+    renamed = re.sub(rf"(^|[\s])({NATIVE_PROMETHEUS_PREFIX})(veil_)", r"\1\3", exposition, flags=re.M)
+    # Counters at 0 left out, as in `Envoy.stats()`: the module defines them all up front.
+    return "\n".join(line for line in renamed.splitlines() if not (line.startswith("veil_") and line.endswith(" 0")))
+
+
 # Where each build keeps the audit event for access loggers (`audit.sink: access_log`).
 AUDIT_FILTER_STATE = {"wasm": "wasm.veil.audit", "native": "veil.audit"}[BUILD]
 # What starts each log call of the filter in Envoy's log (a Wasm VM's, a module's).

@@ -571,23 +571,32 @@ extern "C" fn envoy_dynamic_module_on_http_filter_config_new(
     }
 }
 
-/// The configuration object behind a pointer this module made.
+/// An object this module made and handed to Envoy (a configuration or a filter).
 ///
 /// # Safety
-/// `ptr` came from `on_http_filter_config_new` and has not been destroyed.
-unsafe fn config<'a>(ptr: *const c_void) -> &'a Config {
-    // SAFETY: per this function's contract; shared references only (it is `Sync`).
-    unsafe { &*ptr.cast::<Config>() }
+/// `ptr` came from `Box::into_raw` of a `T` in this module and has not been released;
+/// only shared references are made (hooks can nest; a configuration is `Sync`).
+unsafe fn object<'a, T>(ptr: *const c_void) -> &'a T {
+    // SAFETY: per this function's contract.
+    unsafe { &*ptr.cast::<T>() }
+}
+
+/// Drops an object this module made, when Envoy destroys it.
+///
+/// # Safety
+/// `ptr` is null or came from `Box::into_raw` of a `T` in this module; Envoy destroys
+/// each object once, a configuration after every filter made from it, a filter last.
+unsafe fn release<T>(ptr: *const c_void) {
+    if !ptr.is_null() {
+        // SAFETY: per this function's contract.
+        drop(unsafe { Box::from_raw(ptr.cast_mut().cast::<T>()) });
+    }
 }
 
 #[no_mangle]
 extern "C" fn envoy_dynamic_module_on_http_filter_config_destroy(ptr: *const c_void) {
-    if ptr.is_null() {
-        return;
-    }
-    // SAFETY: `ptr` is the Box this module leaked in `config_new`; Envoy destroys it
-    // once, after every filter made from it.
-    drop(unsafe { Box::from_raw(ptr.cast_mut().cast::<Config>()) });
+    // SAFETY: the configuration this module made in `config_new` (see `release`).
+    unsafe { release::<Config>(ptr) }
 }
 
 #[no_mangle]
@@ -605,28 +614,24 @@ extern "C" fn envoy_dynamic_module_on_http_filter_per_route_config_destroy(_ptr:
 #[no_mangle]
 extern "C" fn envoy_dynamic_module_on_http_filter_new(config_ptr: *const c_void, filter: *mut c_void) -> *const c_void {
     // SAFETY: Envoy passes a configuration this module made and has not destroyed.
-    let config = unsafe { config(config_ptr) };
+    let config = unsafe { object::<Config>(config_ptr) };
     let state = NativeFilter::new(config, Filter(filter));
     Box::into_raw(Box::new(state)).cast_const().cast()
 }
 
-/// The filter object behind a pointer this module made.
+/// The filter object behind a pointer this module made in `filter_new`.
 ///
 /// # Safety
-/// `ptr` came from `on_http_filter_new` and has not been destroyed; only shared
-/// references are made (hooks can nest).
+/// As [`object`].
 unsafe fn filter<'a>(ptr: *const c_void) -> &'a NativeFilter {
     // SAFETY: per this function's contract.
-    unsafe { &*ptr.cast::<NativeFilter>() }
+    unsafe { object::<NativeFilter>(ptr) }
 }
 
 #[no_mangle]
 extern "C" fn envoy_dynamic_module_on_http_filter_destroy(ptr: *const c_void) {
-    if ptr.is_null() {
-        return;
-    }
-    // SAFETY: the Box this module leaked in `filter_new`; destroyed once, last.
-    drop(unsafe { Box::from_raw(ptr.cast_mut().cast::<NativeFilter>()) });
+    // SAFETY: the filter this module made in `filter_new` (see `release`).
+    unsafe { release::<NativeFilter>(ptr) }
 }
 
 #[no_mangle]
