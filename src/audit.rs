@@ -124,6 +124,30 @@ pub struct AuditEvent {
     /// Claim verification counts and skip reason (no claim text).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<crate::verify::Summary>,
+    /// The model stage (`detectors.model`): its outcome and counts (no text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSummary>,
+}
+
+/// What the model stage did for one request: counts and a code, never text.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ModelSummary {
+    /// `answered`, `cached` (every text answered from memory), `timeout`, `error`
+    /// (a failed call or a non-200 answer), `unreadable` (an answer with no proposals
+    /// to read), `too_large` (more new text than `max_chars`), `no_cluster`.
+    pub outcome: &'static str,
+    /// What the policy did about a failure: `rules_only` or `block`; absent when the
+    /// model answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_failure: Option<&'static str>,
+    /// Texts sent to the model, and answered from the memory instead.
+    pub texts: u32,
+    pub cached: u32,
+    /// Proposals kept as findings, and dropped by the checks.
+    pub kept: u32,
+    pub dropped: u32,
+    /// How long the request waited for the model.
+    pub wait_ms: u64,
 }
 
 /// The request id for the audit line: `x-request-id` as it is when it is a UUID in
@@ -316,6 +340,7 @@ mod tests {
             response_status: Some(200),
             duration_ms: 3,
             verification: None,
+            model: None,
         };
         let v: serde_json::Value = serde_json::from_str(&event.to_line()).unwrap();
         assert_eq!(v["outcome"], "rewritten");

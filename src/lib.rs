@@ -2,7 +2,9 @@
 //! restores them in responses.
 //!
 //! Everything but [`host`] is pure Rust over bytes and data: it is tested natively and
-//! reused by native tools. `host` is the only module that names `proxy_wasm`.
+//! reused by native tools. `host` is the flow over a host and the two hosts: `host::wasm`
+//! (the only module that names `proxy_wasm`) and `host::native` (Envoy's dynamic modules,
+//! feature `native`).
 
 pub mod api;
 pub mod audit;
@@ -24,5 +26,5 @@ pub mod token;
 pub mod vault;
 pub mod verify;
 
-#[cfg(target_family = "wasm")]
+#[cfg(any(target_family = "wasm", feature = "native"))]
 mod host;

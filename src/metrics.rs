@@ -66,6 +66,13 @@ pub enum Counter<'a> {
     Verify(Verify),
     /// Verification skipped, by reason (the audit line's `verification.skipped`).
     VerifySkipped(&'static str),
+    /// Requests through the model stage (`detectors.model`), by its outcome (the
+    /// audit line's `model.outcome`: `answered`, `cached`, `timeout`, …).
+    Model(&'static str),
+    /// Model proposals kept as findings.
+    ModelKept,
+    /// Model proposals dropped, by reason (`not_in_text`, `category`, …).
+    ModelDropped(&'static str),
 }
 
 /// The counters of verification, one increment per response by its summary.
@@ -115,6 +122,9 @@ impl<'a> Counter<'a> {
                 Verify::LatencyMsTotal => "veil.verify.latency_milliseconds_total",
             },
             Counter::VerifySkipped(_) => "veil.verify.skipped_total",
+            Counter::Model(_) => "veil.model.requests_total",
+            Counter::ModelKept => "veil.model.kept_total",
+            Counter::ModelDropped(_) => "veil.model.dropped_total",
         }
     }
 
@@ -126,7 +136,10 @@ impl<'a> Counter<'a> {
             }
             Counter::Refused(code) => [Some(("code", code)), None],
             Counter::Findings(category) => [Some(("category", category)), None],
-            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) => [Some(("reason", reason)), None],
+            Counter::RestoreSkipped(reason) | Counter::VerifySkipped(reason) | Counter::ModelDropped(reason) => {
+                [Some(("reason", reason)), None]
+            }
+            Counter::Model(outcome) => [Some(("outcome", outcome)), None],
             _ => [None, None],
         }
     }
@@ -148,6 +161,88 @@ impl<'a> Counter<'a> {
         }
         name.push_str(metric.strip_prefix("veil.").unwrap_or(metric));
         Cow::Owned(name)
+    }
+}
+
+/// The label values the filter can write, for a host that must define every counter
+/// before it counts (Envoy's dynamic modules define them with the configuration).
+pub const PROVIDERS: &[&str] =
+    &["openai.chat", "openai.responses", "anthropic.messages", "gemini", "generic", "api", "none"];
+pub const REFUSAL_CODES: &[&str] = &[
+    "veil_invalid_json",
+    "veil_unscannable",
+    "veil_body_too_large",
+    "veil_unsupported_encoding",
+    "veil_invalid_encoding",
+    "veil_unscannable_transport",
+];
+pub const RESTORE_SKIPS: &[&str] = &["encoded", "large"];
+pub const VERIFY_SKIPS: &[&str] = &[
+    "too_short",
+    "no_text",
+    "encoded",
+    "budget",
+    "verifier_timeout",
+    "verifier_unavailable",
+    "verifier_error",
+    "verifier_garbage",
+    "verifier_misconfigured",
+];
+/// The model stage's outcomes (`veil_model_requests_total{outcome}`, the audit line's
+/// `model.outcome`): the texts were answered from memory, the model answered, or the
+/// stage failed (the request too large to send, no such cluster, a call error or a
+/// 5xx, Envoy's timeout, an unreadable answer).
+pub mod model_outcome {
+    pub const CACHED: &str = "cached";
+    pub const ANSWERED: &str = "answered";
+    pub const TOO_LARGE: &str = "too_large";
+    pub const NO_CLUSTER: &str = "no_cluster";
+    pub const ERROR: &str = "error";
+    pub const TIMEOUT: &str = "timeout";
+    pub const UNREADABLE: &str = "unreadable";
+    pub const ALL: [&str; 7] = [CACHED, ANSWERED, TOO_LARGE, NO_CLUSTER, ERROR, TIMEOUT, UNREADABLE];
+}
+
+const VERIFY_ALL: [Verify; 10] = [
+    Verify::Responses,
+    Verify::Claims,
+    Verify::Verified,
+    Verify::Warnings,
+    Verify::Errors,
+    Verify::CacheHits,
+    Verify::Calls,
+    Verify::Retries,
+    Verify::DroppedClaims,
+    Verify::LatencyMsTotal,
+];
+
+impl<'a> Counter<'a> {
+    /// Every counter the filter can write under a policy whose rules have `categories`.
+    pub fn every(categories: &[&'a str]) -> Vec<Counter<'a>> {
+        let mut all = vec![
+            Counter::Exempt,
+            Counter::ScanRemembered,
+            Counter::UnscannableParts,
+            Counter::TokensIssued,
+            Counter::TokensRestored,
+            Counter::VaultWrites,
+            Counter::VaultEvicted,
+            Counter::VaultWriteFailures,
+            Counter::VaultRestored,
+            Counter::VaultExpired,
+        ];
+        all.extend(REFUSAL_CODES.iter().map(|c| Counter::Refused(c)));
+        all.extend(categories.iter().map(|c| Counter::Findings(c)));
+        all.extend(RESTORE_SKIPS.iter().map(|r| Counter::RestoreSkipped(r)));
+        all.extend(VERIFY_SKIPS.iter().map(|r| Counter::VerifySkipped(r)));
+        all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
+        all.push(Counter::ModelKept);
+        all.extend(model_outcome::ALL.iter().map(|o| Counter::Model(o)));
+        all.extend(crate::detect::model::Dropped::ALL.iter().map(|d| Counter::ModelDropped(d.name())));
+        for provider in PROVIDERS {
+            all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
+        }
+        all
     }
 }
 
@@ -174,21 +269,12 @@ mod tests {
             Counter::VaultRestored,
             Counter::VaultExpired,
             Counter::VerifySkipped("verifier_timeout"),
+            Counter::Model("answered"),
+            Counter::Model("timeout"),
+            Counter::ModelKept,
+            Counter::ModelDropped("not_in_text"),
         ];
-        for v in [
-            Verify::Responses,
-            Verify::Claims,
-            Verify::Verified,
-            Verify::Warnings,
-            Verify::Errors,
-            Verify::CacheHits,
-            Verify::Calls,
-            Verify::Retries,
-            Verify::DroppedClaims,
-            Verify::LatencyMsTotal,
-        ] {
-            all.push(Counter::Verify(v));
-        }
+        all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
         for provider in ["openai.chat", "anthropic.messages", "gemini", "generic"] {
             all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
         }
@@ -214,6 +300,46 @@ mod tests {
             full.char_indices().filter(|(i, _)| !removed.iter().any(|r| r.contains(i))).map(|(_, c)| c).collect();
         let prometheus = kept.strip_prefix("wasmcustom.").unwrap().replace('.', "_");
         (prometheus, tags)
+    }
+
+    #[test]
+    fn every_lists_each_code_the_core_writes() {
+        use crate::redact::Refusal;
+        use crate::verify::SkipReason;
+        let every = Counter::every(&["EMAIL"]);
+        for r in [
+            Refusal::InvalidJson,
+            Refusal::Unscannable,
+            Refusal::TooLarge,
+            Refusal::UnsupportedEncoding,
+            Refusal::InvalidEncoding,
+            Refusal::Transport,
+        ] {
+            assert!(every.contains(&Counter::Refused(r.code())), "{r:?}");
+        }
+        for s in [
+            SkipReason::TooShort,
+            SkipReason::NoText,
+            SkipReason::Encoded,
+            SkipReason::Budget,
+            SkipReason::VerifierTimeout,
+            SkipReason::VerifierUnavailable,
+            SkipReason::VerifierError,
+            SkipReason::VerifierGarbage,
+            SkipReason::VerifierMisconfigured,
+        ] {
+            assert!(every.contains(&Counter::VerifySkipped(s.code())), "{s:?}");
+        }
+        for p in [
+            crate::provider::Provider::OpenAiChat,
+            crate::provider::Provider::OpenAiResponses,
+            crate::provider::Provider::Anthropic,
+            crate::provider::Provider::Gemini,
+            crate::provider::Provider::Generic,
+        ] {
+            assert!(PROVIDERS.contains(&p.name()), "{p:?}");
+        }
+        assert!(every.contains(&Counter::Findings("EMAIL")));
     }
 
     #[test]

@@ -154,6 +154,9 @@ pub struct Redaction {
     pub unscannable: u32,
 }
 
+/// The model stage's findings of a decoded text (see [`Redactor::redact_typed_with`]).
+pub type ModelHook<'m> = &'m dyn Fn(&[u8]) -> Vec<Finding>;
+
 /// Inputs that stay fixed for a request.
 #[derive(Clone, Copy)]
 pub struct Redactor<'a> {
@@ -183,7 +186,15 @@ impl Redactor<'_> {
 
     /// Redacts a body of the given `content-type` (empty when the request had none).
     pub fn redact_typed(&self, body: &[u8], content_type: &str) -> Redaction {
-        let mut state = State::default();
+        self.redact_typed_with(body, content_type, &|_| Vec::new())
+    }
+
+    /// [`Redactor::redact_typed`], with the model stage's findings for each text
+    /// (`model`: a decoded text field or text body → findings in it, see
+    /// [`crate::detect::model::Pass`]) merged with the rules' findings. Media payloads
+    /// are not asked about.
+    pub fn redact_typed_with(&self, body: &[u8], content_type: &str, model: ModelHook<'_>) -> Redaction {
+        let mut state = State { model: Some(model), ..State::default() };
         let mut remembered = 0;
         let mut kind = classify(body, content_type);
         let limits = &self.profile.limits;
@@ -195,7 +206,7 @@ impl Redactor<'_> {
                 Ok(n) => remembered = n,
                 Err(_) if limits.invalid_json == InvalidJson::ScanText || !enforce => {
                     kind = BodyKind::Text;
-                    state = State::default();
+                    state = State { model: Some(model), ..State::default() };
                     self.scan_text(&mut state, body, 0);
                 }
                 Err(_) => return self.refused(Refusal::InvalidJson, kind),
@@ -267,7 +278,7 @@ impl Redactor<'_> {
     /// Every string value and key of a strict JSON document (a UTF-8 byte-order mark
     /// before it is accepted, as vendors do) but the provider's structure, in one
     /// scan. Returns how many were answered from the engine's memory.
-    fn scan_json(&self, state: &mut State, body: &[u8]) -> Result<usize, json::JsonError> {
+    fn scan_json(&self, state: &mut State<'_>, body: &[u8]) -> Result<usize, json::JsonError> {
         let skip = if body.starts_with(BOM) { BOM.len() } else { 0 };
         let doc = body.get(skip..).unwrap_or_default();
         let provider = self.provider;
@@ -306,6 +317,15 @@ impl Redactor<'_> {
             if i >= texts && findings.is_empty() {
                 continue;
             }
+            let merged;
+            let proposed = state.model.filter(|_| i < texts).map(|model| model_findings(model, &decoded.bytes));
+            let findings = match proposed {
+                Some(proposed) if !proposed.is_empty() => {
+                    merged = self.profile.engine.merge_model(findings, &proposed);
+                    &merged
+                }
+                _ => findings,
+            };
             self.apply(state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
         }
         let as_text = text_found.get(texts..).unwrap_or_default();
@@ -337,14 +357,20 @@ impl Redactor<'_> {
 
     /// `text` (at `base` in the body) as text: the detectors' view decodes escapes and
     /// folds Unicode, and findings cover whole raw units.
-    fn scan_text(&self, state: &mut State, text: &[u8], base: usize) {
-        let findings = self.profile.engine.scan(text);
+    fn scan_text(&self, state: &mut State<'_>, text: &[u8], base: usize) {
+        let mut findings = self.profile.engine.scan(text);
+        if let Some(model) = state.model {
+            let proposed = model_findings(model, text);
+            if !proposed.is_empty() {
+                findings = self.profile.engine.merge_model(&findings, &proposed);
+            }
+        }
         self.apply(state, text, &findings, |offset| base + offset);
     }
 
     /// Counts findings over `text` and turns them into edits on the body, with
     /// `to_raw` mapping an offset in `text` to an offset in the body.
-    fn apply(&self, state: &mut State, text: &[u8], findings: &[Finding], to_raw: impl Fn(usize) -> usize) {
+    fn apply(&self, state: &mut State<'_>, text: &[u8], findings: &[Finding], to_raw: impl Fn(usize) -> usize) {
         let enforce = self.profile.mode == Mode::Enforce;
         for finding in findings {
             let Some(rule) = self.profile.engine.rule(finding.rule) else { continue };
@@ -406,7 +432,9 @@ impl Payload {
 }
 
 #[derive(Default)]
-struct State {
+struct State<'m> {
+    /// The model stage's findings of a text (see [`Redactor::redact_typed_with`]).
+    model: Option<ModelHook<'m>>,
     counts: BTreeMap<String, u32>,
     tokens: TokenMap,
     edits: Vec<Edit>,
@@ -415,6 +443,13 @@ struct State {
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The model stage's findings of `text`, only those within it.
+fn model_findings(model: ModelHook<'_>, text: &[u8]) -> Vec<Finding> {
+    let mut found = model(text);
+    found.retain(|f| f.start < f.end && f.end <= text.len());
+    found
+}
 
 /// The media type of a `content-type` value: lower case, without parameters.
 fn media_type(content_type: &str) -> String {
@@ -559,6 +594,45 @@ mod tests {
 
     fn redact(body: &[u8]) -> Redaction {
         redact_with(Policy::default(), body)
+    }
+
+    #[test]
+    fn the_model_stage_findings_are_merged_into_the_edits() {
+        let mut policy = Policy::default();
+        policy.detectors.model.enabled = true;
+        policy.actions.insert("ORGANIZATION".into(), crate::policy::Action::Mask);
+        let policy = CompiledPolicy::new(policy).unwrap();
+        let engine = &policy.profile(None).engine;
+        let minter = TokenMinter::new([1; 32]);
+        let redactor = Redactor {
+            profile: policy.profile(None),
+            provider: Provider::OpenAiChat,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        };
+        let body =
+            br#"{"model":"m","messages":[{"role":"user","content":"Mail jane.doe@example.com at Acme Widgets Ltd"}]}"#;
+        let text = b"Mail jane.doe@example.com at Acme Widgets Ltd";
+        let asked: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
+        let org = engine.model_rule("ORGANIZATION").unwrap();
+        let model = |t: &[u8]| {
+            asked.borrow_mut().push(t.to_vec());
+            // The model also proposes the address the rules found, shorter: the rule wins.
+            vec![
+                Finding { start: 29, end: 45, rule: org, confidence: 0.8 },
+                Finding { start: 5, end: 13, rule: org, confidence: 0.9 },
+            ]
+        };
+        let r = redactor.redact_typed_with(body, "application/json", &model);
+        assert_eq!(asked.borrow().as_slice(), [text.to_vec()]);
+        let Verdict::Rewrite(out) = r.verdict else { panic!("{:?}", r.verdict) };
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("«token:EMAIL:") && out.ends_with(r#" at [ORGANIZATION]"}]}"#), "{out}");
+        assert_eq!(r.counts.get("ORGANIZATION"), Some(&1));
+        // Structure is never asked about; without the hook the rules alone decide.
+        let alone = redactor.redact_typed(body, "application/json");
+        assert_eq!(alone.counts.get("ORGANIZATION"), None);
     }
 
     #[test]

@@ -449,9 +449,58 @@ impl Store for MemStore {
     }
 }
 
+/// A [`Store`] for a host without Envoy's shared data (the native module): one
+/// process-wide map, split into shards so that workers seldom wait for each other;
+/// each shard a [`MemStore`] with Envoy's CAS semantics. Its keys are the vault's slots
+/// (bounded by `vault.max_entries`) and a few bookkeeping keys.
+#[derive(Debug)]
+pub struct ShardedStore {
+    shards: Vec<MemStore>,
+}
+
+impl ShardedStore {
+    pub fn new(shards: usize) -> ShardedStore {
+        ShardedStore { shards: (0..shards.max(1)).map(|_| MemStore::default()).collect() }
+    }
+
+    fn shard(&self, key: &str) -> Option<&MemStore> {
+        // FNV-1a over the key: cheap, and keys are the vault's own names.
+        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        self.shards.get((hash % self.shards.len() as u64) as usize)
+    }
+}
+
+impl Store for ShardedStore {
+    fn get(&self, key: &str) -> Option<(Vec<u8>, u32)> {
+        self.shard(key)?.get(key)
+    }
+
+    fn set(&self, key: &str, value: &[u8], cas: Option<u32>) -> Result<(), CasMismatch> {
+        self.shard(key).ok_or(CasMismatch)?.set(key, value, cas)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sharded_store_keeps_the_vault_rules() {
+        let (v, s) = (vault(), ShardedStore::new(8));
+        for slot in 0..v.config().slots() {
+            s.set(&Vault::slot_key(slot), &[], None).unwrap();
+        }
+        assert!(v.put(&s, b"tenant-a", "«token:EMAIL:3f9a1c0d»", b"jane@example.com", 1000).stored);
+        assert_eq!(v.get(&s, b"tenant-a", "«token:EMAIL:3f9a1c0d»", 1001).as_deref(), Some(&b"jane@example.com"[..]));
+        assert_eq!(v.get(&s, b"tenant-b", "«token:EMAIL:3f9a1c0d»", 1001), None);
+        assert_eq!(v.get(&s, b"tenant-a", "«token:EMAIL:3f9a1c0d»", 1000 + 101), None, "expired");
+        let (_, cas) = s.get("k").map_or((vec![], 0), |x| x);
+        assert_eq!(cas, 0);
+        s.set("k", b"1", None).unwrap();
+        let (_, cas) = s.get("k").unwrap();
+        assert!(s.set("k", b"2", Some(cas + 1000)).is_err(), "a stale CAS is refused");
+        assert!(s.set("k", b"2", Some(cas)).is_ok());
+    }
 
     fn vault() -> Vault {
         Vault::new(&[7; 32], VaultConfig { ttl_secs: 100, max_entries: 64, max_bytes: 1 << 20 })

@@ -168,6 +168,7 @@ impl Engine {
             visits,
             reach,
             memo: config.memory.then(memo::Memo::new),
+            model: config.model.enabled.then(|| model::ModelStage::new(&config.model)),
         })
     }
 }

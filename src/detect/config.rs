@@ -41,6 +41,11 @@ pub struct DetectorsConfig {
     /// Remember the findings of texts scanned lately, so a conversation's history is
     /// not scanned again every turn (README, “Conversation memory”).
     pub memory: bool,
+    /// Model-assisted detection through a company-hosted model (`detect/model.rs`).
+    /// Written out only when it differs from the default, so rendered policies that do
+    /// not use it stay as they were (a rule's override merges onto the default alike).
+    #[serde(skip_serializing_if = "super::model::ModelConfig::is_default")]
+    pub model: super::model::ModelConfig,
 }
 
 impl Default for DetectorsConfig {
@@ -55,6 +60,7 @@ impl Default for DetectorsConfig {
             code_names: Vec::new(),
             customer_names: Vec::new(),
             memory: true,
+            model: super::model::ModelConfig::default(),
         }
     }
 }
@@ -86,17 +92,49 @@ fn default_custom_confidence() -> f32 {
 /// catalog's closest id or category.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DetectError {
-    InvalidPattern { index: usize, id: String, reason: String },
-    EmptyMatch { index: usize, id: String },
-    BadCategory { index: usize },
-    EmptyId { index: usize },
-    BadConfidence { index: usize, found: f32 },
-    BadThreshold { found: f32 },
-    UnknownRule { index: usize, name: String, closest: Option<&'static str> },
-    BadDomain { index: usize },
-    BadWord { field: &'static str, index: usize },
+    InvalidPattern {
+        index: usize,
+        id: String,
+        reason: String,
+    },
+    EmptyMatch {
+        index: usize,
+        id: String,
+    },
+    BadCategory {
+        index: usize,
+    },
+    EmptyId {
+        index: usize,
+    },
+    BadConfidence {
+        index: usize,
+        found: f32,
+    },
+    BadThreshold {
+        found: f32,
+    },
+    UnknownRule {
+        index: usize,
+        name: String,
+        closest: Option<&'static str>,
+    },
+    BadDomain {
+        index: usize,
+    },
+    BadWord {
+        field: &'static str,
+        index: usize,
+    },
     TooManyWords,
-    Builtin { id: &'static str },
+    Builtin {
+        id: &'static str,
+    },
+    /// An issue of `model` (its path inside the section and the bound it broke).
+    Model {
+        path: String,
+        message: String,
+    },
 }
 
 impl DetectError {
@@ -115,6 +153,7 @@ impl DetectError {
             DetectError::BadDomain { index } => format!("internal_domains[{index}]"),
             DetectError::BadWord { field, index } => format!("{field}[{index}]"),
             DetectError::TooManyWords | DetectError::Builtin { .. } => String::new(),
+            DetectError::Model { path, .. } => path.clone(),
         }
     }
 
@@ -147,6 +186,7 @@ impl DetectError {
             }
             DetectError::TooManyWords => format!("more than {MAX_WORDS} dictionary words"),
             DetectError::Builtin { id } => format!("built-in rule {id} failed to compile"),
+            DetectError::Model { message, .. } => message.clone(),
         }
     }
 }
@@ -221,6 +261,7 @@ impl DetectorsConfig {
         if total > MAX_WORDS {
             issues.push(DetectError::TooManyWords);
         }
+        issues.extend(self.model.issues().into_iter().map(|(path, message)| DetectError::Model { path, message }));
         issues
     }
 

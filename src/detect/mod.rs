@@ -15,6 +15,7 @@ mod build;
 pub mod catalog;
 pub mod config;
 mod memo;
+pub mod model;
 mod namehash;
 pub mod names;
 mod nametable;
@@ -49,6 +50,8 @@ use validate::Validator;
 pub enum Source {
     /// A built-in pattern without a validator.
     Pattern,
+    /// A span the policy's model proposed and the engine checked (`detectors.model`).
+    Model,
     /// A built-in pattern confirmed by a checksum or structural validator.
     Validated,
     /// A built-in pattern that only runs near context words ("passport", "born").
@@ -63,6 +66,7 @@ impl Source {
     pub fn name(self) -> &'static str {
         match self {
             Source::Pattern => "regex",
+            Source::Model => "model",
             Source::Validated => "regex+validator",
             Source::Context => "regex+context",
             Source::Dictionary => "dictionary",
@@ -101,6 +105,8 @@ enum Matcher {
     Names,
     /// One of the engine's policy dictionaries, by index.
     Words(usize),
+    /// The model stage's rule of a category: never run by a scan (see [`model`]).
+    Model,
 }
 
 #[derive(Debug, Clone)]
@@ -207,6 +213,9 @@ pub struct Engine {
     /// Findings of the texts scanned lately, for [`Engine::scan_parts_remembered`]
     /// (none with `detectors.memory: false`).
     memo: Option<memo::Memo>,
+    /// The model stage (`detectors.model`), when it is on; its rules' indexes follow
+    /// `rules`.
+    model: Option<model::ModelStage>,
 }
 
 pub use memo::MEMO_MIN_LEN;
@@ -244,8 +253,12 @@ impl Engine {
         self.reach
     }
 
+    /// The rule of a finding: a scan rule, or the model stage's rule of a category.
     pub fn rule(&self, index: usize) -> Option<&Rule> {
-        self.rules.get(index)
+        match index.checked_sub(self.rules.len()) {
+            None => self.rules.get(index),
+            Some(at) => self.model.as_ref()?.rule(at),
+        }
     }
 
     pub fn rules(&self) -> &[Rule] {
@@ -548,7 +561,7 @@ impl Engine {
                             find_words(automaton, text, index, rule.confidence, &mut candidates);
                         }
                     }
-                    Matcher::Regex(_) | Matcher::Code(_) => {}
+                    Matcher::Regex(_) | Matcher::Code(_) | Matcher::Model => {}
                 },
             }
             if let Some(context) = &rule.context {
@@ -729,7 +742,7 @@ impl Rule {
                     c.get(self.group).map(|m| (m.start(), m.end(), whole.end()))
                 }),
                 Matcher::Code(find) => find(hay, at).map(|(start, end)| (start, end, end)),
-                Matcher::Names | Matcher::Words(_) => return,
+                Matcher::Names | Matcher::Words(_) | Matcher::Model => return,
             };
             let Some((start, end, next)) = found else {
                 break;

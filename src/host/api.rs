@@ -3,9 +3,7 @@
 //! and never go upstream. Each is audited like any request (outcome `answered`,
 //! finding counts only).
 
-use proxy_wasm::types::Action;
-
-use super::abi::{self, Buffer};
+use super::{Action, Buffer};
 use super::{Headers, VeilHttp};
 use crate::api::{self as core, Endpoint};
 use crate::audit::Outcome;
@@ -63,7 +61,7 @@ impl VeilHttp {
             return None;
         }
         let call = ApiRequest::of(&api.prefix, request.path, request.method)?;
-        self.started = abi::now().unwrap_or(std::time::UNIX_EPOCH);
+        self.started = self.host.now().unwrap_or(std::time::UNIX_EPOCH);
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         // The live policy of the route it arrives on, or the rule it names.
         let named = super::request::query_param(request.path, "rule")
@@ -117,7 +115,7 @@ impl VeilHttp {
         if !end_of_stream {
             return Action::Pause;
         }
-        match abi::buffer(Buffer::RequestBody, 0, body_size) {
+        match self.host.body(Buffer::RequestBody, 0, body_size) {
             Ok(body) => self.api_call(&body.unwrap_or_default()),
             Err(_) => self.failure(),
         }
@@ -126,7 +124,7 @@ impl VeilHttp {
     /// Trailers end an API call's body: answered here.
     pub(super) fn api_trailers(&mut self) -> Action {
         let bound = self.api_bound();
-        match abi::buffer(Buffer::RequestBody, 0, bound.saturating_add(1)) {
+        match self.host.body(Buffer::RequestBody, 0, bound.saturating_add(1)) {
             Ok(body) => {
                 let body = body.unwrap_or_default();
                 if body.len() > bound {
@@ -173,7 +171,7 @@ impl VeilHttp {
         categories.dedup();
         let mut findings = serde_json::Map::new();
         for category in categories {
-            let n = self.metrics.read(Counter::Findings(category));
+            let n = self.metrics.read(&*self.host, Counter::Findings(category));
             if n > 0 {
                 findings.insert(category.to_string(), n.into());
             }
@@ -188,14 +186,14 @@ impl VeilHttp {
             let n: u64 = providers
                 .iter()
                 .chain(["api", "none"].iter())
-                .map(|provider| self.metrics.read(Counter::Requests { provider, outcome: *outcome }))
+                .map(|provider| self.metrics.read(&*self.host, Counter::Requests { provider, outcome: *outcome }))
                 .sum();
             requests += n;
             if n > 0 {
                 outcomes.insert(outcome.as_str().to_string(), n.into());
             }
         }
-        let verify = |v: Verify| self.metrics.read(Counter::Verify(v));
+        let verify = |v: Verify| self.metrics.read(&*self.host, Counter::Verify(v));
         serde_json::json!({
             "requests": requests,
             "findings": findings,
@@ -207,8 +205,8 @@ impl VeilHttp {
                 "warnings": verify(Verify::Warnings),
                 "errors": verify(Verify::Errors),
             },
-            "tokensIssued": self.metrics.read(Counter::TokensIssued),
-            "tokensRestored": self.metrics.read(Counter::TokensRestored),
+            "tokensIssued": self.metrics.read(&*self.host, Counter::TokensIssued),
+            "tokensRestored": self.metrics.read(&*self.host, Counter::TokensRestored),
         })
         .to_string()
         .into_bytes()
@@ -221,7 +219,7 @@ impl VeilHttp {
         event.response_status = Some(status);
         let mut all = headers.to_vec();
         all.push(("x-veil-api", "1"));
-        let _ = abi::send_response(u32::from(status), &all, body);
+        let _ = self.host.send_response(u32::from(status), &all, body);
         Action::Pause
     }
 }

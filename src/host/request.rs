@@ -7,11 +7,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use proxy_wasm::types::Action;
-
-use super::abi::{self, Buffer, Map};
-use super::shared::SharedStore;
 use super::{now_secs, timing, Headers, VeilHttp};
+use super::{Action, Buffer, Map};
 use crate::audit::Outcome;
 use crate::metrics::Counter;
 use crate::policy::{normalize_path, FailureMode, OnOversize, RequestInfo, ScopeKind};
@@ -28,7 +25,7 @@ impl VeilHttp {
     pub(super) fn on_request_headers(&mut self, end_of_stream: bool) -> Action {
         // One host call for every header (each `get` is one, plus an allocation call
         // back into the VM). Headers that cannot be read cannot be matched: failed.
-        let Ok(pairs) = abi::header_pairs(Map::RequestHeaders) else { return self.failure() };
+        let Ok(pairs) = self.host.header_pairs(Map::RequestHeaders) else { return self.failure() };
         let headers = Headers(pairs);
         let path = headers.text(":path");
         let authority = headers.text(":authority");
@@ -52,7 +49,7 @@ impl VeilHttp {
         }
         let normalized = normalize_path(&path).to_ascii_lowercase();
         self.json_array_stream = crate::provider::json_array_stream(&normalized, query_param(&path, "alt"));
-        self.started = abi::now().unwrap_or(std::time::UNIX_EPOCH);
+        self.started = self.host.now().unwrap_or(std::time::UNIX_EPOCH);
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         self.scope = self.scope_for_request(&headers, &path);
         self.content_type = headers.text("content-type");
@@ -68,14 +65,14 @@ impl VeilHttp {
             Ok(codings) if codings.is_empty() => {}
             Ok(codings) => {
                 self.codings = codings;
-                if abi::set_header(Map::RequestHeaders, "content-encoding", None).is_err() {
+                if self.host.set_header(Map::RequestHeaders, "content-encoding", None).is_err() {
                     return self.failure();
                 }
             }
             Err(_) => return self.refuse(Refusal::UnsupportedEncoding),
         }
         // Ask for a body we can read back.
-        if abi::set_header(Map::RequestHeaders, "accept-encoding", Some("identity")).is_err() {
+        if self.host.set_header(Map::RequestHeaders, "accept-encoding", Some("identity")).is_err() {
             return self.failure();
         }
         let declared =
@@ -96,7 +93,7 @@ impl VeilHttp {
         // Otherwise the headers go upstream before the body is seen (pausing without
         // that setting would stall the stream), so the length cannot follow a
         // rewrite: drop it, and the body goes chunked (HTTP/1.1) or framed (HTTP/2).
-        if abi::set_header(Map::RequestHeaders, "content-length", None).is_err() {
+        if self.host.set_header(Map::RequestHeaders, "content-length", None).is_err() {
             return self.failure();
         }
         Action::Continue
@@ -131,7 +128,7 @@ impl VeilHttp {
             return Action::Continue;
         }
         let limit = self.profile().limits.max_body_bytes;
-        let wire = match abi::buffer(Buffer::RequestBody, 0, limit.saturating_add(1)) {
+        let wire = match self.host.body(Buffer::RequestBody, 0, limit.saturating_add(1)) {
             Ok(body) => body.unwrap_or_default(),
             Err(_) => return self.failure(),
         };
@@ -142,12 +139,12 @@ impl VeilHttp {
     }
 
     /// Answers the client with a vendor-shaped error; the request goes no further.
-    fn reject(&mut self, status: u16, code: &str, message: &str, outcome: Outcome) -> Action {
+    pub(super) fn reject(&mut self, status: u16, code: &str, message: &str, outcome: Outcome) -> Action {
         let provider = self.provider.unwrap_or(Provider::Generic);
         let body = provider.error_body(status, code, message);
         self.event().outcome = outcome;
         // If even the local answer fails, the request stays paused: never forwarded.
-        let _ = abi::send_response(
+        let _ = self.host.send_response(
             u32::from(status),
             &[("content-type", "application/json"), ("x-veil-error", code)],
             &body,
@@ -193,7 +190,7 @@ impl VeilHttp {
 
     fn scan_request(&mut self, body_size: usize) -> Action {
         self.scanned = true;
-        let wire = match abi::buffer(Buffer::RequestBody, 0, body_size) {
+        let wire = match self.host.body(Buffer::RequestBody, 0, body_size) {
             Ok(Some(body)) => body,
             Ok(None) if body_size == 0 => Vec::new(),
             _ => return self.failure(),
@@ -219,31 +216,42 @@ impl VeilHttp {
                 Err(crate::encoding::DecodeError::Unsupported) => return self.refuse(Refusal::UnsupportedEncoding),
             }
         };
+        self.scan_decoded(body, wire_len)
+    }
+
+    /// Redacts the decoded `body` (`wire_len` bytes as buffered) — with the model
+    /// stage's findings, when the policy asks for them and has them (`host/model.rs`:
+    /// it may pause the request here until the model answers) — and carries out the
+    /// verdict.
+    pub(super) fn scan_decoded(&mut self, body: Vec<u8>, wire_len: usize) -> Action {
         let decoded = !self.codings.is_empty();
         let Some(provider) = self.provider else { return Action::Continue };
-        let now = now_secs();
+        let now = now_secs(&*self.host);
         let vault = self.vault.clone();
         let scope = self.scope.clone();
+        let answered = self.model_answered();
         // Tokens already in the vault with the same value and more than half their
         // lifetime left need no write after this request.
         let fresh: RefCell<Vec<String>> = RefCell::new(Vec::new());
         let taken = |token: &str, value: &[u8]| {
             let Some(v) = vault.as_deref() else { return false };
-            let check = v.check(&SharedStore, &scope, token, value, now);
+            let check = v.check(self.host.store(), &scope, token, value, now);
             if check.fresh {
                 fresh.borrow_mut().push(token.to_string());
             }
             check.taken
         };
-        let redactor = Redactor {
-            profile: self.policy.profile(self.rule),
-            provider,
-            minter: &self.minter,
-            scope: &self.scope,
-            taken: &taken,
-        };
-        let content_type = std::mem::take(&mut self.content_type);
-        let redaction = timing::span(timing::Slot::Redact, || redactor.redact_typed(&body, &content_type));
+        let policy = Rc::clone(&self.policy);
+        let profile = policy.profile(self.rule);
+        let redactor = Redactor { profile, provider, minter: &self.minter, scope: &scope, taken: &taken };
+        let pass = crate::detect::model::Pass::new(&profile.engine, &scope, answered.as_ref());
+        let content_type = self.content_type.clone();
+        let redaction = timing::span(timing::Slot::Redact, || {
+            redactor.redact_typed_with(&body, &content_type, &|text| pass.findings(text))
+        });
+        if let Some(action) = self.model_stage(pass, &redaction.verdict, &body, wire_len) {
+            return action;
+        }
         let monitor = self.profile().mode == crate::policy::Mode::Monitor;
         let event = self.event();
         event.body = Some(redaction.kind.name());
@@ -299,9 +307,9 @@ impl VeilHttp {
     /// Puts `body` in place of the `wire_len` buffered bytes, with a true length when
     /// the headers are still held; a host error fails the request.
     fn replace_request_body(&mut self, wire_len: usize, body: &[u8]) -> Action {
-        let replaced = abi::set_buffer(Buffer::RequestBody, 0, wire_len, body).and_then(|()| {
+        let replaced = self.host.set_body(Buffer::RequestBody, 0, wire_len, body).and_then(|()| {
             if self.keep_length {
-                abi::set_header(Map::RequestHeaders, "content-length", Some(&body.len().to_string()))
+                self.host.set_header(Map::RequestHeaders, "content-length", Some(&body.len().to_string()))
             } else {
                 Ok(())
             }
@@ -323,7 +331,7 @@ impl VeilHttp {
             .or_else(|| query_param(path, "key").map(|key| [b"key:".as_slice(), key].concat()));
         let own = || {
             let mut nonce = [0u8; 16];
-            let _ = getrandom::getrandom(&mut nonce);
+            let _ = self.host.random(&mut nonce);
             [b"request:".as_slice(), &nonce].concat()
         };
         let vault = &self.policy.policy.vault;
@@ -337,8 +345,8 @@ impl VeilHttp {
                 None => credential.unwrap_or_else(own),
             },
             ScopeKind::Request => own(),
-            ScopeKind::Peer => match abi::property(&["connection", "uri_san_peer_certificate"]) {
-                Ok(Some(peer)) if !peer.is_empty() => [b"peer:".as_slice(), &peer].concat(),
+            ScopeKind::Peer => match self.host.peer_identity() {
+                Some(peer) if !peer.is_empty() => [b"peer:".as_slice(), &peer].concat(),
                 _ => own(),
             },
         }
@@ -353,7 +361,7 @@ impl VeilHttp {
             if fresh.iter().any(|f| f == token) {
                 continue;
             }
-            let report = vault.put(&SharedStore, &self.scope, token, value, now);
+            let report = vault.put(self.host.store(), &self.scope, token, value, now);
             stored += u64::from(report.stored);
             evicted += u64::from(report.evicted);
             failed += u64::from(report.contended || report.too_large);

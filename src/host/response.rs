@@ -8,17 +8,14 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use proxy_wasm::types::Action;
-
-use super::abi::{self, Buffer, Map};
-use super::shared::SharedStore;
 use super::{now_secs, Headers, VeilHttp};
+use super::{Action, Buffer, Map};
 use crate::metrics::Counter;
 use crate::provider::Provider;
 use crate::restore::{restore_json, restore_text};
 use crate::stream::{Framing, ResponseStream};
 use crate::token::{Lookup, TokenMap};
-use crate::vault::Vault;
+use crate::vault::{Store, Vault};
 
 /// Whole response bodies declared larger than this (Envoy's default per-connection
 /// buffer limit) are not buffered for restoration.
@@ -34,6 +31,7 @@ pub(super) enum ResponseMode {
 }
 
 pub(super) struct ScopedLookup<'a> {
+    store: &'a dyn Store,
     tokens: &'a TokenMap,
     vault: Option<&'a Vault>,
     scope: &'a [u8],
@@ -42,8 +40,14 @@ pub(super) struct ScopedLookup<'a> {
 }
 
 impl<'a> ScopedLookup<'a> {
-    fn new(tokens: &'a TokenMap, vault: Option<&'a Vault>, scope: &'a [u8], now: u64) -> ScopedLookup<'a> {
-        ScopedLookup { tokens, vault, scope, now, hits: Cell::new(0) }
+    fn new(
+        store: &'a dyn Store,
+        tokens: &'a TokenMap,
+        vault: Option<&'a Vault>,
+        scope: &'a [u8],
+        now: u64,
+    ) -> ScopedLookup<'a> {
+        ScopedLookup { store, tokens, vault, scope, now, hits: Cell::new(0) }
     }
 }
 
@@ -52,7 +56,7 @@ impl Lookup for ScopedLookup<'_> {
         if let Some(value) = self.tokens.get(token) {
             return Some(Cow::Borrowed(value));
         }
-        let value = self.vault?.get(&SharedStore, self.scope, token, self.now)?;
+        let value = self.vault?.get(self.store, self.scope, token, self.now)?;
         self.hits.set(self.hits.get() + 1);
         Some(Cow::Owned(value))
     }
@@ -64,7 +68,7 @@ impl VeilHttp {
         if self.provider.is_none() || self.api.is_some() {
             return Action::Continue;
         }
-        let Ok(pairs) = abi::header_pairs(Map::ResponseHeaders) else { return Action::Continue };
+        let Ok(pairs) = self.host.header_pairs(Map::ResponseHeaders) else { return Action::Continue };
         let headers = Headers(pairs);
         let status =
             std::str::from_utf8(headers.get(":status").unwrap_or_default()).ok().and_then(|s| s.parse::<u16>().ok());
@@ -105,7 +109,7 @@ impl VeilHttp {
         // The length changes with the restoration; a response whose length cannot be
         // dropped goes on unrestored (its tokens stay tokens).
         if !matches!(self.response, ResponseMode::Pass)
-            && abi::set_header(Map::ResponseHeaders, "content-length", None).is_err()
+            && self.host.set_header(Map::ResponseHeaders, "content-length", None).is_err()
         {
             self.response = ResponseMode::Pass;
         }
@@ -125,14 +129,14 @@ impl VeilHttp {
         if matches!(self.response, ResponseMode::Stream(_)) {
             // Restore as it streams: this chunk goes on now, minus at most a held-back
             // token prefix (and an incomplete event), which the next chunk releases.
-            let chunk = match abi::buffer(Buffer::ResponseBody, 0, body_size) {
+            let chunk = match self.host.body(Buffer::ResponseBody, 0, body_size) {
                 Ok(Some(chunk)) => chunk,
                 Ok(None) if body_size == 0 => Vec::new(),
                 _ => return Action::Continue,
             };
             let out = self.restore_stream(&chunk, |stream, tokens| stream.feed(&chunk, end_of_stream, tokens));
             if out != chunk {
-                let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
+                let _ = self.host.set_body(Buffer::ResponseBody, 0, body_size, &out);
             }
             return Action::Continue;
         }
@@ -145,9 +149,9 @@ impl VeilHttp {
         if self.verifying_whole() {
             return self.verify_whole_body(body_size);
         }
-        let Ok(Some(body)) = abi::buffer(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
+        let Ok(Some(body)) = self.host.body(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
         if let Some(new_body) = self.restore_whole(&body) {
-            let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &new_body);
+            let _ = self.host.set_body(Buffer::ResponseBody, 0, body_size, &new_body);
         }
         Action::Continue
     }
@@ -160,10 +164,10 @@ impl VeilHttp {
         unchanged: &[u8],
         step: impl FnOnce(&mut ResponseStream, &dyn Lookup) -> Vec<u8>,
     ) -> Vec<u8> {
-        let now = now_secs();
+        let now = now_secs(&*self.host);
         let ResponseMode::Stream(stream) = &mut self.response else { return unchanged.to_vec() };
         let before = stream.restored();
-        let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now);
+        let lookup = ScopedLookup::new(self.host.store(), &self.tokens, self.vault.as_deref(), &self.scope, now);
         let out = step(stream, &lookup);
         let vault_hits = lookup.hits.get();
         let restored = stream.restored() - before;
@@ -177,7 +181,13 @@ impl VeilHttp {
     pub(super) fn restore_whole(&mut self, body: &[u8]) -> Option<Vec<u8>> {
         let provider = self.provider.unwrap_or(Provider::Generic);
         let json = matches!(self.response, ResponseMode::BufferJson);
-        let lookup = ScopedLookup::new(&self.tokens, self.vault.as_deref(), &self.scope, now_secs());
+        let lookup = ScopedLookup::new(
+            self.host.store(),
+            &self.tokens,
+            self.vault.as_deref(),
+            &self.scope,
+            now_secs(&*self.host),
+        );
         let restoration = if json {
             restore_json(provider, body, &lookup).unwrap_or_else(|_| restore_text(body, &lookup))
         } else {

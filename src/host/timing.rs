@@ -3,6 +3,7 @@
 //! Durations only. Without the feature every call here is a no-op.
 
 #[derive(Clone, Copy)]
+#[allow(dead_code)] // the native host times fewer slots
 pub(super) enum Slot {
     RequestHeaders,
     RequestBody,
@@ -24,9 +25,8 @@ thread_local! {
 
 #[cfg(feature = "timing")]
 fn now_ns() -> u64 {
-    super::abi::now()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
@@ -44,7 +44,7 @@ pub(super) fn span<R>(slot: Slot, f: impl FnOnce() -> R) -> R {
 }
 
 #[cfg(feature = "timing")]
-pub(super) fn request_done() {
+pub(super) fn request_done(host: &dyn super::Host) {
     TOTALS.with(|t| {
         let mut t = t.borrow_mut();
         t.1 += 1;
@@ -53,7 +53,7 @@ pub(super) fn request_done() {
             for (name, total) in NAMES.iter().zip(t.0) {
                 line.push_str(&format!(" {name}={:.1}us", total as f64 / 1000.0 / t.1 as f64));
             }
-            let _ = super::abi::log(proxy_wasm::types::LogLevel::Warn, &line);
+            host.log(super::Level::Warn, &line);
             *t = ([0; 7], 0);
         }
     });
@@ -67,4 +67,4 @@ pub(super) fn span<R>(_slot: Slot, f: impl FnOnce() -> R) -> R {
 
 #[cfg(not(feature = "timing"))]
 #[inline(always)]
-pub(super) fn request_done() {}
+pub(super) fn request_done(_host: &dyn super::Host) {}

@@ -16,12 +16,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use proxy_wasm::hostcalls;
-use proxy_wasm::types::{Action, Status};
-
-use super::abi::{self, Buffer, Map};
-use super::shared::SharedCache;
+use super::env::DispatchError;
 use super::{now_ms, now_secs, ResponseMode, VeilHttp};
+use super::{Action, Buffer, Host, Map};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
 use crate::stream::{ResponseStream, TapText};
@@ -63,6 +60,54 @@ impl VerifyEnv {
     /// `authorization: Bearer …` for the verifier a configuration names, if any.
     fn bearer(&self, config: &VerifyConfig) -> Option<String> {
         self.api_keys.get(&config.api_key_env).map(|k| format!("Bearer {k}"))
+    }
+}
+
+/// A company-hosted model's server, as a dispatched call reaches it: the verifier's,
+/// and the detector model's (`host/model.rs`).
+pub(super) struct Target<'a> {
+    pub cluster: &'a str,
+    pub authority: &'a str,
+    pub path: &'a str,
+    /// `authorization: Bearer …`, when the policy names a key.
+    pub bearer: Option<&'a str>,
+}
+
+impl Target<'_> {
+    /// POSTs the JSON `body` through `host`, Envoy cancelling the call after
+    /// `timeout_ms`; the answer comes back to this request with the token.
+    pub(super) fn dispatch(&self, host: &dyn Host, body: &[u8], timeout_ms: u64) -> Result<u32, DispatchError> {
+        let mut headers = vec![
+            (":method", "POST"),
+            (":path", self.path),
+            (":authority", self.authority),
+            ("content-type", "application/json"),
+        ];
+        if let Some(b) = self.bearer {
+            headers.push(("authorization", b));
+        }
+        host.dispatch(self.cluster, &headers, body, Duration::from_millis(timeout_ms))
+    }
+}
+
+/// The answer to a dispatched call, in its response callback: its status and body, or
+/// `Failed` without headers (a reset, a refused connection).
+pub(super) fn call_answer(host: &dyn Host, num_headers: usize, body_size: usize) -> Answer {
+    let status = if num_headers == 0 {
+        None
+    } else {
+        host.header(Map::CallResponseHeaders, ":status")
+            .ok()
+            .flatten()
+            .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
+    };
+    match status {
+        None => Answer::Failed,
+        Some(status) => {
+            let body =
+                if body_size == 0 { None } else { host.body(Buffer::CallResponseBody, 0, body_size).ok().flatten() };
+            Answer::Response { status, body: body.unwrap_or_default() }
+        }
     }
 }
 
@@ -115,7 +160,7 @@ impl VeilHttp {
         let skip_now = |this: &mut VeilHttp, reason: SkipReason| {
             let summary = Summary { skipped: Some(reason.code()), ..Summary::default() };
             this.metrics.increment(Counter::VerifySkipped(reason.code()), 1);
-            let _ = abi::set_header(Map::ResponseHeaders, SUMMARY_HEADER, Some(&summary.header()));
+            let _ = this.host.set_header(Map::ResponseHeaders, SUMMARY_HEADER, Some(&summary.header()));
             this.event().verification = Some(summary);
         };
         if status != Some(200) {
@@ -137,7 +182,7 @@ impl VeilHttp {
         let env = Rc::clone(&self.verify_env);
         let held = self.policy.policy.hold_headers && matches!(shape, Shape::Whole { .. });
         let mut seed = [0u8; 8];
-        let _ = getrandom::getrandom(&mut seed);
+        let _ = self.host.random(&mut seed);
         self.verify = Some(HostVerify {
             session: Session::new(config.clone(), env.cache_secret).with_jitter_seed(u64::from_le_bytes(seed)),
             env,
@@ -173,40 +218,34 @@ impl VeilHttp {
     /// started (`InternalFailure`, e.g. no healthy host) counts as unavailable and may
     /// be retried. Then asks the alarm to wake this request when a retry is due.
     fn verify_pump(&mut self) {
-        let (now, secs) = (now_ms(), now_secs());
+        let (now, secs) = (now_ms(&*self.host), now_secs(&*self.host));
         loop {
             let Some(v) = self.verify.as_mut() else { return };
-            let calls: Vec<Call> = v.session.poll(now, secs, &SharedCache);
+            let calls: Vec<Call> = v.session.poll(now, secs, self.host.cache());
             if calls.is_empty() {
                 let wakeup = v.session.next_wakeup();
+                if let Some(at) = wakeup {
+                    if self.host.wake_after(Duration::from_millis(at.saturating_sub(now))) {
+                        return;
+                    }
+                }
                 let period = self.alarm.try_borrow_mut().ok().and_then(|mut a| a.wake_at(self.id, wakeup, now));
                 if let Some(ms) = period {
-                    // Sets the root's tick: Proxy-Wasm keeps one timer per root context.
-                    let _ = abi::set_tick_period(Duration::from_millis(ms));
+                    // Sets the worker's tick (Proxy-Wasm keeps one timer per root context).
+                    self.host.set_tick(Duration::from_millis(ms));
                 }
                 return;
             }
             let config = v.session.config().clone();
             let bearer = v.env.bearer(&config);
             for call in calls {
-                let mut headers = vec![
-                    (":method", "POST"),
-                    (":path", config.request_path()),
-                    (":authority", config.authority.as_str()),
-                    ("content-type", "application/json"),
-                ];
-                if let Some(b) = bearer.as_deref() {
-                    headers.push(("authorization", b));
-                }
-                // The SDK's call: it registers the token so that the answer comes back
-                // to this context; it returns Envoy's refusals as errors.
-                let token = hostcalls::dispatch_http_call(
-                    &config.cluster,
-                    headers,
-                    Some(&call.body),
-                    vec![],
-                    Duration::from_millis(call.timeout_ms),
-                );
+                let target = Target {
+                    cluster: &config.cluster,
+                    authority: &config.authority,
+                    path: config.request_path(),
+                    bearer: bearer.as_deref(),
+                };
+                let token = target.dispatch(&*self.host, &call.body, call.timeout_ms);
                 let Some(v) = self.verify.as_mut() else { return };
                 match token {
                     Ok(token) => {
@@ -215,9 +254,9 @@ impl VeilHttp {
                             alarm.sent(token, self.id);
                         }
                     }
-                    Err(status) => {
-                        let answer = if status == Status::BadArgument { Answer::Refused } else { Answer::Failed };
-                        v.session.on_answer(call.id, answer, now, secs, &SharedCache);
+                    Err(error) => {
+                        let answer = if error == DispatchError::Refused { Answer::Refused } else { Answer::Failed };
+                        v.session.on_answer(call.id, answer, now, secs, self.host.cache());
                     }
                 }
             }
@@ -230,28 +269,10 @@ impl VeilHttp {
             alarm.answered(token);
         }
         let Some(id) = self.verify.as_mut().and_then(|v| v.calls.remove(&token)) else { return };
-        let status = if num_headers == 0 {
-            None
-        } else {
-            abi::header(Map::CallResponseHeaders, ":status")
-                .ok()
-                .flatten()
-                .and_then(|s| std::str::from_utf8(&s).ok()?.parse::<u16>().ok())
-        };
-        let answer = match status {
-            None => Answer::Failed,
-            Some(status) => {
-                let body = if body_size == 0 {
-                    None
-                } else {
-                    abi::buffer(Buffer::CallResponseBody, 0, body_size).ok().flatten()
-                };
-                Answer::Response { status, body: body.unwrap_or_default() }
-            }
-        };
-        let (now, secs) = (now_ms(), now_secs());
+        let answer = call_answer(&*self.host, num_headers, body_size);
+        let (now, secs) = (now_ms(&*self.host), now_secs(&*self.host));
         if let Some(v) = self.verify.as_mut() {
-            v.session.on_answer(id, answer, now, secs, &SharedCache);
+            v.session.on_answer(id, answer, now, secs, self.host.cache());
         }
         self.verify_wake();
     }
@@ -264,7 +285,7 @@ impl VeilHttp {
         let ready = self.verify.as_ref().is_some_and(|v| v.paused && !v.done && v.session.settled());
         if ready {
             self.verify_complete();
-            let _ = abi::resume_response();
+            let _ = self.host.resume_response();
         }
     }
 
@@ -281,14 +302,14 @@ impl VeilHttp {
     fn verify_record(&mut self, report: &Report) {
         let s = &report.summary;
         if self.verify_holds_headers() {
-            let _ = abi::set_header(Map::ResponseHeaders, SUMMARY_HEADER, Some(&s.header()));
+            let _ = self.host.set_header(Map::ResponseHeaders, SUMMARY_HEADER, Some(&s.header()));
         }
         match self.verify.as_ref().map(|v| &v.shape) {
             Some(Shape::Stream { trailer: true, .. } | Shape::Whole { trailer: true, .. }) => {
-                let _ = abi::set_header(Map::ResponseTrailers, SUMMARY_HEADER, Some(&s.header()));
+                let _ = self.host.set_header(Map::ResponseTrailers, SUMMARY_HEADER, Some(&s.header()));
             }
             Some(Shape::Stream { trailer: false, .. }) => {
-                let _ = abi::add_header(Map::ResponseTrailers, SUMMARY_HEADER, &s.header());
+                let _ = self.host.add_header(Map::ResponseTrailers, SUMMARY_HEADER, &s.header());
             }
             _ => {}
         }
@@ -316,7 +337,7 @@ impl VeilHttp {
     /// collected, its end held), the text to the session, and at the end either finish
     /// now or pause for the verifier.
     pub(super) fn verify_stream_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        let chunk = match abi::buffer(Buffer::ResponseBody, 0, body_size) {
+        let chunk = match self.host.body(Buffer::ResponseBody, 0, body_size) {
             Ok(Some(chunk)) => chunk,
             Ok(None) if body_size == 0 => Vec::new(),
             _ => return Action::Continue,
@@ -330,7 +351,7 @@ impl VeilHttp {
             v.session.push(&text);
         }
         if end_of_stream {
-            let now = now_ms();
+            let now = now_ms(&*self.host);
             if let Some(v) = self.verify.as_mut() {
                 v.session.finish(now);
             }
@@ -338,19 +359,19 @@ impl VeilHttp {
         self.verify_pump();
         if !end_of_stream {
             if out != chunk {
-                let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
+                let _ = self.host.set_body(Buffer::ResponseBody, 0, body_size, &out);
             }
             return Action::Continue;
         }
         let done = self.verify.as_ref().is_none_or(|v| v.session.settled());
         if done {
             out.extend(self.verify_stream_tail());
-            let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
+            let _ = self.host.set_body(Buffer::ResponseBody, 0, body_size, &out);
             return Action::Continue;
         }
-        let _ = abi::set_buffer(Buffer::ResponseBody, 0, body_size, &out);
+        let _ = self.host.set_body(Buffer::ResponseBody, 0, body_size, &out);
         // The last body callback is the only time Envoy lets a filter add trailers.
-        let _ = abi::add_header(Map::ResponseTrailers, SUMMARY_HEADER, SUMMARY_PENDING);
+        let _ = self.host.add_header(Map::ResponseTrailers, SUMMARY_HEADER, SUMMARY_PENDING);
         if let Some(v) = self.verify.as_mut() {
             v.paused = true;
             if let Shape::Stream { buffered, trailer, .. } = &mut v.shape {
@@ -375,7 +396,7 @@ impl VeilHttp {
 
     /// A whole JSON body arrived: verify its prose, or pass it on if there is none.
     pub(super) fn verify_whole_body(&mut self, body_size: usize) -> Action {
-        let Ok(Some(body)) = abi::buffer(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
+        let Ok(Some(body)) = self.host.body(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
         let provider = self.provider.unwrap_or(Provider::Generic);
         let restored_text = self.profile().verification.text == VerifiedText::Restored;
         // With `text: restored` the verifier sees (and the marks go into) the
@@ -383,12 +404,12 @@ impl VeilHttp {
         let verified =
             if restored_text { self.restore_whole(&body).unwrap_or_else(|| body.clone()) } else { body.clone() };
         let (fields, joined) = response_text_fields(provider, &verified).unwrap_or_default();
-        let now = now_ms();
+        let now = now_ms(&*self.host);
         // Headers that were not held are gone: the summary follows the body as a
         // trailer, which Envoy lets a filter add only in this, the last body callback.
         let trailer = !self.verify_holds_headers();
         if trailer {
-            let _ = abi::add_header(Map::ResponseTrailers, SUMMARY_HEADER, SUMMARY_PENDING);
+            let _ = self.host.add_header(Map::ResponseTrailers, SUMMARY_HEADER, SUMMARY_PENDING);
         }
         if let Some(v) = self.verify.as_mut() {
             v.session.push(&joined);
@@ -416,7 +437,7 @@ impl VeilHttp {
             Shape::Stream { buffered, .. } => {
                 let buffered = *buffered;
                 let tail = self.verify_stream_tail();
-                let _ = abi::set_buffer(Buffer::ResponseBody, buffered, 0, &tail);
+                let _ = self.host.set_body(Buffer::ResponseBody, buffered, 0, &tail);
             }
             Shape::Whole { held, .. } => {
                 v.done = true;
@@ -427,7 +448,7 @@ impl VeilHttp {
                 let insertions = insert_annotations(v.session.text(), &report.marks, style);
                 let annotated = annotate_json(&held.body, &held.fields, &insertions);
                 let out = if restored_text { annotated } else { self.restore_whole(&annotated).unwrap_or(annotated) };
-                let _ = abi::set_buffer(Buffer::ResponseBody, 0, held.buffered, &out);
+                let _ = self.host.set_body(Buffer::ResponseBody, 0, held.buffered, &out);
                 self.verify_record(&report);
             }
         }

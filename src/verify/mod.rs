@@ -30,8 +30,8 @@ pub use annotate::{
 };
 pub use budget::Budget;
 pub use cache::{Cache, CacheKey, MemCache};
-pub use parse::{parse_claims, parse_verdict, ParseError, Verdict};
-pub use prompt::{extraction_request, verification_request, CallKind};
+pub use parse::{answer_json, parse_claims, parse_verdict, ParseError, Verdict};
+pub use prompt::{extraction_request, verification_request, CallKind, Chat};
 pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
 
 /// How the verifier is spoken to.
@@ -146,16 +146,23 @@ impl Default for VerifyConfig {
     }
 }
 
+impl Endpoint {
+    /// The chat path each server serves.
+    pub fn default_path(self) -> &'static str {
+        match self {
+            Endpoint::Openai => "/v1/chat/completions",
+            Endpoint::Ollama => "/api/chat",
+        }
+    }
+}
+
 impl VerifyConfig {
     /// The request path, with the endpoint's default.
     pub fn request_path(&self) -> &str {
         if !self.path.is_empty() {
             return &self.path;
         }
-        match self.endpoint {
-            Endpoint::Openai => "/v1/chat/completions",
-            Endpoint::Ollama => "/api/chat",
-        }
+        self.endpoint.default_path()
     }
 
     /// Every issue of the section, each naming its field (`verification.threshold`)

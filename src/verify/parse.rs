@@ -161,6 +161,14 @@ fn close_open(s: &str) -> String {
     remove_trailing_commas(&out)
 }
 
+/// The JSON value of a chat answer (HTTP body, OpenAI-compatible or Ollama): the
+/// assistant text dug out and repaired as above. Shared by the verifier and the
+/// detector model (`detect/model.rs`).
+pub fn answer_json(body: &[u8]) -> Result<Value, ParseError> {
+    let content = message_content(body)?;
+    dig_json(&content).ok_or(ParseError::NoJson)
+}
+
 /// One line: control characters become spaces, runs of spaces collapse, cut at `max`
 /// bytes on a character boundary.
 pub(crate) fn one_line(text: &str, max: usize) -> String {
@@ -188,8 +196,7 @@ pub(crate) fn one_line(text: &str, max: usize) -> String {
 /// The claims of an extraction answer (HTTP body), in order, deduplicated, at most
 /// `max`. Items may be strings or objects with `text`, `claim` or `quote`.
 pub fn parse_claims(body: &[u8], max: usize) -> Result<Vec<String>, ParseError> {
-    let content = message_content(body)?;
-    let value = dig_json(&content).ok_or(ParseError::NoJson)?;
+    let value = answer_json(body)?;
     let items = match &value {
         Value::Array(items) => items.clone(),
         Value::Object(map) => ["claims", "facts", "statements", "items"]
@@ -238,8 +245,7 @@ fn score_of(value: &Value) -> Option<u8> {
 
 /// The verdict of a verification answer (HTTP body).
 pub fn parse_verdict(body: &[u8]) -> Result<Verdict, ParseError> {
-    let content = message_content(body)?;
-    let value = dig_json(&content).ok_or(ParseError::NoJson)?;
+    let value = answer_json(body)?;
     let object = match &value {
         Value::Array(items) => items.first().cloned().unwrap_or(Value::Null),
         other => other.clone(),

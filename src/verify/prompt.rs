@@ -37,25 +37,44 @@ Text like \u{ab}token:EMAIL:1a2b\u{bb} stands for a value that was removed: do n
 /// `schema` goes with `response_format` (llama.cpp's servers constrain their output to
 /// it; vLLM and others that do not know the field ignore it). Ollama gets `"json"`.
 fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32, schema: serde_json::Value) -> Vec<u8> {
-    let messages = json!([{"role": "user", "content": format!("{instructions}\n\n{input}")}]);
-    let value = match config.endpoint {
-        Endpoint::Openai => json!({
-            "model": config.model,
-            "messages": messages,
-            "temperature": config.temperature,
-            "max_tokens": max_tokens,
-            "response_format": {"type": "json_object", "schema": schema},
-            "stream": false,
-        }),
-        Endpoint::Ollama => json!({
-            "model": config.model,
-            "messages": messages,
-            "format": "json",
-            "stream": false,
-            "options": {"temperature": config.temperature, "num_predict": max_tokens},
-        }),
-    };
-    serde_json::to_vec(&value).unwrap_or_default()
+    let chat = Chat { endpoint: config.endpoint, model: &config.model, temperature: config.temperature };
+    chat.body(instructions, input, max_tokens, schema)
+}
+
+/// One chat request to a company-hosted model, in the shape its server speaks: the
+/// verifier's and the detector model's (`detect/model.rs`) client.
+#[derive(Debug, Clone, Copy)]
+pub struct Chat<'a> {
+    pub endpoint: Endpoint,
+    pub model: &'a str,
+    pub temperature: f32,
+}
+
+impl Chat<'_> {
+    /// The request body: `instructions` and `input` in one user message, JSON output
+    /// asked for (`schema` with `response_format`; `format: "json"` for Ollama), at
+    /// most `max_tokens` tokens of answer.
+    pub fn body(&self, instructions: &str, input: &str, max_tokens: u32, schema: serde_json::Value) -> Vec<u8> {
+        let messages = json!([{"role": "user", "content": format!("{instructions}\n\n{input}")}]);
+        let value = match self.endpoint {
+            Endpoint::Openai => json!({
+                "model": self.model,
+                "messages": messages,
+                "temperature": self.temperature,
+                "max_tokens": max_tokens,
+                "response_format": {"type": "json_object", "schema": schema},
+                "stream": false,
+            }),
+            Endpoint::Ollama => json!({
+                "model": self.model,
+                "messages": messages,
+                "format": "json",
+                "stream": false,
+                "options": {"temperature": self.temperature, "num_predict": max_tokens},
+            }),
+        };
+        serde_json::to_vec(&value).unwrap_or_default()
+    }
 }
 
 /// The claim-extraction request body for `text`.

@@ -27,9 +27,11 @@ def no_temporary_directory_left_behind():
 
 @pytest.fixture(scope="session", autouse=True)
 def built_wasm() -> Path:
-    if not rig.WASM.exists():
-        pytest.exit("veil.wasm is not built: run `cargo xtask test`", returncode=2)
-    return rig.WASM
+    """The build under test (`VEIL_BUILD`: wasm, the default, or native)."""
+    built = rig.NATIVE if rig.BUILD == "native" else rig.WASM
+    if not built.exists():
+        pytest.exit(f"{built.name} is not built: run `cargo xtask test`", returncode=2)
+    return built
 
 
 @pytest.fixture(scope="session")

@@ -179,7 +179,7 @@ def chat(text: str, **extra) -> bytes:
 
 def scrape(envoy: rig.Envoy, query: str = "/stats/prometheus") -> str:
     with urllib.request.urlopen(f"http://127.0.0.1:{envoy.admin_port}{query}", timeout=10) as r:
-        return r.read().decode()
+        return rig.prometheus_names(r.read().decode())
 
 
 def wait_for(condition, what: str, timeout: float = 15.0):
@@ -210,7 +210,7 @@ def families(servers, tmp_path_factory):
     policy, ecds = tmp / "policy.yaml", tmp / "veil.default.yaml"
     policy.write_text(yaml.safe_dump(POLICY))
     subprocess.run(
-        [str(rig.VEILCTL), "xds", "write", str(policy), "--name", "veil.default", "--out", str(ecds), "--wasm", str(rig.WASM)],
+        [str(rig.VEILCTL), "xds", "write", str(policy), "--name", "veil.default", "--out", str(ecds), *rig.filter_target()],
         check=True, capture_output=True, timeout=60,
     )
     config = rig.render_dynamic(
@@ -295,7 +295,7 @@ def test_stats_filter_veil_is_focused(families):
     """`/stats?filter=veil`: Veil's counters, its VM's and its policy's ECDS stats;
     no cluster named after it (the xDS cluster is `xds_control_plane`)."""
     _, focused = families
-    prefixes = ("wasmcustom.veil.", "wasm.veil.", "extension_config_discovery.http_filter.veil.")
+    prefixes = ("wasmcustom.veil.", "wasm.veil.", f"{rig.NATIVE_STATS}veil.", "extension_config_discovery.http_filter.veil.")
     assert focused and all(line.startswith(prefixes) for line in focused), [
         line for line in focused if not line.startswith(prefixes)
     ]

@@ -11,7 +11,7 @@ import openai
 import pytest
 
 from tests.e2e.seeds import SEEDS, lead_in, leaked
-from tests.rig import clients
+from tests.rig import clients, rig
 
 CHAT = "/v1/chat/completions"
 
@@ -301,4 +301,4 @@ def test_with_no_flush_interval_each_audit_line_is_written_as_its_request_ends(g
             break
         time.sleep(0.01)
     assert len(lines) == 10
-    assert all("wasm log" in line for line in lines)
+    assert all(rig.LOG_MARK in line for line in lines)

@@ -270,7 +270,7 @@ def test_without_a_control_plane_nothing_passes_unprotected(vendor):
 def xds_write(policy_file: Path, out: Path) -> None:
     subprocess.run(
         [str(rig.VEILCTL), "xds", "write", str(policy_file), "--name", "veil.default", "--out", str(out),
-         "--wasm", str(rig.WASM)],
+         *rig.filter_target()],
         check=True, capture_output=True, timeout=30,
     )
 
@@ -290,7 +290,7 @@ def test_file_based_xds_applies_an_atomically_replaced_file(tmp_path, vendor):
         print(f"\nECDS file replaced -> new policy in effect: {elapsed:.2f}s")
             # A file with an invalid policy, written by hand: rejected, the last good one stays.
         doc = yaml.safe_load(ecds.read_text())
-        cfg = doc["resources"][0]["typed_config"]["config"]["configuration"]
+        cfg = rig.policy_of(doc["resources"][0])
         cfg["value"] = json.dumps({**json.loads(cfg["value"]), "not_a_policy_field": True})
         doc["version_info"] = "broken"
         put(ecds, yaml.safe_dump(doc))

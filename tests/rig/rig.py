@@ -25,10 +25,46 @@ from types import ModuleType
 
 import yaml
 
-from tests.rig import fake_vendor, fake_verifier
+from tests.rig import fake_detector, fake_vendor, fake_verifier
 
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "target" / "wasm32-wasip1" / "release" / "veil.wasm"
+# The native build (`cargo xtask native`): Envoy's dynamic module.
+NATIVE = ROOT / "target" / "native" / "libveil.so"
+# Which build of the filter the rig runs: `wasm` (veil.wasm, the default) or `native`
+# (libveil.so). `cargo xtask test` runs the end-to-end suite once with each.
+BUILD = os.environ.get("VEIL_BUILD", "wasm")
+if BUILD not in ("wasm", "native"):
+    raise RuntimeError(f"VEIL_BUILD must be wasm or native, not {BUILD!r}")
+# The namespace of the native module's counters (`metrics_namespace` in
+# envoy/gateway-native.yaml); `Envoy.stats()` reports them under the Wasm filter's,
+# `wasmcustom.`, so that both builds are read by the same assertions.
+NATIVE_STATS = "veilcustom."
+# Envoy's Prometheus exposition drops the Wasm filter's `wasmcustom` namespace from the
+# metric names (`veil_requests_total`), not a dynamic module's (`envoy_veilcustom_veil_…`):
+# a Prometheus scraping the native build renames them with this prefix
+# (`metric_relabel_configs`, README "Two builds"); `prometheus_names` does the same.
+NATIVE_PROMETHEUS_PREFIX = "envoy_veilcustom_"
+
+
+def prometheus_names(exposition: str) -> str:
+    """Envoy's `/stats/prometheus` text with the native build's prefix taken off its
+    metric names, as the README's relabel rule does, and its counters at 0 left out;
+    the Wasm build's, unchanged."""
+    if BUILD != "native":
+        return exposition
+    renamed = re.sub(rf"(^|[\s])({NATIVE_PROMETHEUS_PREFIX})(veil_)", r"\1\3", exposition, flags=re.M)
+    # Counters at 0 left out, as in `Envoy.stats()`: the module defines them all up front.
+    return "\n".join(line for line in renamed.splitlines() if not (line.startswith("veil_") and line.endswith(" 0")))
+
+
+# Where each build keeps the audit event for access loggers (`audit.sink: access_log`).
+AUDIT_FILTER_STATE = {"wasm": "wasm.veil.audit", "native": "veil.audit"}[BUILD]
+# What starts each log call of the filter in Envoy's log (a Wasm VM's, a module's).
+LOG_MARK = {"wasm": "wasm log", "native": "[dynamic_modules]"}[BUILD]
+# Set by `render` for the native build: environment variables for the Envoy process
+# (the Wasm build passes them to its VM in the config instead).
+_PROCESS_ENV = "__veil_process_env__"
 ENVOY_DIR = ROOT / "envoy"
 # The control plane: `cargo test --workspace` (and so `cargo xtask test`) builds it.
 VEILCTL = ROOT / "target" / "debug" / "veilctl"
@@ -93,9 +129,12 @@ def render(
     env: dict[str, str] | None = None,
     verifier_port: int | None = None,
     access_log_path: Path | None = None,
+    build: str | None = None,
+    native: Path = NATIVE,
 ) -> dict:
     """Returns the Envoy config from `source` with this run's ports and wasm path (and
-    its file access logs writing to `access_log_path`)."""
+    its file access logs writing to `access_log_path`); with `build` `native` (default:
+    `BUILD`), the filter is the native module `native` instead."""
     config = yaml.safe_load(Path(source).read_text())
     config = copy.deepcopy(config)
     config["admin"]["address"]["socket_address"]["port_value"] = admin_port
@@ -109,7 +148,7 @@ def render(
     if not with_filter:
         hcm["http_filters"] = [f for f in filters if f["name"] != "veil"]
     for f in filters:
-        if f["name"] != "veil":
+        if f["name"] != "veil" or (build or BUILD) == "native":
             continue
         cfg = f["typed_config"]["config"]
         cfg["vm_config"]["code"]["local"]["filename"] = str(wasm)
@@ -127,6 +166,59 @@ def render(
         if cluster["name"] == "verifier" and verifier_port is not None:
             ep = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
             ep["address"]["socket_address"]["port_value"] = verifier_port
+    if (build or BUILD) == "native":
+        return _native(config, plugin_config, env, native)
+    return config
+
+
+NATIVE_FILTER_TYPE = "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter"
+
+
+def filter_target() -> list[str]:
+    """`veilctl xds` options naming the build under test's code."""
+    return ["--native", str(NATIVE)] if BUILD == "native" else ["--wasm", str(WASM)]
+
+
+def policy_of(resource: dict) -> dict:
+    """The `StringValue` holding the policy JSON in an ECDS resource of either build."""
+    typed = resource["typed_config"]
+    return typed["filter_config"] if "filter_config" in typed else typed["config"]["configuration"]
+
+
+def native_filter(plugin_config: dict | None, module: Path = NATIVE) -> dict:
+    """The native module's filter (envoy/gateway-native.yaml's) with this policy."""
+    return {
+        "@type": NATIVE_FILTER_TYPE,
+        "dynamic_module_config": {
+            "name": "veil",
+            "module": {"local": {"filename": str(module)}},
+            "metrics_namespace": NATIVE_STATS.rstrip("."),
+        },
+        "filter_name": "veil",
+        "filter_config": {
+            "@type": "type.googleapis.com/google.protobuf.StringValue",
+            "value": json.dumps(plugin_config if plugin_config is not None else {}),
+        },
+    }
+
+
+def _native(config: dict, plugin_config, env, module: Path = NATIVE) -> dict:
+    """A rendered Wasm gateway made a native one: the veil filter replaced by the
+    module with the same policy (a Wasm config's own `configuration` if none is given),
+    its VM's environment moved to the process, the audit filter state renamed."""
+    hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+    process_env = dict(env or {})
+    for f in hcm["http_filters"]:
+        if f["name"] != "veil":
+            continue
+        wasm = f["typed_config"].get("config", {})
+        if plugin_config is None and "configuration" in wasm:
+            plugin_config = json.loads(wasm["configuration"]["value"])
+        process_env.update(wasm.get("vm_config", {}).get("environment_variables", {}).get("key_values", {}))
+        f["typed_config"] = native_filter(plugin_config, module)
+    config = json.loads(json.dumps(config).replace("wasm.veil.audit", AUDIT_FILTER_STATE))
+    if process_env:
+        config[_PROCESS_ENV] = process_env
     return config
 
 
@@ -144,6 +236,10 @@ class Envoy:
         log_level: str = "info",
         env: dict[str, str] | None = None,
     ):
+        config = dict(config)
+        process_env = config.pop(_PROCESS_ENV, None)
+        if process_env:
+            env = {**(env or {}), **process_env}
         self.admin_port = config["admin"]["address"]["socket_address"]["port_value"]
         self.port = config["static_resources"]["listeners"][0]["address"]["socket_address"]["port_value"]
         self._owns_workdir = workdir is None
@@ -222,7 +318,16 @@ class Envoy:
         time.sleep(self.SETTLE_SECONDS)
         with urllib.request.urlopen(f"http://127.0.0.1:{self.admin_port}/stats?format=json", timeout=5) as r:
             data = json.load(r)
-        return {s["name"]: s["value"] for s in data["stats"] if "value" in s}
+        stats = {s["name"]: s["value"] for s in data["stats"] if "value" in s}
+        if BUILD == "native":
+            # The module defines every counter with its configuration; the Wasm filter
+            # on first use. A counter at 0 is left out, as it is from Wasm.
+            stats = {
+                ("wasmcustom." + k[len(NATIVE_STATS):] if k.startswith(NATIVE_STATS) else k): v
+                for k, v in stats.items()
+                if not (k.startswith(NATIVE_STATS) and v == 0)
+            }
+        return stats
 
     def cpu_seconds(self) -> float:
         """utime + stime of the Envoy process so far."""
@@ -273,6 +378,27 @@ class Verifier(_Threaded):
 
     def calls(self) -> list[dict]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__verifier/calls", timeout=5) as r:
+            return json.load(r)
+
+
+class Detector(_Threaded):
+    """The fake detector model (`fake_detector.py`), in a thread of this process."""
+
+    module = fake_detector
+
+    def _post(self, path: str, body: dict) -> None:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
+        urllib.request.urlopen(req, timeout=5).close()
+
+    def script(self, **script) -> None:
+        """Sets the behaviour (see fake_detector.py): mode, delay_ms, spans, content."""
+        self._post("/__detector/script", script)
+
+    def reset(self) -> None:
+        self._post("/__detector/reset", {})
+
+    def calls(self) -> list[dict]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__detector/calls", timeout=5) as r:
             return json.load(r)
 
 
@@ -329,6 +455,8 @@ def render_dynamic(
         config["dynamic_resources"]["ads_config"]["api_type"] = "DELTA_GRPC"
     hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
     for f in hcm["http_filters"]:
+        if BUILD == "native" and "config_discovery" in f:
+            f["config_discovery"]["type_urls"] = [NATIVE_FILTER_TYPE]
         source_cfg = f.get("config_discovery", {}).get("config_source", {})
         if ecds_path is not None and "path_config_source" in source_cfg:
             source_cfg["path_config_source"] = {
@@ -358,7 +486,7 @@ class ControlPlane:
             str(VEILCTL), "xds", "serve",
             "--policies", str(policies),
             "--listen", f"127.0.0.1:{self.port}",
-            "--wasm", str(wasm),
+            *(["--native", str(NATIVE)] if BUILD == "native" else ["--wasm", str(wasm)]),
             "--poll-ms", str(poll_ms),
         ]
         if unchecked:

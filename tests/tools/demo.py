@@ -61,7 +61,10 @@ def main() -> int:
     parser.add_argument("--vendor-port", type=int, default=18080)
     parser.add_argument("--verifier-port", type=int, default=18090)
     parser.add_argument("--xds", action="store_true", help="take the policy from `veilctl xds serve` watching policies/")
+    parser.add_argument("--native", action="store_true", help="run the native module (libveil.so) instead of veil.wasm")
     args = parser.parse_args()
+    if args.native:
+        rig.BUILD = "native"
     # SIGTERM stops the demo like Ctrl-C: through `finally`, which stops Envoy and the
     # control plane too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -101,7 +104,7 @@ def main() -> int:
         client = OpenAI(base_url=f"{envoy.base_url}/v1", api_key="demo-key")
         source = "policies/default.yaml over xDS" if plane else "default policy + verification"
         print(
-            f"Veil demo: Envoy {envoy.base_url} (veil.wasm, {source}) -> fake vendor {vendor.base_url}, "
+            f"Veil demo: Envoy {envoy.base_url} ({'libveil.so' if args.native else 'veil.wasm'}, {source}) -> fake vendor {vendor.base_url}, "
             f"fake verifier :{verifier.port}\n"
         )
         print("1. The application sends (openai SDK, base_url only changed):")

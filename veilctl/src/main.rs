@@ -148,7 +148,7 @@ is validated first; an invalid one is reported as `policy check` does.",
 const XDS_SERVE: Spec = Spec {
     name: "xds serve",
     summary: "The xDS control plane: serve a directory of policies to Envoy over ADS",
-    usage: "xds serve [--policies DIR] [--listen ADDR] [--wasm PATH] [--vm-id ID] [--poll-ms N] [--unchecked]",
+    usage: "xds serve [--policies DIR] [--listen ADDR] [--wasm PATH | --native PATH] [--vm-id ID] [--poll-ms N] [--unchecked]",
     about: "\
 An ADS control plane (gRPC, state of the world and delta) on ADDR. Watches DIR,
 validates each policy, and serves DIR/NAME.yaml as the ECDS resource `veil.NAME` (the
@@ -162,6 +162,11 @@ version and nonce on standard error. Runs until interrupted (Ctrl-C).",
             name: "wasm",
             takes: Takes::Value("PATH"),
             help: "The filter's code as Envoy sees it (default target/wasm32-wasip1/release/veil.wasm)",
+        },
+        Opt {
+            name: "native",
+            takes: Takes::Value("PATH"),
+            help: "Serve the native module (libveil.so, Envoy's dynamic modules) at PATH instead",
         },
         Opt { name: "vm-id", takes: Takes::Value("ID"), help: "The Wasm VM id (default veil)" },
         Opt { name: "poll-ms", takes: Takes::Value("N"), help: "How often DIR is read, in ms (default 250)" },
@@ -178,13 +183,14 @@ version and nonce on standard error. Runs until interrupted (Ctrl-C).",
 const XDS_WRITE: Spec = Spec {
     name: "xds write",
     summary: "Write a policy as a DiscoveryResponse file for Envoy's file-based xDS",
-    usage: "xds write FILE --out PATH [--wasm PATH] [--vm-id ID] [--name NAME]",
+    usage: "xds write FILE --out PATH [--wasm PATH | --native PATH] [--vm-id ID] [--name NAME]",
     about: "\
 Validate FILE and write it as a DiscoveryResponse for Envoy's file-based xDS
 (config_discovery with path_config_source), replacing PATH atomically.",
     options: &[
         Opt { name: "out", takes: Takes::Value("PATH"), help: "The file to write (required)" },
         Opt { name: "wasm", takes: Takes::Value("PATH"), help: "The filter's code as Envoy sees it" },
+        Opt { name: "native", takes: Takes::Value("PATH"), help: "The native module (libveil.so) at PATH instead" },
         Opt { name: "vm-id", takes: Takes::Value("ID"), help: "The Wasm VM id (default veil)" },
         Opt { name: "name", takes: Takes::Value("NAME"), help: "The resource name (default veil.<file stem>)" },
     ],
@@ -730,7 +736,7 @@ fn policy_render(args: &Args) -> Fallible {
         #[cfg(not(target_family = "wasm"))]
         "ecds" => {
             let config = serde_json::to_string(&policy).map_err(|e| e.to_string())?;
-            let target = xds::FilterTarget { wasm: "/etc/envoy/veil.wasm".into(), vm_id: "veil".into() };
+            let target = xds::FilterTarget { wasm: "/etc/envoy/veil.wasm".into(), vm_id: "veil".into(), native: None };
             serde_norway::to_string(&xds::resource_json("veil", &config, &target)).map_err(|e| e.to_string())?
         }
         "istio" if policy.hold_headers => {

@@ -24,6 +24,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use envoy_types::pb::envoy::config::core::v3::{
     async_data_source, data_source, AsyncDataSource, DataSource, TypedExtensionConfig,
 };
+use envoy_types::pb::envoy::extensions::dynamic_modules::v3::DynamicModuleConfig;
+use envoy_types::pb::envoy::extensions::filters::http::dynamic_modules::v3::DynamicModuleFilter;
 use envoy_types::pb::envoy::extensions::filters::http::wasm::v3::Wasm;
 use envoy_types::pb::envoy::extensions::wasm::v3::{plugin_config, EnvironmentVariables, PluginConfig, VmConfig};
 use envoy_types::pb::envoy::service::discovery::v3::aggregated_discovery_service_server::{
@@ -45,6 +47,9 @@ use crate::cli::{self, Args, Exit, Fallible};
 /// The ECDS resource type: an extension config, here always the Wasm HTTP filter.
 pub const ECDS_TYPE: &str = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig";
 const WASM_TYPE: &str = "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm";
+const NATIVE_TYPE: &str = "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter";
+/// The native module's counters' namespace (`veilcustom.veil.*`), as in envoy/gateway-native.yaml.
+const NATIVE_METRICS_NAMESPACE: &str = "veilcustom";
 const STRING_TYPE: &str = "type.googleapis.com/google.protobuf.StringValue";
 /// Relative to Envoy's working directory, as in `envoy/gateway.yaml`.
 pub const DEFAULT_WASM: &str = "target/wasm32-wasip1/release/veil.wasm";
@@ -55,6 +60,9 @@ pub const DEFAULT_WASM: &str = "target/wasm32-wasip1/release/veil.wasm";
 pub struct FilterTarget {
     pub wasm: String,
     pub vm_id: String,
+    /// The native module (`libveil.so`, Envoy's dynamic modules) instead of the Wasm
+    /// filter: its path as Envoy sees it.
+    pub native: Option<String>,
 }
 
 impl FilterTarget {
@@ -62,6 +70,7 @@ impl FilterTarget {
         FilterTarget {
             wasm: args.get("wasm").unwrap_or(DEFAULT_WASM).to_string(),
             vm_id: args.get("vm-id").unwrap_or("veil").to_string(),
+            native: args.get("native").map(str::to_string),
         }
     }
 }
@@ -74,6 +83,21 @@ pub fn resource_name(path: &Path) -> Option<String> {
 
 /// The ECDS resource as JSON (the shape of Envoy's YAML/JSON config), for files.
 pub fn resource_json(name: &str, policy_json: &str, target: &FilterTarget) -> Value {
+    if let Some(module) = &target.native {
+        return json!({
+            "name": name,
+            "typed_config": {
+                "@type": NATIVE_TYPE,
+                "dynamic_module_config": {
+                    "name": "veil",
+                    "module": {"local": {"filename": module}},
+                    "metrics_namespace": NATIVE_METRICS_NAMESPACE,
+                },
+                "filter_name": "veil",
+                "filter_config": {"@type": STRING_TYPE, "value": policy_json},
+            },
+        });
+    }
     json!({
         "name": name,
         "typed_config": {
@@ -100,6 +124,29 @@ pub fn resource_json(name: &str, policy_json: &str, target: &FilterTarget) -> Va
 fn resource_proto(name: &str, policy_json: &str, target: &FilterTarget) -> Any {
     let configuration =
         Any { type_url: STRING_TYPE.into(), value: StringValue { value: policy_json.into() }.encode_to_vec() };
+    if let Some(module) = &target.native {
+        let filter = DynamicModuleFilter {
+            dynamic_module_config: Some(DynamicModuleConfig {
+                name: "veil".into(),
+                metrics_namespace: NATIVE_METRICS_NAMESPACE.into(),
+                module: Some(AsyncDataSource {
+                    specifier: Some(async_data_source::Specifier::Local(DataSource {
+                        specifier: Some(data_source::Specifier::Filename(module.clone())),
+                        ..Default::default()
+                    })),
+                }),
+                ..Default::default()
+            }),
+            filter_name: "veil".into(),
+            filter_config: Some(configuration),
+            ..Default::default()
+        };
+        let extension = TypedExtensionConfig {
+            name: name.into(),
+            typed_config: Some(Any { type_url: NATIVE_TYPE.into(), value: filter.encode_to_vec() }),
+        };
+        return Any { type_url: ECDS_TYPE.into(), value: extension.encode_to_vec() };
+    }
     let vm = VmConfig {
         vm_id: target.vm_id.clone(),
         runtime: "envoy.wasm.runtime.v8".into(),
@@ -609,7 +656,7 @@ mod tests {
     const STRICT: &str = include_str!("../../policies/strict.yaml");
 
     fn target() -> FilterTarget {
-        FilterTarget { wasm: "/opt/veil.wasm".into(), vm_id: "veil".into() }
+        FilterTarget { wasm: "/opt/veil.wasm".into(), vm_id: "veil".into(), native: None }
     }
 
     fn scratch(tag: &str) -> PathBuf {

@@ -21,24 +21,35 @@ const WASM_SIZE_LIMIT: u64 = 3 * 1024 * 1024;
 const USAGE: &str = "\
 cargo xtask <command>
 
-  demo [--once] [--xds]
+  demo [--once] [--xds] [--native]
                   build, start Envoy + veil.wasm + a fake vendor, send a demo request,
                   show what the vendor saw next to what the client got; then keep the
                   gateway on http://127.0.0.1:10000 until Ctrl-C (--once: exit).
                   --xds: the policy comes from `veilctl xds serve` watching policies/,
-                  so editing policies/default.yaml takes effect live
+                  so editing policies/default.yaml takes effect live; --native: the
+                  native module (libveil.so) instead of veil.wasm
   test            install what is needed, build, run every test (Rust + real Envoy)
   bench [ARGS]    A/B benchmark: Envoy without vs with the filter (ARGS go to
                   tests/tools/bench.py)
+  bench-hosts [ARGS]
+                  plain Envoy, Envoy + veil.wasm and Envoy + libveil.so in one
+                  interleaved run at 1, 16 and 128 KiB (Envoy CPU per request; ARGS go to
+                  tests/tools/bench_builds.py, e.g. --workload unique --rounds 9)
   bench-v8        the core (redaction, detection) on bench-like bodies, natively and in
                   V8 through Node's WASI (examples/core_speed.rs), without Envoy
   verify-llm      claim verification with a real local LLM: builds llama-cpp-python
                   into .venv-llm (about 6-10 minutes on 2 cores, once), serves the
                   gemma3-270m model with llama.cpp's OpenAI-compatible server, and
                   sends streamed and whole requests through Envoy + veil.wasm to it
+  detect-llm [--limit N]
+                  the model stage (detectors.model) with the same LLM as the detector:
+                  the person-names set (veilctl/eval-names) through Envoy with the
+                  rules alone and with the model; prints precision and recall of each
   build [--symbols]
                   build target/wasm32-wasip1/release/veil.wasm (--symbols: keep the
                   function names, for readable stack traces in Envoy's log)
+  native          build target/native/libveil.so, the Envoy dynamic module (for the
+                  host platform and the Envoy release in .venv: 1.40)
   package [--image REGISTRY/REPOSITORY] [--out DIR]
                   build, then write target/oci/veil-<version>.tar (veil.wasm as an OCI
                   image for Istio, an OCI image layout) and target/oci/wasmplugin.yaml
@@ -63,21 +74,32 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "setup" => setup(),
         "build" => setup().and_then(|_| build_wasm(rest.iter().any(|a| a == "--symbols"))),
+        "native" => native(),
         "package" => wasm_target().and_then(|_| build()).and_then(|_| package::run(&root(), &wasm_path(), rest)),
         "test" => test(),
         "demo" => setup()
             .and_then(|_| build())
+            .and_then(|_| if rest.iter().any(|a| a == "--native") { native() } else { Ok(()) })
             .and_then(|_| if rest.iter().any(|a| a == "--xds") { build_veilctl() } else { Ok(()) })
             .and_then(|_| demo(rest)),
         "bench" => setup()
             .and_then(|_| build())
             .and_then(|_| ensure_wrk())
             .and_then(|_| python(&["-m", "tests.tools.bench"], rest)),
+        "bench-hosts" => setup()
+            .and_then(|_| build())
+            .and_then(|_| native())
+            .and_then(|_| ensure_wrk())
+            .and_then(|_| bench_hosts(rest)),
         "bench-v8" => setup().and_then(|_| bench_v8()),
         "verify-llm" => setup()
             .and_then(|_| build())
             .and_then(|_| setup_llm())
             .and_then(|_| python(&["-m", "tests.tools.verify_llm"], rest)),
+        "detect-llm" => setup()
+            .and_then(|_| build())
+            .and_then(|_| setup_llm())
+            .and_then(|_| python(&["-m", "tests.tools.detect_llm"], rest)),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             Ok(())
@@ -216,6 +238,48 @@ fn build_wasm(symbols: bool) -> Result {
     Ok(())
 }
 
+/// `target/native/libveil.so`: the crate's `cdylib` for the host platform with the
+/// dynamic-modules host (feature `native`), copied out of Cargo's own directory.
+fn native() -> Result {
+    step("cargo build --release -p veil --lib --features native");
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+        "build",
+        "--release",
+        "-p",
+        "veil",
+        "--lib",
+        "--features",
+        "native",
+    ]))?;
+    let built = root().join("target").join("release").join("libveil.so");
+    let out = native_path();
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    // A new file (not written over the old one): an Envoy that has the old one loaded
+    // keeps its mapping.
+    let tmp = out.with_extension("so.new");
+    std::fs::copy(&built, &tmp).map_err(|e| format!("{}: {e}", built.display()))?;
+    std::fs::rename(&tmp, &out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let size = std::fs::metadata(&out).map_err(|e| e.to_string())?.len();
+    step(&format!("{}: {size} bytes", out.display()));
+    Ok(())
+}
+
+/// The two builds against plain Envoy, interleaved (tests/tools/bench_builds.py).
+fn bench_hosts(rest: &[String]) -> Result {
+    let (wasm, native) = (wasm_path(), native_path());
+    let mut args: Vec<String> = vec!["--sizes".into(), "1024,16384,131072".into(), "--pii".into(), "1024".into()];
+    args.extend(rest.iter().cloned());
+    args.push(wasm.display().to_string());
+    args.push(native.display().to_string());
+    python(&["-m", "tests.tools.bench_builds"], &args)
+}
+
+fn native_path() -> PathBuf {
+    root().join("target").join("native").join("libveil.so")
+}
+
 /// `examples/core_speed.rs` natively, then built for wasm32-wasip1 and run by Node.
 fn bench_v8() -> Result {
     require_node()?;
@@ -241,6 +305,7 @@ fn bench_v8() -> Result {
 fn test() -> Result {
     setup()?;
     build()?;
+    native()?;
     clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
@@ -248,8 +313,14 @@ fn test() -> Result {
     unit_tests_in_v8()?;
     build_veilctl()?;
     ensure_chromium()?;
-    step("pytest tests/e2e (real Envoy, real SDKs)");
-    python(&["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"], &[])
+    // The same suite, the same assertions, once per build of the filter.
+    for build in ["wasm", "native"] {
+        step(&format!("pytest tests/e2e with VEIL_BUILD={build} (real Envoy, real SDKs)"));
+        run(Command::new(venv_bin("python"))
+            .args(["-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider"])
+            .env("VEIL_BUILD", build))?;
+    }
+    Ok(())
 }
 
 /// The core's unit tests again, built for wasm32-wasip1 and run in Node's V8 (the
@@ -291,6 +362,19 @@ fn clippy() -> Result {
     }
     step("cargo clippy --workspace --all-targets -- -D warnings");
     run(Command::new(&cargo).args(["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    step("cargo clippy -p veil --lib --features native -- -D warnings");
+    run(Command::new(&cargo).args([
+        "clippy",
+        "--quiet",
+        "-p",
+        "veil",
+        "--lib",
+        "--features",
+        "native",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     step(&format!("cargo clippy -p veil --target {WASM_TARGET} -- -D warnings"));
     run(Command::new(&cargo).args([
         "clippy",

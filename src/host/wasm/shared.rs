@@ -2,11 +2,10 @@
 //! the core's traits: the vault's [`Store`], the verifier's score [`Cache`], and the
 //! random vault key the workers agree on when none is configured.
 
-use proxy_wasm::types::LogLevel;
-
 use super::abi::{self, SetShared};
-use super::log;
-use crate::vault::{CasMismatch, Store, Vault};
+use super::WasmHost;
+use crate::host::{Host, Level};
+use crate::vault::{CasMismatch, Store};
 use crate::verify::Cache;
 
 /// Envoy shared data as the vault's store.
@@ -36,22 +35,6 @@ impl Cache for SharedCache {
     }
 }
 
-/// Creates every slot that does not exist yet, so that all vault writes can use
-/// compare-and-swap (Envoy cannot create a key only if it is absent).
-pub(super) fn ensure_slots(vault: &Vault) {
-    let marker = format!("veil/v1/slots/{}", vault.config().slots());
-    if SharedStore.get(&marker).is_some() {
-        return;
-    }
-    for slot in 0..vault.config().slots() {
-        let key = Vault::slot_key(slot);
-        if SharedStore.get(&key).is_none() {
-            let _ = SharedStore.set(&key, &[], None);
-        }
-    }
-    let _ = SharedStore.set(&marker, b"1", None);
-}
-
 const SHARED_KEY: &str = "veil/v1/key";
 
 /// A random vault key shared by this Envoy's workers: the one another worker stored,
@@ -67,7 +50,7 @@ pub(super) fn shared_random_key() -> Option<[u8; 32]> {
     }
     let mut key = [0u8; 32];
     if getrandom::getrandom(&mut key).is_err() {
-        log(LogLevel::Critical, "veil: no randomness for the vault key");
+        WasmHost.log(Level::Critical, "veil: no randomness for the vault key");
         return None;
     }
     match abi::set_shared_data(SHARED_KEY, &key, None) {

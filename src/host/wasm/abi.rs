@@ -21,8 +21,7 @@ use std::ptr::{null, null_mut};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A Proxy-Wasm call that did not succeed: the status Envoy returned (never data).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct HostError(pub u32);
+use crate::host::env::HostError;
 
 type Result<T> = std::result::Result<T, HostError>;
 
@@ -249,6 +248,12 @@ pub(super) fn set_shared_data(key: &str, value: &[u8], cas: Option<u32>) -> std:
 pub(super) fn resume_response() -> Result<()> {
     // SAFETY: plain value only (stream type 1: the HTTP response).
     status(unsafe { proxy_continue_stream(1) })
+}
+
+/// Lets a paused request go on (its body, and trailers if any, upstream).
+pub(super) fn resume_request() -> Result<()> {
+    // SAFETY: plain value only (stream type 0: the HTTP request).
+    status(unsafe { proxy_continue_stream(0) })
 }
 
 /// Answers the client directly; the request goes no further upstream.

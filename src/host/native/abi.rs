@@ -1,0 +1,821 @@
+//! A minimal, safe binding for the part of Envoy's dynamic-modules ABI that Veil uses,
+//! written from `source/extensions/dynamic_modules/abi.h` of the Envoy release we run
+//! (1.40; every callback below is among the binary's exported
+//! `envoy_dynamic_module_callback_*` symbols, checked by `tests/e2e/test_native.py`).
+//!
+//! Two halves: the callbacks (Envoy's functions, declared here and wrapped in safe
+//! methods of [`Filter`] and [`ConfigHandle`]), and the event hooks (our exported
+//! functions, which turn Envoy's pointers back into the module's objects and call the
+//! safe [`super`] glue). This is the only file of the native host with `unsafe` code;
+//! each block says why it is sound.
+//!
+//! Ownership, as the header states it: a configuration object is ours from
+//! `on_http_filter_config_new` until `on_http_filter_config_destroy`; a filter object
+//! from `on_http_filter_new` until `on_http_filter_destroy`; Envoy's filter pointer is
+//! valid until that destroy; buffers Envoy hands out are valid until the end of the
+//! event hook (or until a setter is called), so every read copies them at once.
+//!
+//! Re-entrancy: a callback such as `send_response` can make Envoy run another of this
+//! filter's hooks before it returns (the local reply's response headers). The hooks
+//! therefore only ever hand out shared references to the filter object; the glue keeps
+//! its state in a `RefCell` and a nested hook that finds it borrowed gets its default.
+
+#![allow(unsafe_code)]
+
+use std::ffi::{c_char, c_void};
+use std::ptr::{null, null_mut};
+
+/// The ABI version this module was written against: `ENVOY_DYNAMIC_MODULES_ABI_VERSION`
+/// of the header, the string the Envoy 1.40 binary compares with (it logs "matched",
+/// or a warning on a mismatch and loads the module anyway: a module must be built
+/// for the Envoy release it runs in, README; `tests/e2e/test_native.py` checks it).
+static ABI_VERSION: &[u8] = b"v0.2.0\0";
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ModuleBuffer {
+    ptr: *const c_char,
+    length: usize,
+}
+
+impl ModuleBuffer {
+    fn of(bytes: &[u8]) -> ModuleBuffer {
+        ModuleBuffer { ptr: bytes.as_ptr().cast(), length: bytes.len() }
+    }
+
+    fn null() -> ModuleBuffer {
+        ModuleBuffer { ptr: null(), length: 0 }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct EnvoyBuffer {
+    ptr: *const c_char,
+    length: usize,
+}
+
+impl EnvoyBuffer {
+    fn empty() -> EnvoyBuffer {
+        EnvoyBuffer { ptr: null(), length: 0 }
+    }
+
+    /// Copies the bytes out.
+    ///
+    /// # Safety
+    /// `ptr` is null or points to `length` readable bytes (Envoy's, valid for now).
+    unsafe fn to_vec(self) -> Vec<u8> {
+        if self.ptr.is_null() || self.length == 0 {
+            return Vec::new();
+        }
+        // SAFETY: per this function's contract.
+        unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.length) }.to_vec()
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ModuleHeader {
+    key_ptr: *const c_char,
+    key_length: usize,
+    value_ptr: *const c_char,
+    value_length: usize,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct EnvoyHeader {
+    key_ptr: *const c_char,
+    key_length: usize,
+    value_ptr: *const c_char,
+    value_length: usize,
+}
+
+/// `envoy_dynamic_module_type_http_header_type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub(super) enum HeaderMap {
+    RequestHeaders = 0,
+    ResponseHeaders = 2,
+    ResponseTrailers = 3,
+}
+
+/// `envoy_dynamic_module_type_http_body_type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub(super) enum Body {
+    ReceivedRequest = 0,
+    BufferedRequest = 1,
+    ReceivedResponse = 2,
+    BufferedResponse = 3,
+}
+
+/// `envoy_dynamic_module_type_log_level`.
+#[derive(Debug, Clone, Copy)]
+#[repr(u32)]
+pub(super) enum LogLevel {
+    Info = 2,
+    Warn = 3,
+    Error = 4,
+    Critical = 5,
+}
+
+/// What a request or response hook tells Envoy (the status enums' `Continue` is 0 in
+/// each; headers and trailers `StopIteration` and bodies `StopIterationAndBuffer` are 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Status {
+    Continue,
+    Stop,
+}
+
+impl Status {
+    fn code(self) -> u32 {
+        match self {
+            Status::Continue => 0,
+            Status::Stop => 1,
+        }
+    }
+}
+
+/// The answer of a callout (`envoy_dynamic_module_type_http_callout_result` 0 is
+/// success), its headers and body copied.
+pub(super) struct CalloutAnswer {
+    pub success: bool,
+    pub headers: Vec<(String, Vec<u8>)>,
+    pub body: Vec<u8>,
+}
+
+/// Why a callout did not start (`envoy_dynamic_module_type_http_callout_init_result`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CalloutError {
+    /// `ClusterNotFound` or `MissingRequiredHeaders`: a configuration error.
+    Refused,
+    /// `CannotCreateRequest` (no healthy host) and the rest.
+    Failed,
+}
+
+extern "C" {
+    fn envoy_dynamic_module_callback_log(level: u32, message: ModuleBuffer);
+    fn envoy_dynamic_module_callback_http_filter_config_define_counter(
+        config: *mut c_void,
+        name: ModuleBuffer,
+        label_names: *mut ModuleBuffer,
+        label_names_length: usize,
+        counter_id: *mut usize,
+    ) -> u32;
+    fn envoy_dynamic_module_callback_http_filter_increment_counter(
+        filter: *mut c_void,
+        id: usize,
+        label_values: *mut ModuleBuffer,
+        label_values_length: usize,
+        value: u64,
+    ) -> u32;
+    fn envoy_dynamic_module_callback_http_get_header(
+        filter: *mut c_void,
+        map: u32,
+        key: ModuleBuffer,
+        result: *mut EnvoyBuffer,
+        index: usize,
+        optional_size: *mut usize,
+    ) -> bool;
+    fn envoy_dynamic_module_callback_http_get_headers_size(filter: *mut c_void, map: u32) -> usize;
+    fn envoy_dynamic_module_callback_http_get_headers(filter: *mut c_void, map: u32, result: *mut EnvoyHeader) -> bool;
+    fn envoy_dynamic_module_callback_http_set_header(
+        filter: *mut c_void,
+        map: u32,
+        key: ModuleBuffer,
+        value: ModuleBuffer,
+    ) -> bool;
+    fn envoy_dynamic_module_callback_http_add_header(
+        filter: *mut c_void,
+        map: u32,
+        key: ModuleBuffer,
+        value: ModuleBuffer,
+    ) -> bool;
+    fn envoy_dynamic_module_callback_http_send_response(
+        filter: *mut c_void,
+        status: u32,
+        headers: *mut ModuleHeader,
+        headers_size: usize,
+        body: ModuleBuffer,
+        details: ModuleBuffer,
+    );
+    fn envoy_dynamic_module_callback_http_get_body_chunks_size(filter: *mut c_void, body: u32) -> usize;
+    fn envoy_dynamic_module_callback_http_get_body_chunks(
+        filter: *mut c_void,
+        body: u32,
+        result: *mut EnvoyBuffer,
+    ) -> bool;
+    fn envoy_dynamic_module_callback_http_get_body_size(filter: *mut c_void, body: u32) -> usize;
+    fn envoy_dynamic_module_callback_http_append_body(filter: *mut c_void, body: u32, data: ModuleBuffer) -> bool;
+    fn envoy_dynamic_module_callback_http_drain_body(filter: *mut c_void, body: u32, bytes: usize) -> bool;
+    fn envoy_dynamic_module_callback_http_received_buffered_request_body(filter: *mut c_void) -> bool;
+    fn envoy_dynamic_module_callback_http_received_buffered_response_body(filter: *mut c_void) -> bool;
+    fn envoy_dynamic_module_callback_http_set_filter_state_bytes(
+        filter: *mut c_void,
+        key: ModuleBuffer,
+        value: ModuleBuffer,
+    ) -> bool;
+    fn envoy_dynamic_module_callback_http_filter_continue_decoding(filter: *mut c_void);
+    fn envoy_dynamic_module_callback_http_filter_continue_encoding(filter: *mut c_void);
+    fn envoy_dynamic_module_callback_http_filter_scheduler_new(filter: *mut c_void) -> *mut c_void;
+    fn envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler: *mut c_void, event_id: u64);
+    fn envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler: *mut c_void);
+    fn envoy_dynamic_module_callback_http_filter_get_attribute_string(
+        filter: *mut c_void,
+        attribute: u32,
+        result: *mut EnvoyBuffer,
+    ) -> bool;
+    fn envoy_dynamic_module_callback_http_filter_http_callout(
+        filter: *mut c_void,
+        callout_id: *mut u64,
+        cluster: ModuleBuffer,
+        headers: *mut ModuleHeader,
+        headers_size: usize,
+        body: ModuleBuffer,
+        timeout_ms: u64,
+    ) -> u32;
+}
+
+pub(super) fn log(level: LogLevel, message: &str) {
+    // SAFETY: the buffer describes `message`, borrowed for the call; Envoy copies it.
+    unsafe { envoy_dynamic_module_callback_log(level as u32, ModuleBuffer::of(message.as_bytes())) }
+}
+
+/// Envoy's filter configuration object, for defining counters while it is made.
+pub(super) struct ConfigHandle(*mut c_void);
+
+impl ConfigHandle {
+    /// Defines a counter without labels; its id, or `None` if Envoy refused it.
+    pub(super) fn define_counter(&self, name: &str) -> Option<usize> {
+        let mut id: usize = 0;
+        // SAFETY: `self.0` is the configuration pointer of the `config_new` hook that
+        // made this handle and the handle does not outlive it (`on_config_new` takes it
+        // by value and drops it); `name` is borrowed and `id` writable for the call;
+        // no labels (null, 0).
+        let result = unsafe {
+            envoy_dynamic_module_callback_http_filter_config_define_counter(
+                self.0,
+                ModuleBuffer::of(name.as_bytes()),
+                null_mut(),
+                0,
+                &mut id,
+            )
+        };
+        (result == 0).then_some(id)
+    }
+}
+
+/// Envoy's filter object of one stream. Valid from `on_http_filter_new` until
+/// `on_http_filter_destroy`: the glue keeps it in the stream's own state, dropped at
+/// that destroy, and calls it only from that stream's hooks on its worker thread.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Filter(*mut c_void);
+
+impl Filter {
+    /// Every header of a map, copied.
+    pub(super) fn headers(&self, map: HeaderMap) -> Option<Vec<(String, Vec<u8>)>> {
+        // SAFETY: `self.0` is a live filter pointer (see the type).
+        let count = unsafe { envoy_dynamic_module_callback_http_get_headers_size(self.0, map as u32) };
+        let empty = EnvoyHeader { key_ptr: null(), key_length: 0, value_ptr: null(), value_length: 0 };
+        let mut raw = vec![empty; count];
+        if count == 0 {
+            return Some(Vec::new());
+        }
+        // SAFETY: `raw` has room for the `count` headers Envoy just reported; nothing ran
+        // in between that could change the map.
+        if !unsafe { envoy_dynamic_module_callback_http_get_headers(self.0, map as u32, raw.as_mut_ptr()) } {
+            return None;
+        }
+        let pairs = raw
+            .iter()
+            .map(|h| {
+                // SAFETY: Envoy wrote each pair's pointers and lengths; the bytes are valid
+                // until a setter is called, and they are copied here at once.
+                let (key, value) = unsafe {
+                    (
+                        EnvoyBuffer { ptr: h.key_ptr, length: h.key_length }.to_vec(),
+                        EnvoyBuffer { ptr: h.value_ptr, length: h.value_length }.to_vec(),
+                    )
+                };
+                (String::from_utf8_lossy(&key).into_owned(), value)
+            })
+            .collect();
+        Some(pairs)
+    }
+
+    /// The first value of a header.
+    pub(super) fn header(&self, map: HeaderMap, name: &str) -> Option<Vec<u8>> {
+        let mut out = EnvoyBuffer::empty();
+        let mut count: usize = 0;
+        // SAFETY: live filter pointer; `name` borrowed; `out` and `count` writable.
+        let found = unsafe {
+            envoy_dynamic_module_callback_http_get_header(
+                self.0,
+                map as u32,
+                ModuleBuffer::of(name.as_bytes()),
+                &mut out,
+                0,
+                &mut count,
+            )
+        };
+        if !found || count == 0 {
+            return None;
+        }
+        // SAFETY: Envoy wrote `out` for a found value; copied at once.
+        Some(unsafe { out.to_vec() })
+    }
+
+    /// Sets (`Some`) or removes (`None`: a null value) a header.
+    pub(super) fn set_header(&self, map: HeaderMap, name: &str, value: Option<&[u8]>) -> bool {
+        let value = value.map_or_else(ModuleBuffer::null, ModuleBuffer::of);
+        // SAFETY: live filter pointer; `name` and `value` borrowed; Envoy copies them.
+        unsafe {
+            envoy_dynamic_module_callback_http_set_header(self.0, map as u32, ModuleBuffer::of(name.as_bytes()), value)
+        }
+    }
+
+    pub(super) fn add_header(&self, map: HeaderMap, name: &str, value: &[u8]) -> bool {
+        // SAFETY: live filter pointer; `name` and `value` borrowed; Envoy copies them.
+        unsafe {
+            envoy_dynamic_module_callback_http_add_header(
+                self.0,
+                map as u32,
+                ModuleBuffer::of(name.as_bytes()),
+                ModuleBuffer::of(value),
+            )
+        }
+    }
+
+    /// A body's bytes, copied (`None`: not available).
+    pub(super) fn body(&self, body: Body) -> Option<Vec<u8>> {
+        // SAFETY: live filter pointer.
+        let chunks = unsafe { envoy_dynamic_module_callback_http_get_body_chunks_size(self.0, body as u32) };
+        if chunks == 0 {
+            return Some(Vec::new());
+        }
+        let mut raw = vec![EnvoyBuffer::empty(); chunks];
+        // SAFETY: `raw` has room for the `chunks` slices Envoy just reported.
+        if !unsafe { envoy_dynamic_module_callback_http_get_body_chunks(self.0, body as u32, raw.as_mut_ptr()) } {
+            return None;
+        }
+        // SAFETY: live filter pointer.
+        let size = unsafe { envoy_dynamic_module_callback_http_get_body_size(self.0, body as u32) };
+        let mut out = Vec::with_capacity(size);
+        for chunk in raw {
+            // SAFETY: Envoy wrote each slice; valid until a setter runs; copied at once.
+            out.extend_from_slice(&unsafe { chunk.to_vec() });
+        }
+        Some(out)
+    }
+
+    pub(super) fn body_size(&self, body: Body) -> usize {
+        // SAFETY: live filter pointer.
+        unsafe { envoy_dynamic_module_callback_http_get_body_size(self.0, body as u32) }
+    }
+
+    /// Removes the first `bytes` bytes of a body.
+    pub(super) fn drain(&self, body: Body, bytes: usize) -> bool {
+        // SAFETY: live filter pointer; plain values.
+        unsafe { envoy_dynamic_module_callback_http_drain_body(self.0, body as u32, bytes) }
+    }
+
+    pub(super) fn append(&self, body: Body, data: &[u8]) -> bool {
+        // SAFETY: live filter pointer; `data` borrowed; Envoy copies it.
+        unsafe { envoy_dynamic_module_callback_http_append_body(self.0, body as u32, ModuleBuffer::of(data)) }
+    }
+
+    /// Whether this callback's received body is the buffered one (a filter before this
+    /// one buffered it and let it go on).
+    pub(super) fn received_is_buffered(&self, request: bool) -> bool {
+        // SAFETY: live filter pointer.
+        unsafe {
+            if request {
+                envoy_dynamic_module_callback_http_received_buffered_request_body(self.0)
+            } else {
+                envoy_dynamic_module_callback_http_received_buffered_response_body(self.0)
+            }
+        }
+    }
+
+    /// Answers the client directly.
+    pub(super) fn send_response(&self, status: u32, headers: &[(&str, &str)], body: &[u8]) {
+        let mut raw: Vec<ModuleHeader> = headers
+            .iter()
+            .map(|(k, v)| ModuleHeader {
+                key_ptr: k.as_ptr().cast(),
+                key_length: k.len(),
+                value_ptr: v.as_ptr().cast(),
+                value_length: v.len(),
+            })
+            .collect();
+        // SAFETY: live filter pointer; `raw` points into `headers` and `body`, borrowed
+        // for the call (Envoy copies them); no details (a null buffer is allowed).
+        unsafe {
+            envoy_dynamic_module_callback_http_send_response(
+                self.0,
+                status,
+                raw.as_mut_ptr(),
+                raw.len(),
+                ModuleBuffer::of(body),
+                ModuleBuffer::null(),
+            )
+        }
+    }
+
+    pub(super) fn set_filter_state(&self, key: &str, value: &[u8]) -> bool {
+        // SAFETY: live filter pointer; `key` and `value` borrowed; Envoy copies them.
+        unsafe {
+            envoy_dynamic_module_callback_http_set_filter_state_bytes(
+                self.0,
+                ModuleBuffer::of(key.as_bytes()),
+                ModuleBuffer::of(value),
+            )
+        }
+    }
+
+    /// The URI SAN of the peer's certificate (attribute
+    /// `connection.uri_san_peer_certificate`, id 37 of `envoy_dynamic_module_type_attribute_id`).
+    pub(super) fn peer_uri_san(&self) -> Option<Vec<u8>> {
+        const CONNECTION_URI_SAN_PEER_CERTIFICATE: u32 = 37;
+        let mut out = EnvoyBuffer::empty();
+        // SAFETY: live filter pointer; `out` writable.
+        let found = unsafe {
+            envoy_dynamic_module_callback_http_filter_get_attribute_string(
+                self.0,
+                CONNECTION_URI_SAN_PEER_CERTIFICATE,
+                &mut out,
+            )
+        };
+        // SAFETY: Envoy wrote `out` for a found attribute; copied at once.
+        found.then(|| unsafe { out.to_vec() })
+    }
+
+    /// Makes Envoy call `on_http_filter_scheduled` for this filter, on its worker
+    /// thread, after `delay` (a filter has no timer: a thread sleeps, then commits the
+    /// event through Envoy's scheduler, which is made for other threads). `false` if
+    /// Envoy gave no scheduler or no thread could be started.
+    pub(super) fn wake_after(&self, delay: std::time::Duration, event_id: u64) -> bool {
+        /// Envoy's scheduler object, owned by the module until it deletes it.
+        struct Scheduler(*mut c_void);
+        // SAFETY: the header makes the scheduler for use from any thread ("dispatch HTTP
+        // filter operations from any thread"); it is moved to one thread, used once and
+        // deleted there.
+        unsafe impl Send for Scheduler {}
+        // SAFETY: live filter pointer; we own the returned scheduler.
+        let scheduler = Scheduler(unsafe { envoy_dynamic_module_callback_http_filter_scheduler_new(self.0) });
+        if scheduler.0.is_null() {
+            return false;
+        }
+        let spawned = std::thread::Builder::new().name("veil-wake".into()).spawn(move || {
+            let scheduler = scheduler;
+            std::thread::sleep(delay);
+            // SAFETY: the scheduler is ours and not deleted yet; Envoy posts the event
+            // to the filter's worker and drops it if the filter is gone by then.
+            unsafe {
+                envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler.0, event_id);
+                envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler.0);
+            }
+        });
+        spawned.is_ok()
+    }
+
+    /// Lets a request the filter stopped go on.
+    pub(super) fn continue_decoding(&self) {
+        // SAFETY: live filter pointer.
+        unsafe { envoy_dynamic_module_callback_http_filter_continue_decoding(self.0) }
+    }
+
+    /// Lets a response the filter stopped go on.
+    pub(super) fn continue_encoding(&self) {
+        // SAFETY: live filter pointer.
+        unsafe { envoy_dynamic_module_callback_http_filter_continue_encoding(self.0) }
+    }
+
+    pub(super) fn increment_counter(&self, id: usize, by: u64) -> bool {
+        // SAFETY: live filter pointer; `id` came from this filter's configuration; no
+        // labels, as defined.
+        unsafe { envoy_dynamic_module_callback_http_filter_increment_counter(self.0, id, null_mut(), 0, by) == 0 }
+    }
+
+    /// Starts a callout to `cluster`; the answer comes to `on_http_filter_http_callout_done`.
+    pub(super) fn callout(
+        &self,
+        cluster: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+        timeout_ms: u64,
+    ) -> Result<u64, CalloutError> {
+        let mut raw: Vec<ModuleHeader> = headers
+            .iter()
+            .map(|(k, v)| ModuleHeader {
+                key_ptr: k.as_ptr().cast(),
+                key_length: k.len(),
+                value_ptr: v.as_ptr().cast(),
+                value_length: v.len(),
+            })
+            .collect();
+        let mut id: u64 = 0;
+        // SAFETY: live filter pointer; every buffer is borrowed for the call (Envoy
+        // copies the request); `id` writable.
+        let result = unsafe {
+            envoy_dynamic_module_callback_http_filter_http_callout(
+                self.0,
+                &mut id,
+                ModuleBuffer::of(cluster.as_bytes()),
+                raw.as_mut_ptr(),
+                raw.len(),
+                ModuleBuffer::of(body),
+                timeout_ms,
+            )
+        };
+        match result {
+            0 => Ok(id),
+            1 | 2 => Err(CalloutError::Refused),
+            _ => Err(CalloutError::Failed),
+        }
+    }
+}
+
+// ------------------------------- event hooks ---------------------------------------
+
+use super::{on_config_new, Config, NativeFilter};
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_program_init() -> *const c_char {
+    ABI_VERSION.as_ptr().cast()
+}
+
+/// Reads an Envoy buffer handed to a hook.
+///
+/// # Safety
+/// As [`EnvoyBuffer::to_vec`]: valid for the hook.
+unsafe fn hook_bytes(buffer: EnvoyBuffer) -> Vec<u8> {
+    // SAFETY: per this function's contract.
+    unsafe { buffer.to_vec() }
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_config_new(
+    config_envoy: *mut c_void,
+    name: EnvoyBuffer,
+    config: EnvoyBuffer,
+) -> *const c_void {
+    // SAFETY: Envoy owns both buffers and keeps them valid during this hook.
+    let (name, config) = unsafe { (hook_bytes(name), hook_bytes(config)) };
+    match on_config_new(ConfigHandle(config_envoy), &name, &config) {
+        // Ours until `on_http_filter_config_destroy` gives it back.
+        Some(config) => Box::into_raw(Box::new(config)).cast_const().cast(),
+        // Null: Envoy rejects the configuration (a NACK over ECDS).
+        None => null(),
+    }
+}
+
+/// An object this module made and handed to Envoy (a configuration or a filter).
+///
+/// # Safety
+/// `ptr` came from `Box::into_raw` of a `T` in this module and has not been released;
+/// only shared references are made (hooks can nest; a configuration is `Sync`).
+unsafe fn object<'a, T>(ptr: *const c_void) -> &'a T {
+    // SAFETY: per this function's contract.
+    unsafe { &*ptr.cast::<T>() }
+}
+
+/// Drops an object this module made, when Envoy destroys it.
+///
+/// # Safety
+/// `ptr` is null or came from `Box::into_raw` of a `T` in this module; Envoy destroys
+/// each object once, a configuration after every filter made from it, a filter last.
+unsafe fn release<T>(ptr: *const c_void) {
+    if !ptr.is_null() {
+        // SAFETY: per this function's contract.
+        drop(unsafe { Box::from_raw(ptr.cast_mut().cast::<T>()) });
+    }
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_config_destroy(ptr: *const c_void) {
+    // SAFETY: the configuration this module made in `config_new` (see `release`).
+    unsafe { release::<Config>(ptr) }
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_per_route_config_new(
+    _name: EnvoyBuffer,
+    _config: EnvoyBuffer,
+) -> *const c_void {
+    // No per-route configuration: Envoy refuses one.
+    null()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_per_route_config_destroy(_ptr: *const c_void) {}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_new(config_ptr: *const c_void, filter: *mut c_void) -> *const c_void {
+    // SAFETY: Envoy passes a configuration this module made and has not destroyed.
+    let config = unsafe { object::<Config>(config_ptr) };
+    let state = NativeFilter::new(config, Filter(filter));
+    Box::into_raw(Box::new(state)).cast_const().cast()
+}
+
+/// The filter object behind a pointer this module made in `filter_new`.
+///
+/// # Safety
+/// As [`object`].
+unsafe fn filter<'a>(ptr: *const c_void) -> &'a NativeFilter {
+    // SAFETY: per this function's contract.
+    unsafe { object::<NativeFilter>(ptr) }
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_destroy(ptr: *const c_void) {
+    // SAFETY: the filter this module made in `filter_new` (see `release`).
+    unsafe { release::<NativeFilter>(ptr) }
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_request_headers(
+    _envoy: *mut c_void,
+    ptr: *const c_void,
+    end_of_stream: bool,
+) -> u32 {
+    // SAFETY: a live filter object of this module (see `filter`).
+    unsafe { filter(ptr) }.request_headers(end_of_stream).code()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_request_body(
+    _envoy: *mut c_void,
+    ptr: *const c_void,
+    end_of_stream: bool,
+) -> u32 {
+    // SAFETY: a live filter object of this module.
+    unsafe { filter(ptr) }.request_body(end_of_stream).code()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_request_trailers(_envoy: *mut c_void, ptr: *const c_void) -> u32 {
+    // SAFETY: a live filter object of this module.
+    unsafe { filter(ptr) }.request_trailers().code()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_response_headers(
+    _envoy: *mut c_void,
+    ptr: *const c_void,
+    end_of_stream: bool,
+) -> u32 {
+    // SAFETY: a live filter object of this module.
+    unsafe { filter(ptr) }.response_headers(end_of_stream).code()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_response_body(
+    _envoy: *mut c_void,
+    ptr: *const c_void,
+    end_of_stream: bool,
+) -> u32 {
+    // SAFETY: a live filter object of this module.
+    unsafe { filter(ptr) }.response_body(end_of_stream).code()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_response_trailers(_envoy: *mut c_void, _ptr: *const c_void) -> u32 {
+    Status::Continue.code()
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_stream_complete(_envoy: *mut c_void, ptr: *const c_void) {
+    // SAFETY: a live filter object of this module.
+    unsafe { filter(ptr) }.stream_complete();
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_http_callout_done(
+    _envoy: *mut c_void,
+    ptr: *const c_void,
+    callout_id: u64,
+    result: u32,
+    headers: *const EnvoyHeader,
+    headers_size: usize,
+    body_chunks: *const EnvoyBuffer,
+    body_chunks_size: usize,
+) {
+    let mut answer = CalloutAnswer { success: result == 0, headers: Vec::new(), body: Vec::new() };
+    if !headers.is_null() {
+        // SAFETY: Envoy passes `headers_size` headers, valid during this hook.
+        let raw = unsafe { std::slice::from_raw_parts(headers, headers_size) };
+        for h in raw {
+            // SAFETY: each pair's bytes are Envoy's, valid during this hook; copied.
+            let (k, v) = unsafe {
+                (
+                    EnvoyBuffer { ptr: h.key_ptr, length: h.key_length }.to_vec(),
+                    EnvoyBuffer { ptr: h.value_ptr, length: h.value_length }.to_vec(),
+                )
+            };
+            answer.headers.push((String::from_utf8_lossy(&k).into_owned(), v));
+        }
+    }
+    if !body_chunks.is_null() {
+        // SAFETY: Envoy passes `body_chunks_size` slices, valid during this hook.
+        let raw = unsafe { std::slice::from_raw_parts(body_chunks, body_chunks_size) };
+        for chunk in raw {
+            // SAFETY: valid during this hook; copied.
+            answer.body.extend_from_slice(&unsafe { chunk.to_vec() });
+        }
+    }
+    // SAFETY: a live filter object of this module.
+    unsafe { filter(ptr) }.callout_done(callout_id, answer);
+}
+
+// Hooks this module does not use; Envoy resolves them when it loads a module.
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_http_stream_headers(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _stream: u64,
+    _headers: *const EnvoyHeader,
+    _size: usize,
+    _end: bool,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_http_stream_data(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _stream: u64,
+    _data: *const EnvoyBuffer,
+    _count: usize,
+    _end: bool,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_http_stream_trailers(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _stream: u64,
+    _trailers: *const EnvoyHeader,
+    _size: usize,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_http_stream_complete(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _stream: u64,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_http_stream_reset(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _stream: u64,
+    _reason: u32,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_scheduled(_envoy: *mut c_void, ptr: *const c_void, event: u64) {
+    // SAFETY: a live filter object of this module (Envoy drops the event of a filter
+    // that is gone).
+    unsafe { filter(ptr) }.scheduled(event);
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_config_scheduled(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _event: u64,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_downstream_above_write_buffer_high_watermark(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_downstream_below_write_buffer_low_watermark(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+) {
+}
+
+#[no_mangle]
+extern "C" fn envoy_dynamic_module_on_http_filter_local_reply(
+    _envoy: *mut c_void,
+    _ptr: *const c_void,
+    _status: u32,
+    _details: EnvoyBuffer,
+    _reset_imminent: bool,
+) -> u32 {
+    0
+}
