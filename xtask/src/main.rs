@@ -309,6 +309,19 @@ fn test() -> Result {
     clippy()?;
     step("cargo test --workspace");
     run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args(["test", "--workspace", "--quiet"]))?;
+    // The native module through a fake Envoy (`required-features = ["native"]`, so not
+    // in the workspace run above).
+    step("cargo test -p veil --features native --test native_abi");
+    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+        "test",
+        "--quiet",
+        "-p",
+        "veil",
+        "--features",
+        "native",
+        "--test",
+        "native_abi",
+    ]))?;
     require_node()?;
     unit_tests_in_v8()?;
     build_veilctl()?;
@@ -362,13 +375,15 @@ fn clippy() -> Result {
     }
     step("cargo clippy --workspace --all-targets -- -D warnings");
     run(Command::new(&cargo).args(["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
-    step("cargo clippy -p veil --lib --features native -- -D warnings");
+    step("cargo clippy -p veil --lib --test native_abi --features native -- -D warnings");
     run(Command::new(&cargo).args([
         "clippy",
         "--quiet",
         "-p",
         "veil",
         "--lib",
+        "--test",
+        "native_abi",
         "--features",
         "native",
         "--",

@@ -1,0 +1,1174 @@
+//! A fake Envoy for the dynamic-modules ABI, test-only: the `envoy_dynamic_module_callback_*`
+//! functions `src/host/native/abi.rs` declares, defined over one in-memory stream, and a
+//! driver that runs the module's exported hooks the way Envoy's filter manager does
+//! (headers, body chunks with `StopIterationAndBuffer` buffering, trailers, a local
+//! reply that runs the response hooks nested, `continue_decoding`/`continue_encoding`).
+//!
+//! Shared by `tests/native_abi/main.rs` (a proptest, in CI) and the cargo-fuzz target
+//! `fuzz/fuzz_targets/native_abi.rs` (through `#[path]`); never part of `libveil.so`.
+//! Cases come from bytes ([`Case::from_bytes`]), so both read the same input space.
+//!
+//! Besides recording what would go upstream and downstream, the fake checks the
+//! module's side of the ABI: a null pointer with a length, draining more than a body
+//! holds, touching a body or map that does not exist, a bad counter id, a scheduler
+//! used after its delete — each is a recorded violation, and a case with one fails.
+
+#![allow(unsafe_code, clippy::indexing_slicing)]
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void};
+use std::io::{Read, Write};
+
+pub type Headers = Vec<(Vec<u8>, Vec<u8>)>;
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Buf {
+    ptr: *const c_char,
+    length: usize,
+}
+
+impl Buf {
+    fn of(bytes: &[u8]) -> Buf {
+        Buf { ptr: bytes.as_ptr().cast(), length: bytes.len() }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Hdr {
+    key_ptr: *const c_char,
+    key_length: usize,
+    value_ptr: *const c_char,
+    value_length: usize,
+}
+
+// ------------------------------- the module's hooks --------------------------------
+
+extern "C" {
+    fn envoy_dynamic_module_on_program_init() -> *const c_char;
+    fn envoy_dynamic_module_on_http_filter_config_new(
+        config_envoy: *mut c_void,
+        name: Buf,
+        config: Buf,
+    ) -> *const c_void;
+    fn envoy_dynamic_module_on_http_filter_config_destroy(ptr: *const c_void);
+    fn envoy_dynamic_module_on_http_filter_new(config: *const c_void, filter: *mut c_void) -> *const c_void;
+    fn envoy_dynamic_module_on_http_filter_destroy(ptr: *const c_void);
+    fn envoy_dynamic_module_on_http_filter_request_headers(envoy: *mut c_void, ptr: *const c_void, eos: bool) -> u32;
+    fn envoy_dynamic_module_on_http_filter_request_body(envoy: *mut c_void, ptr: *const c_void, eos: bool) -> u32;
+    fn envoy_dynamic_module_on_http_filter_request_trailers(envoy: *mut c_void, ptr: *const c_void) -> u32;
+    fn envoy_dynamic_module_on_http_filter_response_headers(envoy: *mut c_void, ptr: *const c_void, eos: bool) -> u32;
+    fn envoy_dynamic_module_on_http_filter_response_body(envoy: *mut c_void, ptr: *const c_void, eos: bool) -> u32;
+    fn envoy_dynamic_module_on_http_filter_stream_complete(envoy: *mut c_void, ptr: *const c_void);
+    fn envoy_dynamic_module_on_http_filter_local_reply(
+        envoy: *mut c_void,
+        ptr: *const c_void,
+        status: u32,
+        details: Buf,
+        reset_imminent: bool,
+    ) -> u32;
+}
+
+// ------------------------------- the fake's state ----------------------------------
+
+/// Envoy's filter configuration object: the counters the module defined.
+#[derive(Default)]
+struct FakeConfig {
+    counters: RefCell<Vec<Vec<u8>>>,
+}
+
+/// One direction's body state, as Envoy's filter manager holds it.
+#[derive(Default)]
+struct BodyState {
+    /// The buffered body (`None`: nothing was ever buffered, Envoy has no buffer).
+    buffered: Option<Vec<Vec<u8>>>,
+    /// The chunk of the running body hook (`None` outside one).
+    received: Option<Vec<Vec<u8>>>,
+    /// The running body hook's chunk is the buffered body itself.
+    received_is_buffered: bool,
+}
+
+/// One stream, as Envoy's filter object sees it.
+#[derive(Default)]
+pub struct Stream {
+    /// Header maps by `envoy_dynamic_module_type_http_header_type` (request, request
+    /// trailers, response, response trailers).
+    maps: [Headers; 4],
+    bodies: [BodyState; 2],
+    /// The module's filter object (for the hooks a local reply runs nested).
+    module: usize,
+    config: usize,
+    pub local_reply: Option<(u32, Headers, Vec<u8>)>,
+    pub callouts: Vec<Vec<u8>>,
+    pub counters: Vec<(usize, u64)>,
+    pub filter_state: Vec<(Vec<u8>, Vec<u8>)>,
+    continue_requested: [bool; 2],
+    pub violations: Vec<&'static str>,
+    reply_running: bool,
+}
+
+impl Stream {
+    fn body(&mut self, kind: u32) -> Result<&mut Vec<Vec<u8>>, &'static str> {
+        let (side, received) = match kind {
+            0 => (0, true),
+            1 => (0, false),
+            2 => (1, true),
+            3 => (1, false),
+            _ => return Err("unknown body type"),
+        };
+        let state = &mut self.bodies[side];
+        if received && !state.received_is_buffered {
+            state.received.as_mut().ok_or("received body outside a body hook")
+        } else {
+            state.buffered.as_mut().ok_or("no buffered body")
+        }
+    }
+}
+
+/// The stream behind Envoy's filter pointer.
+///
+/// # Safety
+/// `ptr` is a `RefCell<Stream>` that [`run`] keeps alive for the filter's life.
+unsafe fn stream<'a>(ptr: *mut c_void) -> &'a RefCell<Stream> {
+    // SAFETY: per this function's contract.
+    unsafe { &*ptr.cast::<RefCell<Stream>>() }
+}
+
+/// The bytes of a module buffer, or a violation for a null pointer with a length.
+///
+/// # Safety
+/// A non-null `b` points to `length` readable bytes for the call (the module's promise).
+unsafe fn bytes<'a>(b: Buf, violations: &mut Vec<&'static str>) -> &'a [u8] {
+    if b.ptr.is_null() {
+        if b.length != 0 {
+            violations.push("null buffer with a length");
+        }
+        return &[];
+    }
+    // SAFETY: per this function's contract.
+    unsafe { std::slice::from_raw_parts(b.ptr.cast::<u8>(), b.length) }
+}
+
+fn lower(name: &[u8]) -> Vec<u8> {
+    name.to_ascii_lowercase()
+}
+
+fn map_index(map: u32, violations: &mut Vec<&'static str>) -> Option<usize> {
+    let index = usize::try_from(map).ok().filter(|&m| m < 4);
+    if index.is_none() {
+        violations.push("unknown header map");
+    }
+    index
+}
+
+// ------------------------------- Envoy's callbacks ---------------------------------
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_log(level: u32, message: Buf) {
+    let mut v = Vec::new();
+    // SAFETY: the module's buffer, valid for the call.
+    let _ = unsafe { bytes(message, &mut v) };
+    assert!(v.is_empty() && level <= 6, "bad log call");
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_config_define_counter(
+    config: *mut c_void,
+    name: Buf,
+    label_names: *mut Buf,
+    label_names_length: usize,
+    counter_id: *mut usize,
+) -> u32 {
+    // SAFETY: the `FakeConfig` passed to `config_new`, alive during it.
+    let config = unsafe { &*config.cast::<FakeConfig>() };
+    let mut v = Vec::new();
+    // SAFETY: the module's buffer, valid for the call.
+    let name = unsafe { bytes(name, &mut v) }.to_vec();
+    assert!(v.is_empty() && (label_names_length == 0 || !label_names.is_null()) && !counter_id.is_null());
+    let mut counters = config.counters.borrow_mut();
+    counters.push(name);
+    // SAFETY: checked non-null; the module's writable `usize`.
+    unsafe { *counter_id = counters.len() - 1 };
+    0
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_increment_counter(
+    filter: *mut c_void,
+    id: usize,
+    _label_values: *mut Buf,
+    label_values_length: usize,
+    value: u64,
+) -> u32 {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    // SAFETY: the configuration outlives its filters.
+    let defined = unsafe { &*(s.config as *const FakeConfig) }.counters.borrow().len();
+    if id >= defined || label_values_length != 0 {
+        s.violations.push("undefined counter");
+        return 1;
+    }
+    s.counters.push((id, value));
+    0
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_get_header(
+    filter: *mut c_void,
+    map: u32,
+    key: Buf,
+    result: *mut Buf,
+    index: usize,
+    optional_size: *mut usize,
+) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let s = &mut *s;
+    // SAFETY: the module's buffer, valid for the call.
+    let key = lower(unsafe { bytes(key, &mut s.violations) });
+    let Some(m) = map_index(map, &mut s.violations) else { return false };
+    let values: Vec<&Vec<u8>> = s.maps[m].iter().filter(|(k, _)| lower(k) == key).map(|(_, v)| v).collect();
+    if !optional_size.is_null() {
+        // SAFETY: the module's writable `usize`.
+        unsafe { *optional_size = values.len() };
+    }
+    match values.get(index) {
+        Some(value) if !result.is_null() => {
+            // SAFETY: the module's writable buffer; the value stays put until a setter.
+            unsafe { *result = Buf::of(value) };
+            true
+        }
+        _ => false,
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_get_headers_size(filter: *mut c_void, map: u32) -> usize {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let s = &mut *s;
+    map_index(map, &mut s.violations).map_or(0, |m| s.maps[m].len())
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_get_headers(
+    filter: *mut c_void,
+    map: u32,
+    result: *mut Hdr,
+) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let s = &mut *s;
+    let Some(m) = map_index(map, &mut s.violations) else { return false };
+    if result.is_null() {
+        s.violations.push("null header array");
+        return false;
+    }
+    for (i, (k, v)) in s.maps[m].iter().enumerate() {
+        let h = Hdr {
+            key_ptr: k.as_ptr().cast(),
+            key_length: k.len(),
+            value_ptr: v.as_ptr().cast(),
+            value_length: v.len(),
+        };
+        // SAFETY: the module sized the array with `get_headers_size` just before.
+        unsafe { result.add(i).write(h) };
+    }
+    true
+}
+
+fn set_or_add(filter: *mut c_void, map: u32, key: Buf, value: Buf, add: bool) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let s = &mut *s;
+    // SAFETY: the module's buffers, valid for the call.
+    let key = unsafe { bytes(key, &mut s.violations) }.to_vec();
+    let null_value = value.ptr.is_null();
+    // SAFETY: as above.
+    let value = unsafe { bytes(value, &mut s.violations) }.to_vec();
+    let Some(m) = map_index(map, &mut s.violations) else { return false };
+    let headers = &mut s.maps[m];
+    let lowered = lower(&key);
+    if add {
+        if null_value {
+            s.violations.push("add_header with a null value");
+            return false;
+        }
+        headers.push((lowered, value));
+        return true;
+    }
+    let before = headers.len();
+    headers.retain(|(k, _)| lower(k) != lowered);
+    if null_value {
+        // Removing a header that is not there: Envoy answers false.
+        return headers.len() != before;
+    }
+    headers.push((lowered, value));
+    true
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_set_header(
+    filter: *mut c_void,
+    map: u32,
+    key: Buf,
+    value: Buf,
+) -> bool {
+    set_or_add(filter, map, key, value, false)
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_add_header(
+    filter: *mut c_void,
+    map: u32,
+    key: Buf,
+    value: Buf,
+) -> bool {
+    set_or_add(filter, map, key, value, true)
+}
+
+/// A local reply: recorded, then, as Envoy's filter manager does, the reply's headers
+/// and body run through this filter's response hooks — nested inside the module's call.
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_send_response(
+    filter: *mut c_void,
+    status: u32,
+    headers: *mut Hdr,
+    headers_size: usize,
+    body: Buf,
+    details: Buf,
+) {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let cell = unsafe { stream(filter) };
+    let (module, body) = {
+        let mut s = cell.borrow_mut();
+        let s = &mut *s;
+        if s.local_reply.is_some() || s.reply_running {
+            s.violations.push("a second local reply");
+            return;
+        }
+        let mut pairs = Headers::new();
+        if headers_size > 0 {
+            if headers.is_null() {
+                s.violations.push("null reply headers");
+                return;
+            }
+            // SAFETY: the module passes `headers_size` headers, valid for the call.
+            for h in unsafe { std::slice::from_raw_parts(headers, headers_size) } {
+                // SAFETY: each pair's bytes are the module's, valid for the call.
+                let (k, v) = unsafe {
+                    (
+                        bytes(Buf { ptr: h.key_ptr, length: h.key_length }, &mut s.violations).to_vec(),
+                        bytes(Buf { ptr: h.value_ptr, length: h.value_length }, &mut s.violations).to_vec(),
+                    )
+                };
+                pairs.push((lower(&k), v));
+            }
+        }
+        // SAFETY: the module's buffers, valid for the call.
+        let body = unsafe { bytes(body, &mut s.violations) }.to_vec();
+        // SAFETY: as above.
+        let _ = unsafe { bytes(details, &mut s.violations) };
+        let mut response = vec![(b":status".to_vec(), status.to_string().into_bytes())];
+        response.extend(pairs.iter().cloned());
+        s.maps[2] = response;
+        s.local_reply = Some((status, pairs, body.clone()));
+        s.reply_running = true;
+        (s.module as *const c_void, body)
+    };
+    // SAFETY: the module's live filter object; no borrow of the stream is held.
+    unsafe {
+        envoy_dynamic_module_on_http_filter_local_reply(filter, module, status, Buf::of(b""), false);
+        envoy_dynamic_module_on_http_filter_response_headers(filter, module, body.is_empty());
+    }
+    if !body.is_empty() {
+        let saved = {
+            let mut s = cell.borrow_mut();
+            let side = &mut s.bodies[1];
+            (side.received.replace(vec![body]), std::mem::take(&mut side.received_is_buffered))
+        };
+        // SAFETY: as above.
+        unsafe { envoy_dynamic_module_on_http_filter_response_body(filter, module, true) };
+        let mut s = cell.borrow_mut();
+        let side = &mut s.bodies[1];
+        side.received = saved.0;
+        side.received_is_buffered = saved.1;
+    }
+    cell.borrow_mut().reply_running = false;
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_get_body_chunks_size(filter: *mut c_void, body: u32) -> usize {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    s.body(body).map_or(0, |chunks| chunks.len())
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_get_body_chunks(
+    filter: *mut c_void,
+    body: u32,
+    result: *mut Buf,
+) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let Ok(chunks) = s.body(body) else { return false };
+    let out: Vec<Buf> = chunks.iter().map(|c| Buf::of(c)).collect();
+    if result.is_null() && !out.is_empty() {
+        s.violations.push("null chunk array");
+        return false;
+    }
+    for (i, b) in out.into_iter().enumerate() {
+        // SAFETY: the module sized the array with `get_body_chunks_size` just before.
+        unsafe { result.add(i).write(b) };
+    }
+    true
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_get_body_size(filter: *mut c_void, body: u32) -> usize {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    s.body(body).map_or(0, |chunks| chunks.iter().map(Vec::len).sum())
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_append_body(filter: *mut c_void, body: u32, data: Buf) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let mut v = Vec::new();
+    // SAFETY: the module's buffer, valid for the call.
+    let data = unsafe { bytes(data, &mut v) }.to_vec();
+    s.violations.extend(v);
+    match s.body(body) {
+        Ok(chunks) => {
+            chunks.push(data);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_drain_body(filter: *mut c_void, body: u32, bytes: usize) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let Ok(chunks) = s.body(body) else { return false };
+    let size: usize = chunks.iter().map(Vec::len).sum();
+    if bytes > size {
+        s.violations.push("drained more than the body holds");
+        return false;
+    }
+    let mut left = bytes;
+    while left > 0 {
+        let first = &mut chunks[0];
+        if first.len() <= left {
+            left -= first.len();
+            chunks.remove(0);
+        } else {
+            first.drain(..left);
+            left = 0;
+        }
+    }
+    true
+}
+
+fn received_is_buffered(filter: *mut c_void, side: usize) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    unsafe { stream(filter) }.borrow().bodies[side].received_is_buffered
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_received_buffered_request_body(filter: *mut c_void) -> bool {
+    received_is_buffered(filter, 0)
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_received_buffered_response_body(filter: *mut c_void) -> bool {
+    received_is_buffered(filter, 1)
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_set_filter_state_bytes(
+    filter: *mut c_void,
+    key: Buf,
+    value: Buf,
+) -> bool {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let s = &mut *s;
+    // SAFETY: the module's buffers, valid for the call.
+    let pair = unsafe { (bytes(key, &mut s.violations).to_vec(), bytes(value, &mut s.violations).to_vec()) };
+    s.filter_state.push(pair);
+    true
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_continue_decoding(filter: *mut c_void) {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    unsafe { stream(filter) }.borrow_mut().continue_requested[0] = true;
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_continue_encoding(filter: *mut c_void) {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    unsafe { stream(filter) }.borrow_mut().continue_requested[1] = true;
+}
+
+/// No scheduler: the module then has no delayed wake-up (`wake_after` answers false).
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_new(_filter: *mut c_void) -> *mut c_void {
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_commit(_scheduler: *mut c_void, _event: u64) {
+    panic!("commit on a scheduler the fake never made");
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_delete(_scheduler: *mut c_void) {
+    panic!("delete of a scheduler the fake never made");
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_get_attribute_string(
+    _filter: *mut c_void,
+    _attribute: u32,
+    _result: *mut Buf,
+) -> bool {
+    false
+}
+
+/// Callouts are recorded and fail to start (`CannotCreateRequest`, no healthy host).
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_http_callout(
+    filter: *mut c_void,
+    callout_id: *mut u64,
+    cluster: Buf,
+    headers: *mut Hdr,
+    headers_size: usize,
+    body: Buf,
+    _timeout_ms: u64,
+) -> u32 {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    let s = &mut *s;
+    if callout_id.is_null() || (headers.is_null() && headers_size > 0) {
+        s.violations.push("bad callout arguments");
+        return 3;
+    }
+    // SAFETY: the module's buffers, valid for the call.
+    let cluster = unsafe { bytes(cluster, &mut s.violations) }.to_vec();
+    // SAFETY: as above.
+    let _ = unsafe { bytes(body, &mut s.violations) };
+    s.callouts.push(cluster);
+    3
+}
+
+// ------------------------------- the module, loaded --------------------------------
+
+/// The module with one filter configuration (made in `new`, destroyed on drop).
+pub struct Module {
+    config: *const c_void,
+    envoy_config: Box<FakeConfig>,
+}
+
+impl Module {
+    /// Program init and one filter configuration; `None` if the module refused it.
+    pub fn new(policy: &[u8]) -> Option<Module> {
+        // SAFETY: the module's hook; it answers a static NUL-terminated string.
+        let version = unsafe { std::ffi::CStr::from_ptr(envoy_dynamic_module_on_program_init()) };
+        assert!(version.to_bytes().starts_with(b"v"), "ABI version string");
+        let envoy_config = Box::<FakeConfig>::default();
+        let ptr: *const FakeConfig = &*envoy_config;
+        // SAFETY: both buffers are valid for the call; the configuration object lives
+        // in `envoy_config` for as long as the module's configuration.
+        let config = unsafe {
+            envoy_dynamic_module_on_http_filter_config_new(ptr.cast_mut().cast(), Buf::of(b"veil"), Buf::of(policy))
+        };
+        (!config.is_null()).then_some(Module { config, envoy_config })
+    }
+
+    /// Counters the configuration defined.
+    pub fn counters(&self) -> usize {
+        self.envoy_config.counters.borrow().len()
+    }
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        // SAFETY: the module's configuration, destroyed once, after all its filters.
+        unsafe { envoy_dynamic_module_on_http_filter_config_destroy(self.config) }
+    }
+}
+
+// ------------------------------- one case ------------------------------------------
+
+/// How a body reaches the filter: cut points (positions in the body) between body
+/// hooks and between the slices of one hook's chunk, hooks with no data inserted, or
+/// the whole body as one buffered body (a filter before this one buffered it).
+#[derive(Debug, Clone, Default)]
+pub struct Cuts {
+    pub hooks: Vec<usize>,
+    pub slices: Vec<usize>,
+    pub empty_hooks: Vec<usize>,
+    pub as_buffered: bool,
+}
+
+impl Cuts {
+    /// The body's hook calls, each a list of slices.
+    pub fn split(&self, body: &[u8]) -> Vec<Vec<Vec<u8>>> {
+        let mut bounds: Vec<usize> = self.hooks.iter().map(|c| c % (body.len() + 1)).collect();
+        bounds.extend([0, body.len()]);
+        bounds.sort_unstable();
+        bounds.dedup();
+        let mut calls: Vec<Vec<Vec<u8>>> = Vec::new();
+        for w in bounds.windows(2) {
+            let mut cuts: Vec<usize> =
+                self.slices.iter().map(|c| c % (body.len() + 1)).filter(|c| *c > w[0] && *c < w[1]).collect();
+            cuts.extend([w[0], w[1]]);
+            cuts.sort_unstable();
+            cuts.dedup();
+            calls.push(cuts.windows(2).map(|s| body[s[0]..s[1]].to_vec()).collect());
+        }
+        for &at in &self.empty_hooks {
+            let at = at % (calls.len() + 1);
+            calls.insert(at, if at % 2 == 0 { Vec::new() } else { vec![Vec::new()] });
+        }
+        calls
+    }
+}
+
+/// A piece of the response the fake upstream sends: bytes, or the seed's token the
+/// module put in the request it forwarded (nothing if it forwarded none).
+#[derive(Debug, Clone)]
+pub enum Piece {
+    Bytes(Vec<u8>),
+    Token,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Case {
+    pub request_headers: Headers,
+    pub request_body: Vec<u8>,
+    pub request_cuts: Cuts,
+    pub request_trailers: Option<Headers>,
+    pub response_headers: Headers,
+    pub response_body: Vec<Piece>,
+    pub response_cuts: Cuts,
+    /// The synthetic value seeded in the request body (never to go upstream).
+    pub seed: Vec<u8>,
+}
+
+/// What went where.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub upstream_headers: Option<Headers>,
+    pub upstream_body: Vec<u8>,
+    pub request_complete: bool,
+    pub local_reply: Option<(u32, Headers, Vec<u8>)>,
+    /// The response the fake upstream sent (tokens filled in), if it was asked.
+    pub response_sent: Option<Vec<u8>>,
+    pub downstream_headers: Option<Headers>,
+    pub downstream_body: Vec<u8>,
+    pub response_complete: bool,
+    pub response_local_reply: bool,
+    pub token: Vec<u8>,
+    pub callouts: usize,
+    pub violations: Vec<&'static str>,
+}
+
+/// One direction through the filter, as Envoy's filter manager runs it.
+struct Direction {
+    side: usize,
+    map: usize,
+    headers_hook: unsafe extern "C" fn(*mut c_void, *const c_void, bool) -> u32,
+    body_hook: unsafe extern "C" fn(*mut c_void, *const c_void, bool) -> u32,
+}
+
+const REQUEST: Direction = Direction {
+    side: 0,
+    map: 0,
+    headers_hook: envoy_dynamic_module_on_http_filter_request_headers,
+    body_hook: envoy_dynamic_module_on_http_filter_request_body,
+};
+const RESPONSE: Direction = Direction {
+    side: 1,
+    map: 2,
+    headers_hook: envoy_dynamic_module_on_http_filter_response_headers,
+    body_hook: envoy_dynamic_module_on_http_filter_response_body,
+};
+
+/// What one direction let through.
+#[derive(Default)]
+struct Passed {
+    headers: Option<Headers>,
+    body: Vec<u8>,
+    stopped: bool,
+    replied: bool,
+}
+
+struct Driver<'a> {
+    cell: &'a RefCell<Stream>,
+    envoy: *mut c_void,
+    module: *const c_void,
+}
+
+impl Driver<'_> {
+    /// Iteration goes on past the filter: the headers (once) and the buffered body.
+    fn release(&self, d: &Direction, passed: &mut Passed) {
+        let mut s = self.cell.borrow_mut();
+        if passed.headers.is_none() {
+            passed.headers = Some(s.maps[d.map].clone());
+        }
+        if let Some(buffered) = s.bodies[d.side].buffered.as_mut() {
+            passed.body.extend(buffered.drain(..).flatten());
+        }
+        passed.stopped = false;
+    }
+
+    /// After each hook: a reply ends the direction; a continue asked for goes on.
+    fn after_hook(&self, d: &Direction, passed: &mut Passed) -> bool {
+        let (replied, resume) = {
+            let mut s = self.cell.borrow_mut();
+            (s.local_reply.is_some(), std::mem::take(&mut s.continue_requested[d.side]))
+        };
+        if replied {
+            passed.replied = true;
+            return false;
+        }
+        if resume && passed.stopped {
+            self.release(d, passed);
+        }
+        true
+    }
+
+    fn direction(
+        &self,
+        d: &Direction,
+        headers: Headers,
+        calls: Vec<Vec<Vec<u8>>>,
+        as_buffered: bool,
+        trailers: Option<Headers>,
+    ) -> Passed {
+        let mut passed = Passed::default();
+        self.cell.borrow_mut().maps[d.map] = headers;
+        let has_trailers = trailers.is_some() && d.side == 0;
+        // SAFETY: the module's live filter object; no borrow of the stream is held.
+        let status = unsafe { (d.headers_hook)(self.envoy, self.module, calls.is_empty() && !has_trailers) };
+        passed.stopped = status != 0;
+        if !passed.stopped {
+            self.release(d, &mut passed);
+        }
+        if !self.after_hook(d, &mut passed) {
+            return passed;
+        }
+        let whole = as_buffered && !calls.is_empty();
+        let calls = if whole {
+            // A filter before this one buffered the body and lets it go on whole.
+            let body: Vec<Vec<u8>> = calls.into_iter().flatten().collect();
+            let mut s = self.cell.borrow_mut();
+            let side = &mut s.bodies[d.side];
+            side.buffered.get_or_insert_with(Vec::new).extend(body);
+            side.received_is_buffered = true;
+            vec![None]
+        } else {
+            calls.into_iter().map(Some).collect()
+        };
+        let count = calls.len();
+        for (i, call) in calls.into_iter().enumerate() {
+            if let Some(chunk) = call {
+                self.cell.borrow_mut().bodies[d.side].received = Some(chunk);
+            }
+            let end = i + 1 == count && !has_trailers;
+            // SAFETY: as above.
+            let status = unsafe { (d.body_hook)(self.envoy, self.module, end) };
+            let data = {
+                let mut s = self.cell.borrow_mut();
+                let side = &mut s.bodies[d.side];
+                side.received_is_buffered = false;
+                side.received.take().unwrap_or_default()
+            };
+            if status != 0 || passed.stopped || whole {
+                self.cell.borrow_mut().bodies[d.side].buffered.get_or_insert_with(Vec::new).extend(data);
+                if status != 0 {
+                    passed.stopped = true;
+                } else {
+                    self.release(d, &mut passed);
+                }
+            } else {
+                passed.body.extend(data.into_iter().flatten());
+            }
+            if !self.after_hook(d, &mut passed) {
+                return passed;
+            }
+        }
+        if let Some(trailers) = trailers.filter(|_| has_trailers) {
+            self.cell.borrow_mut().maps[1] = trailers;
+            // SAFETY: as above.
+            let status = unsafe { envoy_dynamic_module_on_http_filter_request_trailers(self.envoy, self.module) };
+            if status == 0 && passed.stopped {
+                self.release(d, &mut passed);
+            }
+            self.after_hook(d, &mut passed);
+        }
+        passed
+    }
+}
+
+/// Runs one stream through a filter of `module`.
+pub fn run(module: &Module, case: &Case) -> Outcome {
+    let cell = Box::new(RefCell::new(Stream::default()));
+    let envoy: *mut c_void = std::ptr::from_ref::<RefCell<Stream>>(&cell).cast_mut().cast();
+    cell.borrow_mut().config = std::ptr::from_ref::<FakeConfig>(&module.envoy_config) as usize;
+    // SAFETY: a live configuration of the module; `cell` outlives the filter.
+    let filter = unsafe { envoy_dynamic_module_on_http_filter_new(module.config, envoy) };
+    assert!(!filter.is_null(), "filter_new answered null");
+    cell.borrow_mut().module = filter as usize;
+    let driver = Driver { cell: &cell, envoy, module: filter };
+    let mut out = Outcome::default();
+
+    let calls = case.request_cuts.split(&case.request_body);
+    let request = driver.direction(
+        &REQUEST,
+        case.request_headers.clone(),
+        calls,
+        case.request_cuts.as_buffered,
+        case.request_trailers.clone(),
+    );
+    out.request_complete = !request.stopped && request.headers.is_some() && !request.replied;
+    out.upstream_headers = request.headers;
+    out.upstream_body = request.body;
+    out.local_reply = cell.borrow().local_reply.clone();
+    if out.request_complete {
+        // The seed's token (other values in the filler may be tokenized too).
+        out.token = veil::token::find_tokens(&out.upstream_body)
+            .iter()
+            .find(|t| t.category == "EMAIL")
+            .map(|t| out.upstream_body[t.start..t.end].to_vec())
+            .unwrap_or_default();
+        let mut sent = Vec::new();
+        for piece in &case.response_body {
+            match piece {
+                Piece::Bytes(b) => sent.extend_from_slice(b),
+                Piece::Token => sent.extend_from_slice(&out.token),
+            }
+        }
+        let calls = case.response_cuts.split(&sent);
+        let response =
+            driver.direction(&RESPONSE, case.response_headers.clone(), calls, case.response_cuts.as_buffered, None);
+        out.response_complete = !response.stopped && response.headers.is_some() && !response.replied;
+        out.response_local_reply = response.replied;
+        out.downstream_headers = response.headers;
+        out.downstream_body = response.body;
+        out.response_sent = Some(sent);
+    }
+    // SAFETY: the module's live filter object, destroyed once, last.
+    unsafe {
+        envoy_dynamic_module_on_http_filter_stream_complete(envoy, filter);
+        envoy_dynamic_module_on_http_filter_destroy(filter);
+    }
+    let s = cell.borrow();
+    out.callouts = s.callouts.len();
+    out.violations = s.violations.clone();
+    out
+}
+
+// ------------------------------- the properties ------------------------------------
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn gunzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes).read_to_end(&mut out).ok()?;
+    Some(out)
+}
+
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let _ = e.write_all(bytes);
+    e.finish().unwrap_or_default()
+}
+
+fn replace(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    if from.is_empty() {
+        return haystack.to_vec();
+    }
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut i = 0;
+    while i < haystack.len() {
+        if haystack[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(haystack[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The properties of one case (`Err` names the first broken one, without payloads).
+pub fn check(case: &Case, out: &Outcome) -> Result<(), String> {
+    if !out.violations.is_empty() {
+        return Err(format!("ABI misuse by the module: {:?}", out.violations));
+    }
+    let seed = &case.seed;
+    let leaks = |bytes: &[u8]| contains(bytes, seed) || gunzip(bytes).is_some_and(|plain| contains(&plain, seed));
+    // Whatever went upstream, before a refusal or in a forwarded request, holds no seed.
+    if leaks(&out.upstream_body) {
+        return Err("the seeded value went upstream in the body".into());
+    }
+    if out.upstream_headers.iter().flatten().any(|(k, v)| leaks(k) || leaks(v)) {
+        return Err("the seeded value went upstream in a header".into());
+    }
+    if let Some((status, headers, body)) = &out.local_reply {
+        if !(400..600).contains(status) {
+            return Err(format!("a local reply with status {status}"));
+        }
+        if leaks(body) || headers.iter().any(|(k, v)| leaks(k) || leaks(v)) {
+            return Err("the seeded value is in the local reply".into());
+        }
+        if out.response_sent.is_some() {
+            return Err("the upstream was asked after a local reply".into());
+        }
+        return Ok(());
+    }
+    if !out.request_complete {
+        return Err("the request was neither forwarded whole nor refused".into());
+    }
+    let Some(sent) = &out.response_sent else { return Err("no response phase".into()) };
+    if out.response_local_reply {
+        return Ok(());
+    }
+    if !out.response_complete {
+        return Err("the response was held and never let go".into());
+    }
+    // Outside restored tokens, the client gets exactly the upstream's bytes.
+    let unrestored = replace(&out.downstream_body, seed, &out.token);
+    if &unrestored != sent {
+        return Err(format!(
+            "the response lost or duplicated bytes ({} sent, {} delivered, token {})",
+            sent.len(),
+            out.downstream_body.len(),
+            if out.token.is_empty() { "absent" } else { "present" }
+        ));
+    }
+    Ok(())
+}
+
+// ------------------------------- cases from bytes ----------------------------------
+
+/// A reader of fuzzer bytes: every read succeeds (zeros once the input is used up).
+pub struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Bytes<'a> {
+    pub fn u8(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((b, rest)) => {
+                self.0 = rest;
+                *b
+            }
+            None => 0,
+        }
+    }
+
+    pub fn u16(&mut self) -> u16 {
+        u16::from(self.u8()) << 8 | u16::from(self.u8())
+    }
+
+    pub fn bool(&mut self) -> bool {
+        self.u8() & 1 == 1
+    }
+
+    pub fn take(&mut self, max: usize) -> &'a [u8] {
+        let n = usize::from(self.u8()).min(max).min(self.0.len());
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        head
+    }
+
+    pub fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+        from[usize::from(self.u8()) % from.len()]
+    }
+}
+
+/// Puts text into a provider's request body.
+type Wrap = fn(&[u8]) -> Vec<u8>;
+
+pub const SEED: &[u8] = b"jane.doe@example.com";
+
+/// Filler text: letters, digits, spaces and punctuation that neither make a token nor
+/// a seed nor need JSON escaping.
+fn filler(b: &mut Bytes<'_>, max: usize) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,!?-";
+    b.take(max).iter().map(|c| ALPHABET[usize::from(*c) % ALPHABET.len()]).collect()
+}
+
+fn cuts(b: &mut Bytes<'_>) -> Cuts {
+    let n = usize::from(b.u8() % 8);
+    let hooks = (0..n).map(|_| usize::from(b.u16())).collect();
+    let n = usize::from(b.u8() % 8);
+    let slices = (0..n).map(|_| usize::from(b.u16())).collect();
+    let n = usize::from(b.u8() % 4 / 2);
+    let empty_hooks = (0..n).map(|_| usize::from(b.u8())).collect();
+    Cuts { hooks, slices, empty_hooks, as_buffered: b.u8() % 4 == 0 }
+}
+
+/// Odd header names and values: duplicates of the ones Veil reads, pseudo-headers,
+/// empty, upper case, non-UTF-8, huge.
+fn extra_header(b: &mut Bytes<'_>) -> (Vec<u8>, Vec<u8>) {
+    const NAMES: &[&[u8]] = &[
+        b"content-type",
+        b"content-length",
+        b"content-encoding",
+        b"transfer-encoding",
+        b":path",
+        b":authority",
+        b":method",
+        b"host",
+        b"X-Odd-Case",
+        b"",
+        b"x-\xff\xfe",
+        b"x-veil-tenant",
+        b"accept-encoding",
+        b"upgrade",
+        b"authorization",
+    ];
+    let name = if b.u8() % 4 == 0 { b.take(24).to_vec() } else { b.pick(NAMES).to_vec() };
+    let value = match b.u8() % 6 {
+        0 => vec![b'a' + b.u8() % 26; 70_000 + usize::from(b.u16())],
+        1 => b"\xc3\x28\xff\x00 latin-1 \xe9".to_vec(),
+        2 => b.u16().to_string().into_bytes(),
+        _ => b.take(40).to_vec(),
+    };
+    (name, value)
+}
+
+impl Case {
+    /// A request to one of the providers' routes with the seed (usually) in a JSON
+    /// body, its encoding, its headers and chunking; a response with the request's
+    /// token (when there is one) in a JSON, SSE or plain body, split anywhere.
+    pub fn from_bytes(data: &[u8]) -> Case {
+        let b = &mut Bytes(data);
+        let route = b.u8() % 4;
+        let (path, wrap): (&[u8], Wrap) = match route {
+            0 => (b"/v1/chat/completions", |t| {
+                [br#"{"model":"m","messages":[{"role":"user","content":""#.as_slice(), t, br#""}]}"#].concat()
+            }),
+            1 => (b"/v1/messages", |t| {
+                [br#"{"model":"m","max_tokens":5,"messages":[{"role":"user","content":""#.as_slice(), t, br#""}]}"#]
+                    .concat()
+            }),
+            2 => (b"/v1beta/models/g:generateContent", |t| {
+                [br#"{"contents":[{"role":"user","parts":[{"text":""#.as_slice(), t, br#""}]}]}"#].concat()
+            }),
+            _ => (b"/v1/responses", |t| [br#"{"model":"m","input":""#.as_slice(), t, br#""}"#].concat()),
+        };
+        let mut text = filler(b, 60);
+        let seeded = b.u8() % 8 != 0;
+        if seeded {
+            text.extend_from_slice(b" ");
+            text.extend_from_slice(SEED);
+            text.extend_from_slice(b" ");
+        }
+        text.extend(filler(b, 60));
+        let mut body = match b.u8() % 8 {
+            // Not JSON at all (or cut short).
+            0 => {
+                let mut raw = wrap(&text);
+                let keep = usize::from(b.u16()) % (raw.len() + 1);
+                raw.truncate(keep);
+                raw
+            }
+            1 => Vec::new(),
+            _ => wrap(&text),
+        };
+        let mut headers: Headers = vec![
+            (b":method".to_vec(), b"POST".to_vec()),
+            (b":path".to_vec(), path.to_vec()),
+            (b":authority".to_vec(), b"api.example.com".to_vec()),
+            (b":scheme".to_vec(), b"https".to_vec()),
+            (b"content-type".to_vec(), b"application/json".to_vec()),
+        ];
+        match b.u8() % 8 {
+            0 => {
+                body = gzip(&body);
+                headers.push((b"content-encoding".to_vec(), b"gzip".to_vec()));
+            }
+            1 => headers.push((b"content-encoding".to_vec(), b"identity".to_vec())),
+            2 => headers.push((b"content-encoding".to_vec(), b"br".to_vec())),
+            3 => headers.push((b"content-encoding".to_vec(), b"gzip".to_vec())),
+            4 => headers.push((b"content-encoding".to_vec(), b.take(12).to_vec())),
+            5 => headers.push((b"content-length".to_vec(), body.len().to_string().into_bytes())),
+            _ => {}
+        }
+        for _ in 0..b.u8() % 4 {
+            let (name, value) = extra_header(b);
+            let at = usize::from(b.u8()) % (headers.len() + 1);
+            headers.insert(at, (name, value));
+        }
+        let request_cuts = cuts(b);
+        let request_trailers = (b.u8() % 8 == 0).then(|| vec![(b"x-trailer".to_vec(), b.take(10).to_vec())]);
+
+        // The response.
+        let mut response_headers: Headers = vec![(b":status".to_vec(), b"200".to_vec())];
+        let mut pieces = Vec::new();
+        let segment = |b: &mut Bytes<'_>, pieces: &mut Vec<Piece>| {
+            pieces.push(Piece::Bytes(filler(b, 30)));
+            if b.bool() {
+                pieces.push(Piece::Token);
+            }
+            pieces.push(Piece::Bytes(filler(b, 30)));
+        };
+        match b.u8() % 4 {
+            0 => {
+                response_headers.push((b"content-type".to_vec(), b"text/event-stream".to_vec()));
+                for _ in 0..1 + b.u8() % 5 {
+                    pieces.push(Piece::Bytes(br#"data: {"choices":[{"index":0,"delta":{"content":""#.to_vec()));
+                    segment(b, &mut pieces);
+                    pieces.push(Piece::Bytes(b"\"}}]}\n\n".to_vec()));
+                }
+                pieces.push(Piece::Bytes(b"data: [DONE]\n\n".to_vec()));
+            }
+            1 => {
+                response_headers.push((b"content-type".to_vec(), b"application/json".to_vec()));
+                pieces.push(Piece::Bytes(
+                    br#"{"choices":[{"index":0,"message":{"role":"assistant","content":""#.to_vec(),
+                ));
+                segment(b, &mut pieces);
+                pieces.push(Piece::Bytes(br#""}}]}"#.to_vec()));
+            }
+            2 => {
+                response_headers.push((b"content-type".to_vec(), b"text/plain".to_vec()));
+                segment(b, &mut pieces);
+            }
+            _ => {
+                response_headers.push((b"content-type".to_vec(), b.take(20).to_vec()));
+                pieces.push(Piece::Bytes(b.take(200).to_vec()));
+                segment(b, &mut pieces);
+            }
+        }
+        if b.u8() % 6 == 0 {
+            response_headers.push((b"content-encoding".to_vec(), b"gzip".to_vec()));
+        }
+        for _ in 0..b.u8() % 3 {
+            response_headers.push(extra_header(b));
+        }
+        let response_cuts = cuts(b);
+        Case {
+            request_headers: headers,
+            request_body: body,
+            request_cuts,
+            request_trailers,
+            response_headers,
+            response_body: pieces,
+            response_cuts,
+            seed: if seeded { SEED.to_vec() } else { Vec::new() },
+        }
+    }
+}
