@@ -561,7 +561,11 @@ impl NameMatcher {
             }
             let last_end = run.last().map_or(first_end, |w| w.1);
             at = at.max(last_end);
-            if rejected || self.street_before(text, start) || self.firm_after(text, last_end) {
+            if rejected
+                || self.street_before(text, start)
+                || article_before(text, start)
+                || self.firm_after(text, last_end)
+            {
                 continue;
             }
             if let Some((s, e, both)) = self.decide(text, &run, after).filter(|_| !self.named_thing(text, &run)) {
@@ -693,6 +697,28 @@ impl NameMatcher {
             }
         }
     }
+}
+
+/// Definite articles of the ten languages that come before a named thing and hardly
+/// ever before a person's name in writing ("die Berliner Mauer", "the Allianz Arena",
+/// "la Torre Eiffel"); the Portuguese `o`/`a` (used before names) and `de` (also a
+/// preposition: "la casa de María López") are not among them.
+const ARTICLES: &[&[u8]] = &[
+    b"the", b"der", b"die", b"das", b"den", b"dem", b"des", b"le", b"la", b"les", b"el", b"los", b"las", b"il", b"lo",
+    b"gli", b"het",
+];
+
+/// A definite article (any case) right before the run, with one space between.
+fn article_before(text: &[u8], start: usize) -> bool {
+    let Some(end) = start.checked_sub(1).filter(|&e| text.get(e) == Some(&b' ')) else { return false };
+    let mut s = end;
+    while s > 0 && text.get(s - 1).is_some_and(u8::is_ascii_alphabetic) {
+        s -= 1;
+    }
+    if s > 0 && text.get(s - 1).is_some_and(|&b| is_word_byte(b) || b == b'-' || b == b'\'') {
+        return false;
+    }
+    text.get(s..end).is_some_and(|w| ARTICLES.iter().any(|a| w.eq_ignore_ascii_case(a)))
 }
 
 /// Position of the first byte at or after `from` for which `hit` holds. Skips eight

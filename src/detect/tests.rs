@@ -950,6 +950,12 @@ fn person_names_in_ten_languages() {
         ("Rue Victor Hugo, Via Roma, Calle Mayor", &[]),
         ("We deploy with Docker on Windows and Amazon Linux.", &[]),
         ("Die Deutsche Bahn fährt am Montag nach Berlin.", &[]),
+        // A definite article makes a named thing of two names ("die Berliner Mauer");
+        // Portuguese `o`/`a` and the preposition `de` come before people.
+        ("Wir sahen die Berliner Mauer und die Allianz Arena.", &[]),
+        ("We walked past the Allianz Arena today", &[]),
+        ("Falei ontem com o João Silva sobre isso", &["João Silva"]),
+        ("Es la casa de María López, en Sevilla", &["María López"]),
     ];
     for (text, want) in table {
         let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
