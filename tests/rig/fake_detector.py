@@ -29,17 +29,11 @@ Run (from the repository root): python -m tests.rig.fake_detector --port 18091
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
-from http.server import BaseHTTPRequestHandler
 
 from tests.rig import serving
+from tests.rig.scripted_chat import ScriptedChat, State
 
 DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "spans": [], "content": None}
-_script = dict(DEFAULT_SCRIPT)
-_calls: list[dict] = []
-_lock = threading.Lock()
 
 
 def asked_text(request: dict) -> str:
@@ -65,75 +59,17 @@ def answer_content(text: str, script: dict) -> str:
     return json.dumps({"spans": spans})
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(ScriptedChat):
     server_version = "fake-detector/1"
+    prefix = "/__detector"
+    chat_id = "chatcmpl-detector"
+    state = State(DEFAULT_SCRIPT)
 
-    def log_message(self, *args) -> None:
-        pass
+    def record(self, request: dict) -> dict:
+        return {"path": self.path, "body": request, "text": asked_text(request)}
 
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def _send(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:
-        if self.path == "/__detector/calls":
-            with _lock:
-                return self._send(200, json.dumps(_calls).encode())
-        self._send(404, b"{}")
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        if self.path == "/__detector/reset":
-            with _lock:
-                _calls.clear()
-                _script.clear()
-                _script.update(DEFAULT_SCRIPT)
-            return self._send(200, b"{}")
-        if self.path == "/__detector/script":
-            with _lock:
-                _script.update(json.loads(raw or b"{}"))
-            return self._send(200, b"{}")
-        try:
-            request = json.loads(raw)
-        except ValueError:
-            request = {}
-        text = asked_text(request)
-        with _lock:
-            _calls.append({"path": self.path, "body": request, "text": text})
-            script = dict(_script)
-        mode = script["mode"]
-        if mode == "slow":
-            time.sleep(script["delay_ms"] / 1000)
-        if mode == "drop":
-            self.close_connection = True
-            self.connection.shutdown(socket.SHUT_RDWR)
-            return
-        if mode == "error":
-            return self._send(500, b'{"error": {"message": "synthetic failure"}}')
-        content = answer_content(text, script)
-        model = request.get("model", "fake")
-        if self.path == "/api/chat":
-            body = {"model": model, "created_at": "2026-01-01T00:00:00Z", "message": {"role": "assistant", "content": content}, "done": True, "done_reason": "stop"}
-        elif self.path == "/v1/chat/completions":
-            body = {
-                "id": "chatcmpl-detector",
-                "object": "chat.completion",
-                "created": 1731000000,
-                "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            }
-        else:
-            return self._send(404, b'{"error": "unknown path"}')
-        self._send(200, json.dumps(body).encode())
+    def content(self, request: dict, script: dict) -> str:
+        return answer_content(asked_text(request), script)
 
 
 def serve(port: int, host: str = "127.0.0.1"):

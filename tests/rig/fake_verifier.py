@@ -33,17 +33,13 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 from tests.rig import serving
+from tests.rig.scripted_chat import ScriptedChat, State
 
 DEFAULT_SCRIPT = {"mode": "normal", "delay_ms": 0, "low": ["moon", "Atlantis"], "fail_calls": 0}
-_script = dict(DEFAULT_SCRIPT)
-_calls: list[dict] = []
-_lock = threading.Lock()
 
 
 def sentences(text: str) -> list[str]:
@@ -67,84 +63,20 @@ def answer_content(request: dict, script: dict) -> str:
     return text
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(ScriptedChat):
     server_version = "fake-verifier/1"
+    prefix = "/__verifier"
+    chat_id = "chatcmpl-verifier"
+    state = State(DEFAULT_SCRIPT)
 
-    def log_message(self, *args) -> None:
-        pass
+    def record(self, request: dict) -> dict:
+        return {"path": self.path, "body": request, "authorization": self.headers.get("authorization"), "received": time.monotonic()}
 
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    def mode(self, script: dict, number: int) -> str:
+        return "normal" if 0 < script["fail_calls"] < number else script["mode"]
 
-    def _send(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:
-        if self.path == "/__verifier/calls":
-            with _lock:
-                return self._send(200, json.dumps(_calls).encode())
-        self._send(404, b"{}")
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        if self.path == "/__verifier/reset":
-            with _lock:
-                _calls.clear()
-                _script.clear()
-                _script.update(DEFAULT_SCRIPT)
-            return self._send(200, b"{}")
-        if self.path == "/__verifier/script":
-            with _lock:
-                _script.update(json.loads(raw or b"{}"))
-            return self._send(200, b"{}")
-        try:
-            request = json.loads(raw)
-        except ValueError:
-            request = {}
-        with _lock:
-            call = {"path": self.path, "body": request, "authorization": self.headers.get("authorization"), "received": time.monotonic()}
-            _calls.append(call)
-            number = len(_calls)
-            script = dict(_script)
-        mode = script["mode"]
-        if 0 < script["fail_calls"] < number:
-            mode = "normal"
-        try:
-            self._answer(request, script, mode)
-        finally:
-            call["answered"] = time.monotonic()
-
-    def _answer(self, request: dict, script: dict, mode: str) -> None:
-        if mode == "slow":
-            time.sleep(script["delay_ms"] / 1000)
-        if mode == "drop":
-            self.close_connection = True
-            self.connection.shutdown(socket.SHUT_RDWR)
-            return
-        if mode == "error":
-            return self._send(500, b'{"error": {"message": "synthetic failure"}}')
-        content = answer_content(request, script)
-        model = request.get("model", "fake")
-        if self.path == "/api/chat":
-            body = {"model": model, "created_at": "2026-01-01T00:00:00Z", "message": {"role": "assistant", "content": content}, "done": True, "done_reason": "stop"}
-        elif self.path == "/v1/chat/completions":
-            body = {
-                "id": "chatcmpl-verifier",
-                "object": "chat.completion",
-                "created": 1731000000,
-                "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            }
-        else:
-            return self._send(404, b'{"error": "unknown path"}')
-        self._send(200, json.dumps(body).encode())
+    def content(self, request: dict, script: dict) -> str:
+        return answer_content(request, script)
 
 
 def serve(port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:

@@ -360,46 +360,40 @@ class _Threaded:
         self.server.server_close()
 
 
-class Verifier(_Threaded):
-    """The fake claim verifier (`fake_verifier.py`), in a thread of this process."""
+class _ScriptedModel(_Threaded):
+    """A fake company-hosted model in a thread of this process, and its rig endpoints
+    (`scripted_chat.py`)."""
+
+    prefix = ""
+
+    def _post(self, path: str, body: dict) -> None:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
+        urllib.request.urlopen(req, timeout=5).close()
+
+    def script(self, **script) -> None:
+        """Sets the behaviour (see the fake's module): mode, delay_ms, and its own keys."""
+        self._post(f"{self.prefix}/script", script)
+
+    def reset(self) -> None:
+        self._post(f"{self.prefix}/reset", {})
+
+    def calls(self) -> list[dict]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{self.prefix}/calls", timeout=5) as r:
+            return json.load(r)
+
+
+class Verifier(_ScriptedModel):
+    """The fake claim verifier (`fake_verifier.py`: mode, delay_ms, low, fail_calls)."""
 
     module = fake_verifier
-
-    def _post(self, path: str, body: dict) -> None:
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
-        urllib.request.urlopen(req, timeout=5).close()
-
-    def script(self, **script) -> None:
-        """Sets the behaviour (see fake_verifier.py): mode, delay_ms, low, fail_calls."""
-        self._post("/__verifier/script", script)
-
-    def reset(self) -> None:
-        self._post("/__verifier/reset", {})
-
-    def calls(self) -> list[dict]:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__verifier/calls", timeout=5) as r:
-            return json.load(r)
+    prefix = "/__verifier"
 
 
-class Detector(_Threaded):
-    """The fake detector model (`fake_detector.py`), in a thread of this process."""
+class Detector(_ScriptedModel):
+    """The fake detector model (`fake_detector.py`: mode, delay_ms, spans, content)."""
 
     module = fake_detector
-
-    def _post(self, path: str, body: dict) -> None:
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(), method="POST")
-        urllib.request.urlopen(req, timeout=5).close()
-
-    def script(self, **script) -> None:
-        """Sets the behaviour (see fake_detector.py): mode, delay_ms, spans, content."""
-        self._post("/__detector/script", script)
-
-    def reset(self) -> None:
-        self._post("/__detector/reset", {})
-
-    def calls(self) -> list[dict]:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/__detector/calls", timeout=5) as r:
-            return json.load(r)
+    prefix = "/__detector"
 
 
 class Vendor(_Threaded):

@@ -25,6 +25,7 @@ import sys
 import time
 
 from tests.rig import rig
+from tests.tools.bench_verify import pct
 
 PROMPT = "Please ask zorvath quillane at Velmora Tidewater Holdings about the order, cc jane.doe@example.com."
 
@@ -42,11 +43,6 @@ def once(port: int, seed: int) -> float:
     conn.close()
     assert response.status == 200 and b"zorvath" in data, response.status
     return total * 1000
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p * len(values)))]
 
 
 def main() -> int:
