@@ -82,6 +82,22 @@ struct ModuleHeader {
     value_length: usize,
 }
 
+impl ModuleHeader {
+    /// The pairs as the ABI's header array; it borrows from `headers`, so it must not
+    /// outlive them (each caller passes it for the length of one call).
+    fn list(headers: &[(&str, &str)]) -> Vec<ModuleHeader> {
+        headers
+            .iter()
+            .map(|(k, v)| ModuleHeader {
+                key_ptr: k.as_ptr().cast(),
+                key_length: k.len(),
+                value_ptr: v.as_ptr().cast(),
+                value_length: v.len(),
+            })
+            .collect()
+    }
+}
+
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct EnvoyHeader {
@@ -400,15 +416,7 @@ impl Filter {
 
     /// Answers the client directly.
     pub(super) fn send_response(&self, status: u32, headers: &[(&str, &str)], body: &[u8]) {
-        let mut raw: Vec<ModuleHeader> = headers
-            .iter()
-            .map(|(k, v)| ModuleHeader {
-                key_ptr: k.as_ptr().cast(),
-                key_length: k.len(),
-                value_ptr: v.as_ptr().cast(),
-                value_length: v.len(),
-            })
-            .collect();
+        let mut raw = ModuleHeader::list(headers);
         // SAFETY: live filter pointer; `raw` points into `headers` and `body`, borrowed
         // for the call (Envoy copies them); no details (a null buffer is allowed).
         unsafe {
@@ -506,15 +514,7 @@ impl Filter {
         body: &[u8],
         timeout_ms: u64,
     ) -> Result<u64, CalloutError> {
-        let mut raw: Vec<ModuleHeader> = headers
-            .iter()
-            .map(|(k, v)| ModuleHeader {
-                key_ptr: k.as_ptr().cast(),
-                key_length: k.len(),
-                value_ptr: v.as_ptr().cast(),
-                value_length: v.len(),
-            })
-            .collect();
+        let mut raw = ModuleHeader::list(headers);
         let mut id: u64 = 0;
         // SAFETY: live filter pointer; every buffer is borrowed for the call (Envoy
         // copies the request); `id` writable.
