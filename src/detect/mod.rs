@@ -12,6 +12,7 @@
 mod address;
 mod assign;
 mod build;
+mod cjkname;
 pub mod catalog;
 pub mod config;
 mod memo;
