@@ -157,8 +157,7 @@ fn han(h: &[u8], i: usize) -> bool {
 
 /// A katakana letter (U+30A1–U+30FF, the long-vowel mark and middle dot included).
 fn katakana(h: &[u8], i: usize) -> bool {
-    byte(h, i) == 0xE3
-        && ((byte(h, i + 1) == 0x82 && byte(h, i + 2) >= 0xA1) || byte(h, i + 1) == 0x83)
+    byte(h, i) == 0xE3 && ((byte(h, i + 1) == 0x82 && byte(h, i + 2) >= 0xA1) || byte(h, i + 1) == 0x83)
 }
 
 /// A hiragana letter (U+3041–U+309F).

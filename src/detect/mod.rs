@@ -12,8 +12,8 @@
 mod address;
 mod assign;
 mod build;
-mod cjkname;
 pub mod catalog;
+mod cjkname;
 pub mod config;
 mod memo;
 pub mod model;
