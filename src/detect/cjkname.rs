@@ -15,7 +15,12 @@
 //! The name must begin with a common family name of its language (the first character
 //! of one in Japanese), so that `我是学生` or `안녕하세요, 고객센터입니다` is no name.
 //! Texts without a character of three UTF-8 bytes are passed over at once; in others
-//! only the cue phrases are searched for (`memchr::memmem`).
+//! the cue phrases are found in one pass of one automaton, and only they are read
+//! around.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::rules::push_window;
 use super::text::Text;
@@ -411,20 +416,47 @@ fn starts_phrase(h: &[u8], i: usize) -> bool {
     boundary_before(h, i) || letter_before(h, i, hiragana)
 }
 
-/// Every name in `h` whose cue begins at or after `from`, in order.
-fn names(h: &[u8], from: usize) -> Vec<(usize, usize)> {
-    let mut found = Vec::new();
-    let Some(rest) = h.get(from..) else { return found };
-    for &(cue, script, place) in CUES {
-        for at in memchr::memmem::find_iter(rest, cue.as_bytes()) {
-            if let Some(span) = name_at_cue(h, from + at, cue, script, place) {
-                found.push(span);
+/// One automaton for every cue, built on first use: a text is read once, however many
+/// cues there are.
+fn cues() -> Option<&'static AhoCorasick> {
+    static CUE_SET: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    CUE_SET
+        .get_or_init(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .kind(Some(AhoCorasickKind::DFA))
+                .build(CUES.iter().map(|c| c.0))
+                .ok()
+        })
+        .as_ref()
+}
+
+/// Calls `hit` with every name in `h` whose cue begins at or after `from`.
+fn each_name(h: &[u8], from: usize, mut hit: impl FnMut((usize, usize))) {
+    let Some(rest) = h.get(from..) else { return };
+    let mut at_cue = |at: usize, &(cue, script, place): &(&str, Script, Place)| {
+        if let Some(span) = name_at_cue(h, from + at, cue, script, place) {
+            hit(span);
+        }
+    };
+    match cues() {
+        Some(automaton) => {
+            for m in automaton.find_iter(rest) {
+                if let Some(cue) = CUES.get(m.pattern().as_usize()) {
+                    at_cue(m.start(), cue);
+                }
+            }
+        }
+        // The automaton of fixed cues cannot fail to build; were it to, each cue is
+        // searched for on its own.
+        None => {
+            for cue in CUES {
+                for at in memchr::memmem::find_iter(rest, cue.0.as_bytes()) {
+                    at_cue(at, cue);
+                }
             }
         }
     }
-    found.sort_unstable();
-    found.dedup();
-    found
 }
 
 /// The longest cue after a name, `でございます`.
@@ -435,7 +467,13 @@ const LOOK_BACK: usize = 64;
 
 /// The leftmost name at or after `from` in `hay` (the cue may lie before `from`).
 pub fn find(hay: &[u8], from: usize) -> Option<(usize, usize)> {
-    names(hay, from.saturating_sub(LOOK_BACK)).into_iter().find(|&(s, _)| s >= from)
+    let mut first: Option<(usize, usize)> = None;
+    each_name(hay, from.saturating_sub(LOOK_BACK), |span| {
+        if span.0 >= from && first.is_none_or(|f| span < f) {
+            first = Some(span);
+        }
+    });
+    first
 }
 
 /// The gate of [`find`]: texts with wide characters, around each name.
@@ -445,7 +483,10 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         return windows;
     }
     let len = t.bytes().len();
-    for (s, e) in names(t.bytes(), 0) {
+    let mut spans = Vec::new();
+    each_name(t.bytes(), 0, |span| spans.push(span));
+    spans.sort_unstable();
+    for (s, e) in spans {
         // The cue after a name (`です`, `입니다`) is in its window too.
         push_window(&mut windows, s, (e + LONGEST_CUE).min(len));
     }
