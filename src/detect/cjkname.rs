@@ -431,28 +431,26 @@ fn cues() -> Option<&'static AhoCorasick> {
         .as_ref()
 }
 
-/// Calls `hit` with every name in `h` whose cue begins at or after `from`.
-fn each_name(h: &[u8], from: usize, mut hit: impl FnMut((usize, usize))) {
+/// Calls `hit` with the position of every cue at or after `from`, in order, while it
+/// returns true.
+fn each_cue(h: &[u8], from: usize, mut hit: impl FnMut(usize, &(&'static str, Script, Place)) -> bool) {
     let Some(rest) = h.get(from..) else { return };
-    let mut at_cue = |at: usize, &(cue, script, place): &(&str, Script, Place)| {
-        if let Some(span) = name_at_cue(h, from + at, cue, script, place) {
-            hit(span);
-        }
-    };
     match cues() {
         Some(automaton) => {
             for m in automaton.find_iter(rest) {
                 if let Some(cue) = CUES.get(m.pattern().as_usize()) {
-                    at_cue(m.start(), cue);
+                    if !hit(from + m.start(), cue) {
+                        return;
+                    }
                 }
             }
         }
         // The automaton of fixed cues cannot fail to build; were it to, each cue is
-        // searched for on its own.
+        // searched for on its own (out of order: every one is visited).
         None => {
             for cue in CUES {
                 for at in memchr::memmem::find_iter(rest, cue.0.as_bytes()) {
-                    at_cue(at, cue);
+                    hit(from + at, cue);
                 }
             }
         }
@@ -465,13 +463,24 @@ const LONGEST_CUE: usize = 18;
 /// The longest cue before its name: a label, its colon and blanks.
 const LOOK_BACK: usize = 64;
 
+/// The longest name before its cue: four ideographs, a blank and four more before
+/// `です`, or ten katakana before `と申します`.
+const LONGEST_NAME_BEFORE: usize = 30;
+
 /// The leftmost name at or after `from` in `hay` (the cue may lie before `from`).
 pub fn find(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     let mut first: Option<(usize, usize)> = None;
-    each_name(hay, from.saturating_sub(LOOK_BACK), |span| {
-        if span.0 >= from && first.is_none_or(|f| span < f) {
-            first = Some(span);
+    each_cue(hay, from.saturating_sub(LOOK_BACK), |at, &(cue, script, place)| {
+        // A later cue's name begins after the one found.
+        if first.is_some_and(|(s, _)| at > s + LONGEST_NAME_BEFORE) {
+            return false;
         }
+        if let Some(span) = name_at_cue(hay, at, cue, script, place) {
+            if span.0 >= from && first.is_none_or(|f| span < f) {
+                first = Some(span);
+            }
+        }
+        true
     });
     first
 }
@@ -482,13 +491,16 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     if !t.has_wide() {
         return windows;
     }
-    let len = t.bytes().len();
+    let h = t.bytes();
     let mut spans = Vec::new();
-    each_name(t.bytes(), 0, |span| spans.push(span));
+    each_cue(h, 0, |at, &(cue, script, place)| {
+        spans.extend(name_at_cue(h, at, cue, script, place));
+        true
+    });
     spans.sort_unstable();
     for (s, e) in spans {
         // The cue after a name (`です`, `입니다`) is in its window too.
-        push_window(&mut windows, s, (e + LONGEST_CUE).min(len));
+        push_window(&mut windows, s, (e + LONGEST_CUE).min(h.len()));
     }
     windows
 }
