@@ -116,9 +116,9 @@ const CHINESE_DOUBLE: &[&str] = &[
 
 /// First characters of common Japanese family names (`佐藤`, `鈴木`, `高橋`, …).
 const JAPANESE_FIRST: &str = concat!(
-    "佐鈴高田伊渡山中小加吉松井木林斎斉清森池橋阿石前藤後岡長村近坂遠青西福太原三竹金上野大今内河",
-    "武平宮久菅島杉千北岩桜櫻菊市川新永荒堀柴酒工横宇望関水浅増秋土須飯小沢澤谷安丸白東服本片岸矢",
-    "古早尾松野熊吉浜濱稲川成菅奥南富樋星黒黑岡入梅宮宮秋河守有大柳広廣桑滝瀧辻芦塚篠神戸野堤名",
+    "佐鈴高田伊渡山中小加吉松井木林斎斉清森池橋阿石前藤後岡長村近坂遠青西福太原三竹金上野大今内河武平",
+    "宮久菅島杉千北岩桜櫻菊市川新永荒堀柴酒工横宇望関水浅増秋土須飯沢澤谷安丸白東服本片岸矢古早尾熊浜",
+    "濱稲成奥南富樋星黒黑入梅守有柳広廣桑滝瀧辻芦塚篠神戸堤名",
 );
 
 /// Korean family names that make up most of the population (the rarer ones, which
