@@ -13,6 +13,7 @@ mod address;
 mod assign;
 mod build;
 pub mod catalog;
+mod cjkname;
 pub mod config;
 mod memo;
 pub mod model;

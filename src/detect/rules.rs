@@ -1543,6 +1543,26 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ..BASE
     },
     BuiltinRule {
+        id: "pii.person.cjk.v1",
+        category: "PERSON",
+        // Hand-written (`cjkname.rs`): Chinese, Japanese and Korean names after a
+        // field label (`姓名：`, `氏名：`, `이름:`) or in a self-introduction (`我是`,
+        // `です`, `입니다`), beginning with a common family name of the language.
+        pattern: "",
+        confidence: 0.8,
+        finder: Some(super::cjkname::find),
+        gate: Gate::Windows(super::cjkname::windows),
+        examples: &[
+            "姓名：⟦张伟⟧\n电话",
+            "您好，我是⟦陈静⟧，想咨询一下。",
+            "お世話になっております。⟦田中 さくら⟧です。",
+            "안녕하세요, ⟦박지훈⟧입니다.",
+        ],
+        negatives: &["我是学生。", "姓名：请填写", "本日は晴天です。", "안녕하세요, 고객센터입니다.", "저는 선생님입니다"],
+        severity: Severity::Medium,
+        ..BASE
+    },
+    BuiltinRule {
         id: "secret.aws_secret_access_key.v1",
         category: "AWS_SECRET_KEY",
         // 40 base64 characters within a few words after "aws" / "secret".
