@@ -18,20 +18,15 @@ pub struct Text<'a> {
     /// Letters to lower case, other bytes but digits to 0; zero-padded to whole
     /// 64-byte blocks and 8 bytes more (a key may read that far).
     folded: Vec<u8>,
-    /// Per 64-byte block, bit `j` for byte `j`: ASCII letters and digits.
-    alnum: Vec<u64>,
-    /// Per block: ASCII digits.
-    digit: Vec<u64>,
-    /// Per block: `_` and `-`.
-    dash: Vec<u64>,
-    /// Per block: ASCII capitals and digits (where a case-sensitive token prefix such
-    /// as `AKIA` or `MzQ` can begin).
-    caps: Vec<u64>,
-    /// Per block: the bytes of a written identifier number ([`class::ID`]: digits,
-    /// capitals, space, `.`, `-`, `+`).
-    id: Vec<u64>,
-    /// Per block: the bytes of [`MARKS`].
-    marks: Vec<u64>,
+    /// The number of 64-byte blocks.
+    blocks: usize,
+    /// Per 64-byte block, bit `j` for byte `j`, one list of blocks after the other (one
+    /// allocation): ASCII letters and digits ([`ALNUM`]); ASCII digits ([`DIGIT`]); `_`
+    /// and `-` ([`DASH`]); ASCII capitals and digits, where a case-sensitive token prefix
+    /// such as `AKIA` or `MzQ` can begin ([`CAPS`]); the bytes of a written identifier
+    /// number ([`class::ID`]: digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
+    /// of [`MARKS`] ([`MARKED`]).
+    masks: Vec<u64>,
     /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
     each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
     /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
@@ -39,6 +34,15 @@ pub struct Text<'a> {
     /// [`Text::long_runs`], found when first asked.
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
+
+/// The kinds of [`Text`]'s masks, in their order.
+const ALNUM: usize = 0;
+const DIGIT: usize = 1;
+const DASH: usize = 2;
+const CAPS: usize = 3;
+const ID: usize = 4;
+const MARKED: usize = 5;
+const KINDS: usize = 6;
 
 /// The masks of one 64-byte block.
 #[derive(Debug, Default, Clone, Copy)]
@@ -90,12 +94,8 @@ impl<'a> Text<'a> {
         let mut text = Text {
             bytes,
             folded: vec![0u8; blocks * 64 + 8],
-            alnum: vec![0; blocks],
-            digit: vec![0; blocks],
-            dash: vec![0; blocks],
-            caps: vec![0; blocks],
-            id: vec![0; blocks],
-            marks: vec![0; blocks],
+            blocks,
+            masks: vec![0; blocks * KINDS],
             each_mark: std::cell::OnceCell::new(),
             wide: false,
             long: std::cell::OnceCell::new(),
@@ -111,22 +111,46 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            if let (Some(a), Some(d), Some(s), Some(c), Some(n)) = (
-                text.alnum.get_mut(i),
-                text.digit.get_mut(i),
-                text.dash.get_mut(i),
-                text.caps.get_mut(i),
-                text.id.get_mut(i),
-            ) {
-                (*a, *d, *s, *c, *n) = (masks.alnum, masks.digit, masks.dash, masks.caps, masks.id);
-            }
-            if let Some(m) = text.marks.get_mut(i) {
-                *m = masks.marks;
+            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks];
+            for (kind, mask) in kinds.into_iter().enumerate() {
+                if let Some(m) = text.masks.get_mut(kind * blocks + i) {
+                    *m = mask;
+                }
             }
             wide |= masks.wide;
         }
         text.wide = wide != 0;
         text
+    }
+
+    /// The masks of one kind, one per block.
+    #[inline(always)]
+    fn kind(&self, kind: usize) -> &[u64] {
+        self.masks.get(kind * self.blocks..(kind + 1) * self.blocks).unwrap_or_default()
+    }
+
+    fn alnum(&self) -> &[u64] {
+        self.kind(ALNUM)
+    }
+
+    fn digit(&self) -> &[u64] {
+        self.kind(DIGIT)
+    }
+
+    fn dash(&self) -> &[u64] {
+        self.kind(DASH)
+    }
+
+    fn caps(&self) -> &[u64] {
+        self.kind(CAPS)
+    }
+
+    fn id(&self) -> &[u64] {
+        self.kind(ID)
+    }
+
+    fn marks(&self) -> &[u64] {
+        self.kind(MARKED)
     }
 
     pub fn bytes(&self) -> &'a [u8] {
@@ -145,24 +169,24 @@ impl<'a> Text<'a> {
 
     /// The letter-or-digit masks, one per 64-byte block.
     pub(crate) fn alnum_masks(&self) -> &[u64] {
-        &self.alnum
+        self.alnum()
     }
 
     /// The digit masks, one per 64-byte block.
     pub(crate) fn digit_masks(&self) -> &[u64] {
-        &self.digit
+        self.digit()
     }
 
     /// The capital-or-digit masks, one per 64-byte block.
     pub(crate) fn caps_masks(&self) -> &[u64] {
-        &self.caps
+        self.caps()
     }
 
     /// The offsets of `mark`'s byte, left to right.
     pub(crate) fn positions(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
         let each = self.each_mark.get_or_init(|| {
-            let mut each: [Vec<u64>; MARKS.len()] = std::array::from_fn(|_| vec![0; self.marks.len()]);
-            for at in bits(&self.marks) {
+            let mut each: [Vec<u64>; MARKS.len()] = std::array::from_fn(|_| vec![0; self.marks().len()]);
+            for at in bits(self.marks()) {
                 let mark = self.bytes.get(at).and_then(|&b| Mark::of(b));
                 if let Some(word) = mark.and_then(|m| each.get_mut(m as usize)).and_then(|m| m.get_mut(at / 64)) {
                     *word |= 1 << (at % 64);
@@ -175,7 +199,7 @@ impl<'a> Text<'a> {
 
     /// The offsets of `-`, left to right (from the mask of `_` and `-`).
     pub(crate) fn minuses(&self) -> impl Iterator<Item = usize> + '_ {
-        bits(&self.dash).filter(|&at| self.bytes.get(at) == Some(&b'-'))
+        bits(self.dash()).filter(|&at| self.bytes.get(at) == Some(&b'-'))
     }
 
     /// Whether `needle` is in the text: at the bits of the mask of one of its bytes
@@ -194,16 +218,16 @@ impl<'a> Text<'a> {
 
     /// The first ASCII digit at or after `from`.
     pub fn next_digit(&self, from: usize) -> Option<usize> {
-        next_bit(&self.digit, from).filter(|&at| at < self.bytes.len())
+        next_bit(self.digit(), from).filter(|&at| at < self.bytes.len())
     }
 
     /// The mask of `K`'s bytes in block `block` (0 past the end).
     #[inline(always)]
     fn run_mask<const K: u8>(&self, block: usize) -> u64 {
         if K == ID_BYTES {
-            self.id.get(block).copied().unwrap_or(0)
+            self.id().get(block).copied().unwrap_or(0)
         } else {
-            self.alnum.get(block).copied().unwrap_or(0) | self.dash.get(block).copied().unwrap_or(0)
+            self.alnum().get(block).copied().unwrap_or(0) | self.dash().get(block).copied().unwrap_or(0)
         }
     }
 
@@ -257,7 +281,7 @@ impl<'a> Text<'a> {
         let mut block = 0usize;
         let mut at = 0usize;
         std::iter::from_fn(move || loop {
-            self.alnum.get(block)?;
+            self.alnum().get(block)?;
             let mask = self.run_mask::<TOKEN_BYTES>(block);
             // Bits that begin `half` consecutive set bits in this block, from `at` on.
             let mut runs = mask;
@@ -319,7 +343,7 @@ impl<'a> Text<'a> {
         // `row_starts` of the block before `block`, when known.
         let mut before: Option<(usize, u64)> = None;
         std::iter::from_fn(move || loop {
-            let digits = *self.digit.get(block)?;
+            let digits = *self.digit().get(block)?;
             let from = at.saturating_sub(block * 64);
             let digits = if from >= 64 { 0 } else { digits & (u64::MAX << from) };
             if digits == 0 {
@@ -657,12 +681,12 @@ mod tests {
             let text = Text::new(&bytes);
             for (i, &b) in bytes.iter().enumerate() {
                 let bit = |m: &[u64]| (m[i / 64] >> (i % 64)) & 1 == 1;
-                assert_eq!(bit(&text.alnum), b.is_ascii_alphanumeric(), "{b:#x}");
-                assert_eq!(bit(&text.digit), b.is_ascii_digit(), "{b:#x}");
-                assert_eq!(bit(&text.dash), b == b'_' || b == b'-', "{b:#x}");
-                assert_eq!(bit(&text.caps), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
-                assert_eq!(bit(&text.id), class::is(b, class::ID), "{b:#x}");
-                assert_eq!(bit(&text.marks), MARKS.contains(&b), "{b:#x}");
+                assert_eq!(bit(text.alnum()), b.is_ascii_alphanumeric(), "{b:#x}");
+                assert_eq!(bit(text.digit()), b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(text.dash()), b == b'_' || b == b'-', "{b:#x}");
+                assert_eq!(bit(text.caps()), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(text.id()), class::is(b, class::ID), "{b:#x}");
+                assert_eq!(bit(text.marks()), MARKS.contains(&b), "{b:#x}");
                 let folded = if b.is_ascii_alphanumeric() { b.to_ascii_lowercase() } else { 0 };
                 assert_eq!(text.folded[i], folded);
             }
