@@ -509,12 +509,24 @@ impl NativeFilter {
         }
     }
 
+    /// The stream's end was seen: nothing may act on it any more (a late answer or
+    /// wake-up would otherwise send a local reply, or resume, a stream that is over).
+    fn ended(&self) -> bool {
+        self.logged.get() || self.complete_pending.get()
+    }
+
     /// A wake-up this stream asked for (`Host::wake_after`): a verifier retry is due.
     fn scheduled(&self, _event: u64) {
+        if self.ended() {
+            return;
+        }
         self.with_http((), VeilHttp::verify_wake);
     }
 
     fn callout_done(&self, id: u64, answer: CalloutAnswer) {
+        if self.ended() {
+            return;
+        }
         let token = u32::try_from(id).unwrap_or(u32::MAX);
         let (headers, size) = (if answer.success { answer.headers.len() } else { 0 }, answer.body.len());
         if let Ok(mut slot) = self.host.state.callout.try_borrow_mut() {
