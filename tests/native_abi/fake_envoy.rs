@@ -44,6 +44,13 @@ pub struct Hdr {
     value_length: usize,
 }
 
+impl Hdr {
+    /// A pair as the ABI passes it, borrowing `k` and `v`.
+    fn of(k: &[u8], v: &[u8]) -> Hdr {
+        Hdr { key_ptr: k.as_ptr().cast(), key_length: k.len(), value_ptr: v.as_ptr().cast(), value_length: v.len() }
+    }
+}
+
 // ------------------------------- the module's hooks --------------------------------
 
 extern "C" {
@@ -304,12 +311,7 @@ pub extern "C" fn envoy_dynamic_module_callback_http_get_headers(
         return false;
     }
     for (i, (k, v)) in s.maps[m].iter().enumerate() {
-        let h = Hdr {
-            key_ptr: k.as_ptr().cast(),
-            key_length: k.len(),
-            value_ptr: v.as_ptr().cast(),
-            value_length: v.len(),
-        };
+        let h = Hdr::of(k, v);
         // SAFETY: the module sized the array with `get_headers_size` just before.
         unsafe { result.add(i).write(h) };
     }
@@ -1025,15 +1027,7 @@ impl Driver<'_> {
         self.cell.borrow_mut().answered += 1;
         let (headers, body) = call.plan.answer(&call.request);
         let success = call.plan.result == 0;
-        let raw: Vec<Hdr> = headers
-            .iter()
-            .map(|(k, v)| Hdr {
-                key_ptr: k.as_ptr().cast(),
-                key_length: k.len(),
-                value_ptr: v.as_ptr().cast(),
-                value_length: v.len(),
-            })
-            .collect();
+        let raw: Vec<Hdr> = headers.iter().map(|(k, v)| Hdr::of(k, v)).collect();
         let (first, second) = body.split_at(body.len() / 2);
         let chunks = [Buf::of(first), Buf::of(second)];
         let (headers, headers_size, chunks, chunks_size) = if success {
