@@ -12,6 +12,7 @@
 //! teardown) writes what waits.
 
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::audit::Outbox;
@@ -31,8 +32,8 @@ struct State {
     closed: bool,
 }
 
-/// One configuration's waiting audit lines.
-pub(super) struct AuditBatch(Arc<Inner>);
+/// One configuration's waiting audit lines, and its writer thread.
+pub(super) struct AuditBatch(Arc<Inner>, Option<JoinHandle<()>>);
 
 /// Milliseconds on a monotonic clock (a wall clock set back must not hold lines).
 fn now_ms() -> u64 {
@@ -50,16 +51,17 @@ impl AuditBatch {
             wake: Condvar::new(),
             sink,
         });
+        let mut handle = None;
         if flush_ms > 0 {
             let writer = Arc::clone(&inner);
-            let started = std::thread::Builder::new().name("veil-audit".into()).spawn(move || writer.run()).is_ok();
-            if !started {
+            handle = std::thread::Builder::new().name("veil-audit".into()).spawn(move || writer.run()).ok();
+            if handle.is_none() {
                 if let Ok(mut state) = inner.state.lock() {
                     state.outbox.set_flush_ms(0);
                 }
             }
         }
-        AuditBatch(inner)
+        AuditBatch(inner, handle)
     }
 
     /// Adds lines (joined by newlines); writes the batch now when it is due.
@@ -118,7 +120,8 @@ impl Inner {
 }
 
 impl Drop for AuditBatch {
-    /// The configuration is gone: what waits is written now, and the writer ends.
+    /// The configuration is gone: the writer ends (a write it is making is finished
+    /// first: no log call outlives the configuration), and what waits is written now.
     fn drop(&mut self) {
         let batch = match self.0.state.lock() {
             Ok(mut state) => {
@@ -128,6 +131,9 @@ impl Drop for AuditBatch {
             Err(_) => String::new(),
         };
         self.0.wake.notify_one();
+        if let Some(writer) = self.1.take() {
+            let _ = writer.join();
+        }
         if !batch.is_empty() {
             (self.0.sink)(&batch);
         }
