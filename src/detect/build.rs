@@ -67,7 +67,7 @@ impl Engine {
             };
             let gate = match builtin.gate {
                 Gate::Always => CompiledGate::Always,
-                Gate::Contains(n) => CompiledGate::Contains(Box::new(memchr::memmem::Finder::new(n))),
+                Gate::Contains(n) => CompiledGate::Contains(n),
                 Gate::Prefix(p) => {
                     prefixes.push(p);
                     CompiledGate::Prefix(prefixes.len() - 1)

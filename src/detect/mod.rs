@@ -13,6 +13,7 @@ mod address;
 mod assign;
 mod build;
 pub mod catalog;
+mod cjkname;
 pub mod config;
 mod memo;
 pub mod model;
@@ -113,7 +114,7 @@ enum Matcher {
 enum CompiledGate {
     Always,
     /// A literal the text must contain; its searcher is built once, with the engine.
-    Contains(Box<memchr::memmem::Finder<'static>>),
+    Contains(&'static [u8]),
     /// The slot of this rule's prefixes in the engine's start index.
     Prefix(usize),
     /// The slot of this rule's words in the engine's start index.
@@ -124,7 +125,7 @@ enum CompiledGate {
         min_dots: usize,
         plus: bool,
     },
-    Test(fn(&[u8]) -> bool),
+    Test(fn(&Text<'_>) -> bool),
     AfterCountryCode {
         span: usize,
     },
@@ -448,7 +449,7 @@ impl Engine {
                     }
                 }
                 CompiledGate::Test(test) => {
-                    if test(text) {
+                    if test(&prepared) {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
@@ -462,9 +463,9 @@ impl Engine {
                         rule.search(index, text, *first, &mut candidates);
                     }
                 }
-                CompiledGate::Contains(finder) => {
-                    // A one-byte needle is a `memchr` inside the finder.
-                    if finder.find(text).is_some() {
+                CompiledGate::Contains(needle) => {
+                    // At the mask of a punctuation byte of the needle, if it has one.
+                    if prepared.contains(needle) {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }

@@ -496,7 +496,7 @@ impl NameMatcher {
             at = first_end;
             let Some(first) = text.get(start..first_end) else { continue };
             let (flags, kind) = self.word(first);
-            if kind.is_some() {
+            if kind.is_some() && !self.stop_word_as_given(text, start, first_end, flags, kind) {
                 continue;
             }
             run.clear();
@@ -573,6 +573,26 @@ impl NameMatcher {
                 out.push(Finding { start: s, end: e, rule, confidence: c.min(1.0) });
             }
         }
+    }
+
+    /// A word that is never a name in English but a given name elsewhere ("Can", "Will",
+    /// "May") begins a name after a greeting, label or title when a word the table knows
+    /// as a surname follows it ("Yetkili Can Yıldız", "Dear Will Turner"; not "Hi Can
+    /// you").
+    fn stop_word_as_given(&self, text: &[u8], start: usize, end: usize, flags: NameFlags, kind: Option<Kind>) -> bool {
+        if kind != Some(Kind::Stop) || flags.given() == 0 || text.get(end) != Some(&b' ') {
+            return false;
+        }
+        let Some(next_end) = capitalised_word(text, end + 1) else { return false };
+        let (next, next_kind) = text.get(end + 1..next_end).map(|w| self.word(w)).unwrap_or_default();
+        if next_kind.is_some() || !next.surname() {
+            return false;
+        }
+        // The introducing words themselves ("Frau", "Pan") are titles, not given names.
+        let mut buf = [0u8; 64];
+        let intro_word =
+            text.get(start..end).and_then(|w| nametable::fold(w, &mut buf)).is_none_or(|w| self.intro_last.contains(w));
+        !intro_word && self.intro_before(text, start) == Some(Intro::Strong)
     }
 
     /// The run's first two words (or its one word and the next) name a firm, brand or

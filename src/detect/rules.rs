@@ -4,7 +4,7 @@
 //! so invalid UTF-8 cannot make them fail, and the ASCII classes keep the compiled
 //! automata (and the wasm binary) small.
 
-use super::text::Text;
+use super::text::{Mark, Text};
 use super::validate::Validator;
 
 /// A cheap test that decides where a rule's regex must run at all. Most chat text
@@ -31,7 +31,7 @@ pub enum Gate {
     /// inside one such run, so the regex never sees the rest of the text.
     NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
     /// Run over the whole text only if this cheap test of the text passes.
-    Test(fn(&[u8]) -> bool),
+    Test(fn(&Text<'_>) -> bool),
     /// Run only at numeric runs right after two upper-case letters (an IBAN's country
     /// code and check digits), over the next `span` bytes.
     AfterCountryCode { span: usize },
@@ -96,32 +96,28 @@ fn not_a_year(m: &[u8]) -> bool {
 }
 
 /// MAC gate: six hex pairs joined by one separator kind, anywhere (`hh:hh:hh:hh:hh:hh`).
-pub fn mac_like(text: &[u8]) -> bool {
+pub fn mac_like(t: &Text<'_>) -> bool {
+    let text = t.bytes();
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
     // Cisco's `hhhh.hhhh.hhhh`.
     let quad = |i: usize| (i..i + 4).all(hex);
-    let dotted = memchr::memchr_iter(b'.', text)
+    let dotted = t
+        .positions(Mark::Dot)
         .any(|at| text.get(at + 5) == Some(&b'.') && at >= 4 && quad(at - 4) && quad(at + 1) && quad(at + 6));
     if dotted {
         return true;
     }
-    let mut from = 0;
-    while let Some(rel) = text.get(from..).and_then(|t| memchr::memchr2(b':', b'-', t)) {
-        let at = from + rel;
+    // The separators first: in logs most `:` and `-` have hex digits around them
+    // (`10:00`, a UUID) but no second separator three bytes on.
+    let full = |at: usize| {
         let sep = text.get(at).copied();
-        // The separators first: in logs most `:` and `-` have hex digits around them
-        // (`10:00`, a UUID) but no second separator three bytes on.
-        let full = (1..5).all(|k| text.get(at + 3 * k).copied() == sep)
+        (1..5).all(|k| text.get(at + 3 * k).copied() == sep)
             && at >= 2
             && hex(at - 2)
             && hex(at - 1)
-            && (0..5).all(|k| hex(at + 3 * k + 1) && hex(at + 3 * k + 2));
-        if full {
-            return true;
-        }
-        from = at + 1;
-    }
-    false
+            && (0..5).all(|k| hex(at + 3 * k + 1) && hex(at + 3 * k + 2))
+    };
+    t.positions(Mark::Colon).any(full) || t.minuses().any(full)
 }
 
 const PHONE_CONTEXT: Context = Context {
@@ -268,7 +264,7 @@ pub fn ipv6_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         }
         true
     };
-    for at in memchr::memchr_iter(b':', text) {
+    for at in t.positions(Mark::Colon) {
         // `::` with hex on one side and not a word on the other (`fe80::1`, `::1`,
         // `2001:db8::`), never `Vec::new` or `std::io`.
         let double = text.get(at + 1) == Some(&b':') && {
@@ -291,7 +287,7 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     const LONGEST_SCHEME: usize = 20;
     let mut windows: Vec<(usize, usize)> = Vec::new();
     // `:` is rare in prose: cheaper to find than to build a substring searcher.
-    let schemes = memchr::memchr_iter(b':', text).filter(|&at| text.get(at + 1..at + 3) == Some(b"//"));
+    let schemes = t.positions(Mark::Colon).filter(|&at| text.get(at + 1..at + 3) == Some(b"//"));
     for at in schemes {
         if windows.last().is_some_and(|last| at < last.1) {
             continue; // inside the previous window: already searched
@@ -305,9 +301,9 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 }
 
 /// `-u` or `--user` as a command-line flag somewhere in the text.
-pub fn user_flag(text: &[u8]) -> bool {
+pub fn user_flag(t: &Text<'_>) -> bool {
     // `--user` and `--proxy-user` contain `-u` too.
-    memchr::memmem::find(text, b"-u").is_some()
+    t.minuses().any(|at| t.bytes().get(at + 1) == Some(&b'u'))
 }
 
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
@@ -1544,6 +1540,26 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "my name is ⟦Dan⟧ and",
         ],
         negatives: &["Will it rain? Mark the date.", "Take Baker Street to Park Lane", "Rue Victor Hugo"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.person.cjk.v1",
+        category: "PERSON",
+        // Hand-written (`cjkname.rs`): Chinese, Japanese and Korean names after a
+        // field label (`姓名：`, `氏名：`, `이름:`) or in a self-introduction (`我是`,
+        // `です`, `입니다`), beginning with a common family name of the language.
+        pattern: "",
+        confidence: 0.8,
+        finder: Some(super::cjkname::find),
+        gate: Gate::Windows(super::cjkname::windows),
+        examples: &[
+            "姓名：⟦张伟⟧\n电话",
+            "您好，我是⟦陈静⟧，想咨询一下。",
+            "お世話になっております。⟦田中 さくら⟧です。",
+            "안녕하세요, ⟦박지훈⟧입니다.",
+        ],
+        negatives: &["我是学生。", "姓名：请填写", "本日は晴天です。", "안녕하세요, 고객센터입니다.", "저는 선생님입니다"],
+        severity: Severity::Medium,
         ..BASE
     },
     BuiltinRule {

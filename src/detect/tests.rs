@@ -942,8 +942,13 @@ fn person_names_in_ten_languages() {
         ("QA: Omar al-Farouq and Anna-Lena Weiß-Lehmann", &["Omar al-Farouq", "Anna-Lena Weiß-Lehmann"]),
         ("Best regards,\nRachel Whitfield", &["Rachel Whitfield"]),
         ("Friederike von Bülow, Lukasz Wisniewski", &["Friederike von Bülow", "Lukasz Wisniewski"]),
+        // A given name that is an English word never a name ("Can") after a label or
+        // greeting, with a surname after it.
+        ("Yetkili Can Yıldız, kart bilgisi", &["Can Yıldız"]),
+        ("Merhaba Can Yılmaz, nasılsın?", &["Can Yılmaz"]),
         // Hard negatives: common words, places, products, firms, streets, titles.
         ("Will it rain? Mark your calendar for May.", &[]),
+        ("Hi Can you help? Can Yıldız Tekstil ship it?", &[]),
         ("Take Baker Street to Abbey Road and Park Lane.", &[]),
         ("The Robert Bosch GmbH and Johnson & Johnson report.", &[]),
         ("Herr Wagner von der Deutschen Bahn ruft an", &["Wagner"]),

@@ -18,23 +18,31 @@ pub struct Text<'a> {
     /// Letters to lower case, other bytes but digits to 0; zero-padded to whole
     /// 64-byte blocks and 8 bytes more (a key may read that far).
     folded: Vec<u8>,
-    /// Per 64-byte block, bit `j` for byte `j`: ASCII letters and digits.
-    alnum: Vec<u64>,
-    /// Per block: ASCII digits.
-    digit: Vec<u64>,
-    /// Per block: `_` and `-`.
-    dash: Vec<u64>,
-    /// Per block: ASCII capitals and digits (where a case-sensitive token prefix such
-    /// as `AKIA` or `MzQ` can begin).
-    caps: Vec<u64>,
-    /// Per block: the bytes of a written identifier number ([`class::ID`]: digits,
-    /// capitals, space, `.`, `-`, `+`).
-    id: Vec<u64>,
+    /// The number of 64-byte blocks.
+    blocks: usize,
+    /// Per 64-byte block, bit `j` for byte `j`, one list of blocks after the other (one
+    /// allocation): ASCII letters and digits ([`ALNUM`]); ASCII digits ([`DIGIT`]); `_`
+    /// and `-` ([`DASH`]); ASCII capitals and digits, where a case-sensitive token prefix
+    /// such as `AKIA` or `MzQ` can begin ([`CAPS`]); the bytes of a written identifier
+    /// number ([`class::ID`]: digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
+    /// of [`MARKS`] ([`MARKED`]).
+    masks: Vec<u64>,
+    /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
+    each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
     /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
     wide: bool,
     /// [`Text::long_runs`], found when first asked.
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
+
+/// The kinds of [`Text`]'s masks, in their order.
+const ALNUM: usize = 0;
+const DIGIT: usize = 1;
+const DASH: usize = 2;
+const CAPS: usize = 3;
+const ID: usize = 4;
+const MARKED: usize = 5;
+const KINDS: usize = 6;
 
 /// The masks of one 64-byte block.
 #[derive(Debug, Default, Clone, Copy)]
@@ -45,6 +53,39 @@ struct Masks {
     caps: u64,
     id: u64,
     wide: u64,
+    marks: u64,
+}
+
+/// The punctuation bytes the window finders and the `Contains` gates look for (`://`,
+/// `h:h:h`, a bot id's `:`, a `/` between digits, `@`, `sig=`, `Q~`, Cisco's
+/// `hhhh.hhhh`): one mask holds them all, and a finder reads the byte under each bit.
+/// Each used to be a `memchr` pass of its own, four of them over the `:` of a log.
+pub(crate) const MARKS: [u8; 6] = [b':', b'/', b'@', b'=', b'~', b'.'];
+
+/// An index into [`MARKS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mark {
+    Colon = 0,
+    Slash = 1,
+    At = 2,
+    Equals = 3,
+    Tilde = 4,
+    Dot = 5,
+}
+
+impl Mark {
+    /// The mark of byte `b`, if it has one.
+    pub(crate) fn of(b: u8) -> Option<Mark> {
+        match b {
+            b':' => Some(Mark::Colon),
+            b'/' => Some(Mark::Slash),
+            b'@' => Some(Mark::At),
+            b'=' => Some(Mark::Equals),
+            b'~' => Some(Mark::Tilde),
+            b'.' => Some(Mark::Dot),
+            _ => None,
+        }
+    }
 }
 
 impl<'a> Text<'a> {
@@ -53,11 +94,9 @@ impl<'a> Text<'a> {
         let mut text = Text {
             bytes,
             folded: vec![0u8; blocks * 64 + 8],
-            alnum: vec![0; blocks],
-            digit: vec![0; blocks],
-            dash: vec![0; blocks],
-            caps: vec![0; blocks],
-            id: vec![0; blocks],
+            blocks,
+            masks: vec![0; blocks * KINDS],
+            each_mark: std::cell::OnceCell::new(),
             wide: false,
             long: std::cell::OnceCell::new(),
         };
@@ -72,19 +111,46 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            if let (Some(a), Some(d), Some(s), Some(c), Some(n)) = (
-                text.alnum.get_mut(i),
-                text.digit.get_mut(i),
-                text.dash.get_mut(i),
-                text.caps.get_mut(i),
-                text.id.get_mut(i),
-            ) {
-                (*a, *d, *s, *c, *n) = (masks.alnum, masks.digit, masks.dash, masks.caps, masks.id);
+            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks];
+            for (kind, mask) in kinds.into_iter().enumerate() {
+                if let Some(m) = text.masks.get_mut(kind * blocks + i) {
+                    *m = mask;
+                }
             }
             wide |= masks.wide;
         }
         text.wide = wide != 0;
         text
+    }
+
+    /// The masks of one kind, one per block.
+    #[inline(always)]
+    fn kind(&self, kind: usize) -> &[u64] {
+        self.masks.get(kind * self.blocks..(kind + 1) * self.blocks).unwrap_or_default()
+    }
+
+    fn alnum(&self) -> &[u64] {
+        self.kind(ALNUM)
+    }
+
+    fn digit(&self) -> &[u64] {
+        self.kind(DIGIT)
+    }
+
+    fn dash(&self) -> &[u64] {
+        self.kind(DASH)
+    }
+
+    fn caps(&self) -> &[u64] {
+        self.kind(CAPS)
+    }
+
+    fn id(&self) -> &[u64] {
+        self.kind(ID)
+    }
+
+    fn marks(&self) -> &[u64] {
+        self.kind(MARKED)
     }
 
     pub fn bytes(&self) -> &'a [u8] {
@@ -103,31 +169,65 @@ impl<'a> Text<'a> {
 
     /// The letter-or-digit masks, one per 64-byte block.
     pub(crate) fn alnum_masks(&self) -> &[u64] {
-        &self.alnum
+        self.alnum()
     }
 
     /// The digit masks, one per 64-byte block.
     pub(crate) fn digit_masks(&self) -> &[u64] {
-        &self.digit
+        self.digit()
     }
 
     /// The capital-or-digit masks, one per 64-byte block.
     pub(crate) fn caps_masks(&self) -> &[u64] {
-        &self.caps
+        self.caps()
+    }
+
+    /// The offsets of `mark`'s byte, left to right.
+    pub(crate) fn positions(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
+        let each = self.each_mark.get_or_init(|| {
+            let mut each: [Vec<u64>; MARKS.len()] = std::array::from_fn(|_| vec![0; self.marks().len()]);
+            for at in bits(self.marks()) {
+                let mark = self.bytes.get(at).and_then(|&b| Mark::of(b));
+                if let Some(word) = mark.and_then(|m| each.get_mut(m as usize)).and_then(|m| m.get_mut(at / 64)) {
+                    *word |= 1 << (at % 64);
+                }
+            }
+            each
+        });
+        bits(each.get(mark as usize).map_or(&[], Vec::as_slice))
+    }
+
+    /// The offsets of `-`, left to right (from the mask of `_` and `-`).
+    pub(crate) fn minuses(&self) -> impl Iterator<Item = usize> + '_ {
+        bits(self.dash()).filter(|&at| self.bytes.get(at) == Some(&b'-'))
+    }
+
+    /// Whether `needle` is in the text: at the bits of the mask of one of its bytes
+    /// (the first with one), else by `memmem`.
+    pub(crate) fn contains(&self, needle: &[u8]) -> bool {
+        let marked = needle.iter().enumerate().find_map(|(i, &b)| Some((i, Mark::of(b)?)));
+        match marked {
+            Some((offset, mark)) => self.positions(mark).any(|at| {
+                at.checked_sub(offset)
+                    .and_then(|start| self.bytes.get(start..start + needle.len()))
+                    .is_some_and(|here| here == needle)
+            }),
+            None => memchr::memmem::find(self.bytes, needle).is_some(),
+        }
     }
 
     /// The first ASCII digit at or after `from`.
     pub fn next_digit(&self, from: usize) -> Option<usize> {
-        next_bit(&self.digit, from).filter(|&at| at < self.bytes.len())
+        next_bit(self.digit(), from).filter(|&at| at < self.bytes.len())
     }
 
     /// The mask of `K`'s bytes in block `block` (0 past the end).
     #[inline(always)]
     fn run_mask<const K: u8>(&self, block: usize) -> u64 {
         if K == ID_BYTES {
-            self.id.get(block).copied().unwrap_or(0)
+            self.id().get(block).copied().unwrap_or(0)
         } else {
-            self.alnum.get(block).copied().unwrap_or(0) | self.dash.get(block).copied().unwrap_or(0)
+            self.alnum().get(block).copied().unwrap_or(0) | self.dash().get(block).copied().unwrap_or(0)
         }
     }
 
@@ -181,7 +281,7 @@ impl<'a> Text<'a> {
         let mut block = 0usize;
         let mut at = 0usize;
         std::iter::from_fn(move || loop {
-            self.alnum.get(block)?;
+            self.alnum().get(block)?;
             let mask = self.run_mask::<TOKEN_BYTES>(block);
             // Bits that begin `half` consecutive set bits in this block, from `at` on.
             let mut runs = mask;
@@ -243,7 +343,7 @@ impl<'a> Text<'a> {
         // `row_starts` of the block before `block`, when known.
         let mut before: Option<(usize, u64)> = None;
         std::iter::from_fn(move || loop {
-            let digits = *self.digit.get(block)?;
+            let digits = *self.digit().get(block)?;
             let from = at.saturating_sub(block * 64);
             let digits = if from >= 64 { 0 } else { digits & (u64::MAX << from) };
             if digits == 0 {
@@ -277,6 +377,21 @@ impl<'a> Text<'a> {
             return Some((start, end));
         })
     }
+}
+
+/// The set bits of masks of 64 bits each, as offsets, left to right.
+pub(crate) fn bits(masks: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    let mut block = 0usize;
+    let mut mask = masks.first().copied().unwrap_or(0);
+    std::iter::from_fn(move || loop {
+        if mask != 0 {
+            let at = block * 64 + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            return Some(at);
+        }
+        block += 1;
+        mask = *masks.get(block)?;
+    })
 }
 
 /// The first set bit at or after `from` in masks of 64 bits each.
@@ -337,14 +452,107 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
         masks.id |= u64::from(u8x16_bitmask(id)) << shift;
         masks.wide |= u64::from(u8x16_bitmask(wide)) << shift;
+        let is = |b: u8| i8x16_eq(v, u8x16_splat(b));
+        let [c, s, a, e, t, d] = MARKS;
+        let marked = v128_or(v128_or(v128_or(is(c), is(s)), v128_or(is(a), is(e))), v128_or(is(t), is(d)));
+        masks.marks |= u64::from(u8x16_bitmask(marked)) << shift;
     }
     masks
 }
 
-/// Folds 64 bytes into `out` and returns their masks, eight at a time.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+/// Folds 64 bytes into `out` and returns their masks, sixteen at a time with SSE2.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
+    // SAFETY: the function only needs SSE2, which this build enables for every
+    // function (the `cfg` above; it is part of the x86-64 baseline, so every x86-64
+    // CPU has it). It reads and writes only through the two slices it is given.
+    #[allow(unsafe_code)]
+    unsafe {
+        fold_block_sse2(bytes, out)
+    }
+}
+
+/// [`fold_block`] with SSE2's byte compares and `movemask` (an intrinsic is safe to
+/// call only where its feature is declared).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
+    use core::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_cvtsi128_si64, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128, _mm_srli_si128,
+    };
+    // Signed byte compares: a byte of 0x80 or more is negative, below every ASCII bound.
+    let within = |v: __m128i, lo: u8, hi: u8| {
+        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)))
+    };
+    let is = |v: __m128i, b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+    let bitmask = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16);
+    let mut masks = Masks::default();
+    for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
+        let half = |i: usize| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
+            i64::from_le_bytes(word)
+        };
+        let v = _mm_set_epi64x(half(8), half(0));
+        let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        let digit = within(v, b'0', b'9');
+        let keep = _mm_or_si128(digit, within(lower, b'a', b'z'));
+        let minus = is(v, b'-');
+        let dash = _mm_or_si128(is(v, b'_'), minus);
+        let caps = _mm_or_si128(within(v, b'A', b'Z'), digit);
+        let marks = _mm_or_si128(is(v, b' '), _mm_or_si128(is(v, b'.'), is(v, b'+')));
+        let id = _mm_or_si128(caps, _mm_or_si128(minus, marks));
+        // 0xE0 and up: -32 to -1 as signed bytes.
+        let wide = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(-33)), _mm_cmplt_epi8(v, _mm_setzero_si128()));
+        let lanes = _mm_and_si128(lower, keep);
+        let (lo, hi) = (_mm_cvtsi128_si64(lanes), _mm_cvtsi128_si64(_mm_srli_si128::<8>(lanes)));
+        if let Some(dst) = out.get_mut(..8) {
+            dst.copy_from_slice(&lo.to_le_bytes());
+        }
+        if let Some(dst) = out.get_mut(8..16) {
+            dst.copy_from_slice(&hi.to_le_bytes());
+        }
+        let shift = 16 * j;
+        masks.alnum |= bitmask(keep) << shift;
+        masks.digit |= bitmask(digit) << shift;
+        masks.dash |= bitmask(dash) << shift;
+        masks.caps |= bitmask(caps) << shift;
+        masks.id |= bitmask(id) << shift;
+        masks.wide |= bitmask(wide) << shift;
+        let [c, s, a, e, t, d] = MARKS;
+        let marked = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(is(v, c), is(v, s)), _mm_or_si128(is(v, a), is(v, e))),
+            _mm_or_si128(is(v, t), is(v, d)),
+        );
+        masks.marks |= bitmask(marked) << shift;
+    }
+    masks
+}
+
+/// Folds 64 bytes into `out` and returns their masks, eight at a time (no vectors).
+#[cfg(not(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "x86_64", target_feature = "sse2")
+)))]
+#[inline(always)]
+fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
+    fold_block_swar(bytes, out)
+}
+
+/// [`fold_block`] in plain 64-bit words, for targets without the vectors above (and
+/// checked against them in the tests).
+#[cfg(any(
+    test,
+    not(any(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        all(target_arch = "x86_64", target_feature = "sse2")
+    ))
+))]
+#[inline(always)]
+fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     let mut masks = Masks::default();
     for (j, (chunk, out)) in bytes.chunks_exact(8).zip(out.chunks_exact_mut(8)).enumerate() {
         let mut word = [0u8; 8];
@@ -361,6 +569,8 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         let marks = [b' ', b'.', b'-', b'+'].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.id |= gather(caps | marks) << shift;
         masks.wide |= v & (v << 1) & (v << 2) & HIGH;
+        let marked = MARKS.iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
+        masks.marks |= gather(marked) << shift;
     }
     masks
 }
@@ -437,7 +647,13 @@ fn between(v: u64, lo: u8, hi: u8) -> u64 {
 }
 
 /// The high bit of byte `j` of `lanes` (its only possible bit) as bit `j` of the result.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    test,
+    not(any(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        all(target_arch = "x86_64", target_feature = "sse2")
+    ))
+))]
 fn gather(lanes: u64) -> u64 {
     ((lanes >> 7) & ONES).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
@@ -459,22 +675,72 @@ mod tests {
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {
                     seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+"[(seed >> 33) as usize % 27]
+                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+=~"[(seed >> 33) as usize % 29]
                 })
                 .collect();
             let text = Text::new(&bytes);
             for (i, &b) in bytes.iter().enumerate() {
                 let bit = |m: &[u64]| (m[i / 64] >> (i % 64)) & 1 == 1;
-                assert_eq!(bit(&text.alnum), b.is_ascii_alphanumeric(), "{b:#x}");
-                assert_eq!(bit(&text.digit), b.is_ascii_digit(), "{b:#x}");
-                assert_eq!(bit(&text.dash), b == b'_' || b == b'-', "{b:#x}");
-                assert_eq!(bit(&text.caps), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
-                assert_eq!(bit(&text.id), class::is(b, class::ID), "{b:#x}");
+                assert_eq!(bit(text.alnum()), b.is_ascii_alphanumeric(), "{b:#x}");
+                assert_eq!(bit(text.digit()), b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(text.dash()), b == b'_' || b == b'-', "{b:#x}");
+                assert_eq!(bit(text.caps()), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
+                assert_eq!(bit(text.id()), class::is(b, class::ID), "{b:#x}");
+                assert_eq!(bit(text.marks()), MARKS.contains(&b), "{b:#x}");
                 let folded = if b.is_ascii_alphanumeric() { b.to_ascii_lowercase() } else { 0 };
                 assert_eq!(text.folded[i], folded);
             }
             assert_eq!(text.has_wide(), bytes.iter().any(|&b| b >= 0xE0));
             assert_eq!(text.next_digit(0), bytes.iter().position(u8::is_ascii_digit));
+        }
+    }
+
+    /// `contains` and `positions` agree with a search of the bytes, for needles with a
+    /// marked byte anywhere in them and without one, across block boundaries.
+    #[test]
+    fn marked_searches_agree_with_memmem() {
+        let mut seed = 9u64;
+        for len in [0, 3, 63, 64, 65, 129, 400] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    b"sig=Q~:/@.ab"[(seed >> 33) as usize % 12]
+                })
+                .collect();
+            let text = Text::new(&bytes);
+            for needle in [&b"@"[..], b"://", b"Q~", b"sig=", b".a", b"ab", b"a:/", b"zz", b"=~"] {
+                assert_eq!(
+                    text.contains(needle),
+                    memchr::memmem::find(&bytes, needle).is_some(),
+                    "{:?} in {len}",
+                    String::from_utf8_lossy(needle)
+                );
+            }
+            let colons: Vec<usize> = text.positions(Mark::Colon).collect();
+            assert_eq!(colons, memchr::memchr_iter(b':', &bytes).collect::<Vec<_>>());
+        }
+        for (i, &b) in MARKS.iter().enumerate() {
+            assert_eq!(Mark::of(b).map(|m| m as usize), Some(i));
+        }
+        assert_eq!(Mark::of(b'a'), None);
+    }
+
+    /// The vector block pass of this target and the plain one agree on every byte value
+    /// at every lane.
+    #[test]
+    fn vector_and_plain_blocks_agree() {
+        for shift in 0..4u8 {
+            let block: [u8; 64] = std::array::from_fn(|i| (i as u8).wrapping_mul(4).wrapping_add(shift));
+            for rotate in 0..64 {
+                let mut b = block;
+                b.rotate_left(rotate);
+                let (mut x, mut y) = ([0u8; 64], [0u8; 64]);
+                let (m, n) = (fold_block(&b, &mut x), fold_block_swar(&b, &mut y));
+                assert_eq!(x, y);
+                assert_eq!((m.alnum, m.digit, m.dash, m.caps, m.id), (n.alnum, n.digit, n.dash, n.caps, n.id));
+                assert_eq!(m.marks, n.marks);
+                assert_eq!(m.wide != 0, n.wide != 0);
+            }
         }
     }
 

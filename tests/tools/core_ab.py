@@ -64,7 +64,7 @@ def main():
         if "pub fn engine(" not in f.read():
             # A base from before session 13 has the engine as a field and a Redactor
             # that takes the whole policy: the same workloads, written its way.
-            example = (example.replace("policy.engine()", "policy.engine")
+            example = (re.sub(r"\b(\w+)\.engine\(\)", r"\1.engine", example)
                        .replace("profile: policy.profile(None),", "policy: &policy,"))
     with open(os.path.join(base_tree, "examples", "core_speed.rs"), "w", encoding="utf-8") as f:
         f.write(example)

@@ -68,7 +68,7 @@
 //! `00`.
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
-use crate::detect::text::{class, Text};
+use crate::detect::text::{class, Mark, Text};
 use crate::detect::validate::Validator;
 use crate::detect::wordset::WordSet;
 
@@ -1132,7 +1132,7 @@ fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let numeric = |b: &u8| b.is_ascii_digit() || b" .-()/".contains(b);
     let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
-    for at in memchr::memchr_iter(b'/', text) {
+    for at in t.positions(Mark::Slash) {
         if at == 0 || !digit(at - 1) || !digit(at + 1) || windows.last().is_some_and(|w| at < w.1) {
             continue;
         }

@@ -11,7 +11,7 @@
 //! named category wins on the same span. Every value in the examples is synthetic.
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, BASE};
-use crate::detect::text::Text;
+use crate::detect::text::{Mark, Text};
 use crate::detect::validate::Validator;
 
 use super::world::id_token_windows;
@@ -123,7 +123,7 @@ fn pem_private_key(value: &[u8]) -> bool {
 fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    for at in memchr::memchr_iter(b':', text) {
+    for at in t.positions(Mark::Colon) {
         let digits = text
             .get(at.saturating_sub(11)..at)
             .map_or(0, |t| t.iter().rev().take_while(|b| b.is_ascii_digit()).count());

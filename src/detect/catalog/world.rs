@@ -10,7 +10,7 @@
 //! Every check digit is computed from the matched bytes alone, without allocation.
 
 use crate::detect::rules::{keyword_windows, push_window, BuiltinRule, Context, Gate, Severity, BASE};
-use crate::detect::text::Text;
+use crate::detect::text::{Mark, Text};
 use crate::detect::validate::{luhn, Validator};
 
 // ---------------------------------------------------------------------------
@@ -51,7 +51,7 @@ pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
     let mut windows = Vec::new();
-    for at in memchr::memchr_iter(b'/', text) {
+    for at in t.positions(Mark::Slash) {
         if at > 0 && digit(at - 1) && digit(at + 1) {
             push_window(&mut windows, at.saturating_sub(11), (at + 10).min(text.len()));
         }
