@@ -10,18 +10,23 @@ use libfuzzer_sys::fuzz_target;
 mod fake_envoy;
 
 thread_local! {
-    // One filter configuration for the whole run, as Envoy keeps one per listener.
-    static MODULE: fake_envoy::Module = {
-        let module = fake_envoy::Module::new(b"").expect("the default policy is accepted");
-        assert!(module.counters() > 0, "the configuration defines its counters");
-        module
+    // One filter configuration per policy for the whole run (`fake_envoy::POLICIES`:
+    // the default, and one with the model stage and claim verification, whose
+    // callouts the case's plans answer), as Envoy keeps one per listener.
+    static MODULES: Vec<fake_envoy::Module> = {
+        let modules: Vec<fake_envoy::Module> = fake_envoy::POLICIES
+            .iter()
+            .map(|p| fake_envoy::Module::new(p).expect("the module accepts the policy"))
+            .collect();
+        assert!(modules.iter().all(|m| m.counters() > 0), "the configurations define their counters");
+        modules
     };
 }
 
 fuzz_target!(|data: &[u8]| {
     let case = fake_envoy::Case::from_bytes(data);
-    MODULE.with(|module| {
-        let out = fake_envoy::run(module, &case);
+    MODULES.with(|modules| {
+        let out = fake_envoy::run(&modules[case.policy], &case);
         if let Err(e) = fake_envoy::check(&case, &out) {
             panic!("{e}");
         }

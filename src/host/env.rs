@@ -65,6 +65,11 @@ pub(crate) enum DispatchError {
 /// Everything the flow asks of its host, for one request (the host value knows which).
 pub(crate) trait Host {
     fn log(&self, level: Level, message: &str);
+    /// Writes audit lines (joined by newlines) to the log, in one call or later with
+    /// others (the native host's `AuditBatch`); never dropped.
+    fn write_audit(&self, lines: String) {
+        self.log(Level::Info, &lines);
+    }
     /// The host's clock.
     fn now(&self) -> HostResult<SystemTime>;
     /// Every header of a map (names in lower case).

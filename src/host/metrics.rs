@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use super::env::{Host, Level};
+use super::env::Host;
 use super::timing;
 use crate::audit::Outbox;
 use crate::metrics::Counter;
@@ -72,7 +72,7 @@ impl Metrics {
             Err(_) => return,
         };
         if !lines.is_empty() {
-            timing::span(timing::Slot::LogCall, || host.log(Level::Info, &lines));
+            timing::span(timing::Slot::LogCall, || host.write_audit(lines));
         }
         let pending = match self.pending.try_borrow_mut() {
             Ok(mut pending) => std::mem::take(&mut *pending),

@@ -290,6 +290,21 @@ def test_audit_lines_waiting_to_be_written_are_not_lost_when_envoy_stops(gateway
     assert len(lines) == 30
 
 
+def test_under_a_burst_audit_lines_are_written_together(gateways):
+    # Both builds batch: Wasm on the worker's tick, native through the configuration's
+    # batch (a writer thread for what no later request carries). No line is lost.
+    gateway = gateways(concurrency=1)
+    burst(gateway, 30)
+    lines = [line for line in gateway.log().splitlines() if '"event":"veil.audit"' in line]
+    deadline = time.monotonic() + 5
+    while len(lines) < 30 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        lines = [line for line in gateway.log().splitlines() if '"event":"veil.audit"' in line]
+    assert len(lines) == 30
+    calls = sum(rig.LOG_MARK in line for line in lines)
+    assert 1 <= calls < 30
+
+
 def test_with_no_flush_interval_each_audit_line_is_written_as_its_request_ends(gateways):
     gateway = gateways({"audit": {"flush_ms": 0}}, concurrency=1)
     burst(gateway, 10)

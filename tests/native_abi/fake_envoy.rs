@@ -18,6 +18,7 @@
 use std::cell::RefCell;
 use std::ffi::{c_char, c_void};
 use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
 
 pub type Headers = Vec<(Vec<u8>, Vec<u8>)>;
 
@@ -43,6 +44,13 @@ pub struct Hdr {
     value_length: usize,
 }
 
+impl Hdr {
+    /// A pair as the ABI passes it, borrowing `k` and `v`.
+    fn of(k: &[u8], v: &[u8]) -> Hdr {
+        Hdr { key_ptr: k.as_ptr().cast(), key_length: k.len(), value_ptr: v.as_ptr().cast(), value_length: v.len() }
+    }
+}
+
 // ------------------------------- the module's hooks --------------------------------
 
 extern "C" {
@@ -61,6 +69,17 @@ extern "C" {
     fn envoy_dynamic_module_on_http_filter_response_headers(envoy: *mut c_void, ptr: *const c_void, eos: bool) -> u32;
     fn envoy_dynamic_module_on_http_filter_response_body(envoy: *mut c_void, ptr: *const c_void, eos: bool) -> u32;
     fn envoy_dynamic_module_on_http_filter_stream_complete(envoy: *mut c_void, ptr: *const c_void);
+    fn envoy_dynamic_module_on_http_filter_http_callout_done(
+        envoy: *mut c_void,
+        ptr: *const c_void,
+        callout_id: u64,
+        result: u32,
+        headers: *const Hdr,
+        headers_size: usize,
+        body_chunks: *const Buf,
+        body_chunks_size: usize,
+    );
+    fn envoy_dynamic_module_on_http_filter_scheduled(envoy: *mut c_void, ptr: *const c_void, event: u64);
     fn envoy_dynamic_module_on_http_filter_local_reply(
         envoy: *mut c_void,
         ptr: *const c_void,
@@ -106,6 +125,32 @@ pub struct Stream {
     continue_requested: [bool; 2],
     pub violations: Vec<&'static str>,
     reply_running: bool,
+    /// What happens to each callout the module starts, in order (`Case::callouts`).
+    plans: Vec<CalloutPlan>,
+    /// Started callouts not answered yet.
+    pending: Vec<InFlight>,
+    /// The driver's clock: one step per hook that returned (`Driver::after_hook`).
+    step: u32,
+    /// Events committed through this stream's schedulers (from the module's threads),
+    /// and how many schedulers the module made.
+    events: Arc<Mutex<Vec<u64>>>,
+    schedulers: usize,
+    delivered_events: usize,
+    /// `stream_complete` ran: no local reply may come now.
+    ended: bool,
+    /// Callouts answered, scheduled events delivered.
+    pub answered: usize,
+    pub woken: usize,
+}
+
+/// A callout Envoy is running for the module.
+struct InFlight {
+    id: u64,
+    /// The step it is answered at (`u32::MAX`: after the stream's end, before destroy).
+    due: u32,
+    plan: CalloutPlan,
+    /// The request the module sent (what answers quote).
+    request: Vec<u8>,
 }
 
 impl Stream {
@@ -266,12 +311,7 @@ pub extern "C" fn envoy_dynamic_module_callback_http_get_headers(
         return false;
     }
     for (i, (k, v)) in s.maps[m].iter().enumerate() {
-        let h = Hdr {
-            key_ptr: k.as_ptr().cast(),
-            key_length: k.len(),
-            value_ptr: v.as_ptr().cast(),
-            value_length: v.len(),
-        };
+        let h = Hdr::of(k, v);
         // SAFETY: the module sized the array with `get_headers_size` just before.
         unsafe { result.add(i).write(h) };
     }
@@ -346,6 +386,10 @@ pub extern "C" fn envoy_dynamic_module_callback_http_send_response(
         let s = &mut *s;
         if s.local_reply.is_some() || s.reply_running {
             s.violations.push("a second local reply");
+            return;
+        }
+        if s.ended {
+            s.violations.push("a local reply after the stream ended");
             return;
         }
         let mut pairs = Headers::new();
@@ -516,20 +560,35 @@ pub extern "C" fn envoy_dynamic_module_callback_http_filter_continue_encoding(fi
     unsafe { stream(filter) }.borrow_mut().continue_requested[1] = true;
 }
 
-/// No scheduler: the module then has no delayed wake-up (`wake_after` answers false).
-#[no_mangle]
-pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_new(_filter: *mut c_void) -> *mut c_void {
-    std::ptr::null_mut()
+/// A scheduler: usable from any thread until the module deletes it; what it commits
+/// reaches the stream's queue, which the driver delivers on the stream's "worker"
+/// (between hooks) while the filter lives, and drops after its destroy, as Envoy does.
+struct FakeScheduler {
+    events: Arc<Mutex<Vec<u64>>>,
 }
 
 #[no_mangle]
-pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_commit(_scheduler: *mut c_void, _event: u64) {
-    panic!("commit on a scheduler the fake never made");
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_new(filter: *mut c_void) -> *mut c_void {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let mut s = unsafe { stream(filter) }.borrow_mut();
+    s.schedulers += 1;
+    let scheduler = FakeScheduler { events: Arc::clone(&s.events) };
+    Box::into_raw(Box::new(scheduler)).cast()
 }
 
 #[no_mangle]
-pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_delete(_scheduler: *mut c_void) {
-    panic!("delete of a scheduler the fake never made");
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler: *mut c_void, event: u64) {
+    assert!(!scheduler.is_null(), "commit on a null scheduler");
+    // SAFETY: a scheduler this fake made and the module has not deleted (its promise).
+    let scheduler = unsafe { &*scheduler.cast::<FakeScheduler>() };
+    scheduler.events.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(event);
+}
+
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler: *mut c_void) {
+    assert!(!scheduler.is_null(), "delete of a null scheduler");
+    // SAFETY: made by `scheduler_new` with `Box::into_raw`, deleted once (the module's promise).
+    drop(unsafe { Box::from_raw(scheduler.cast::<FakeScheduler>()) });
 }
 
 #[no_mangle]
@@ -541,7 +600,9 @@ pub extern "C" fn envoy_dynamic_module_callback_http_filter_get_attribute_string
     false
 }
 
-/// Callouts are recorded and fail to start (`CannotCreateRequest`, no healthy host).
+/// Callouts are recorded; each starts or not as the case's plan for it says (none
+/// past the plan starts: `CannotCreateRequest`), and a started one is answered later
+/// by the driver (`Driver::deliver`), or cancelled by the filter's destroy.
 #[no_mangle]
 pub extern "C" fn envoy_dynamic_module_callback_http_filter_http_callout(
     filter: *mut c_void,
@@ -562,9 +623,24 @@ pub extern "C" fn envoy_dynamic_module_callback_http_filter_http_callout(
     // SAFETY: the module's buffers, valid for the call.
     let cluster = unsafe { bytes(cluster, &mut s.violations) }.to_vec();
     // SAFETY: as above.
-    let _ = unsafe { bytes(body, &mut s.violations) };
+    let request = unsafe { bytes(body, &mut s.violations) }.to_vec();
     s.callouts.push(cluster);
-    3
+    let plan = s.plans.get(s.callouts.len() - 1).cloned().unwrap_or_default();
+    match plan.start {
+        Start::Started => {
+            let id = s.callouts.len() as u64;
+            // SAFETY: checked non-null; the module's writable `u64`.
+            unsafe { *callout_id = id };
+            let due = match plan.when {
+                When::Steps(n) => s.step.saturating_add(u32::from(n)),
+                When::AfterEnd => u32::MAX,
+            };
+            s.pending.push(InFlight { id, due, plan, request });
+            0
+        }
+        Start::Refused => 1,
+        Start::Failed => 3,
+    }
 }
 
 // ------------------------------- the module, loaded --------------------------------
@@ -649,6 +725,161 @@ pub enum Piece {
     Token,
 }
 
+/// Whether a callout starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Start {
+    Started,
+    /// `ClusterNotFound`: a configuration error.
+    Refused,
+    /// `CannotCreateRequest` (no healthy host).
+    #[default]
+    Failed,
+}
+
+/// When a started callout is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// After this many more hooks returned (0: at the next one); while the stream waits
+    /// with nothing else to run, the driver moves on to it.
+    Steps(u8),
+    /// After the stream's end, before its destroy (a callout the destroy would cancel,
+    /// answered in the gap).
+    AfterEnd,
+}
+
+/// What comes back.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// Arbitrary bytes.
+    Raw(Vec<u8>),
+    /// A chat completion whose content proposes a span: a slice (`from`, `len`) of
+    /// what the callout asked about (its last message's text) with a category (the
+    /// model stage's answer).
+    Span { from: u16, len: u8, category: u8 },
+    /// A chat completion whose content lists a claim: a slice of what the callout
+    /// asked about (the verifier's extraction answer).
+    Claims { from: u16, len: u8 },
+    /// A chat completion whose content scores a claim (the verifier's answer).
+    Score(u8),
+}
+
+/// What the fake Envoy does with one callout.
+#[derive(Debug, Clone)]
+pub struct CalloutPlan {
+    pub start: Start,
+    pub when: When,
+    /// `envoy_dynamic_module_type_http_callout_result`: 0 success; 1 reset (Envoy's
+    /// timeout is one); 2 the answer exceeded the buffer limit.
+    pub result: u32,
+    pub status: Vec<u8>,
+    pub reply: Reply,
+}
+
+impl Default for CalloutPlan {
+    fn default() -> CalloutPlan {
+        CalloutPlan {
+            start: Start::Failed,
+            when: When::Steps(0),
+            result: 1,
+            status: Vec::new(),
+            reply: Reply::Score(0),
+        }
+    }
+}
+
+const CATEGORIES: [&str; 5] = ["PERSON", "ADDRESS", "ORGANIZATION", "EMAIL", "nonsense"];
+
+impl CalloutPlan {
+    /// The answer's headers and body.
+    fn answer(&self, request: &[u8]) -> (Headers, Vec<u8>) {
+        let headers =
+            vec![(b":status".to_vec(), self.status.clone()), (b"content-type".to_vec(), b"application/json".to_vec())];
+        let chat = |content: String| {
+            serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]})
+                .to_string()
+                .into_bytes()
+        };
+        // What the module asked about: the last message's text after its instructions
+        // (up to a blank line, when the instructions share the message), else the body.
+        let asked = serde_json::from_slice::<serde_json::Value>(request)
+            .ok()
+            .and_then(|v| {
+                let text = v.pointer("/messages")?.as_array()?.last()?.get("content")?.as_str()?;
+                Some(text.rsplit_once("\n\n").map_or(text, |(_, input)| input).as_bytes().to_vec())
+            })
+            .unwrap_or_else(|| request.to_vec());
+        let slice = |from: u16, len: u8| {
+            let from = usize::from(from) % (asked.len() + 1);
+            let to = (from + usize::from(len)).min(asked.len());
+            String::from_utf8_lossy(&asked[from..to]).into_owned()
+        };
+        let body = match &self.reply {
+            Reply::Raw(bytes) => bytes.clone(),
+            Reply::Span { from, len, category } => {
+                let category = CATEGORIES[usize::from(*category) % CATEGORIES.len()];
+                chat(serde_json::json!({"spans": [{"text": slice(*from, *len), "category": category}]}).to_string())
+            }
+            Reply::Claims { from, len } => {
+                chat(serde_json::json!({"claims": [{"text": slice(*from, *len)}]}).to_string())
+            }
+            Reply::Score(score) => chat(format!(r#"{{"score": {score}, "reasoning": "r"}}"#)),
+        };
+        (headers, body)
+    }
+
+    /// A plan from fuzzer bytes.
+    pub fn from_bytes(b: &mut Bytes<'_>) -> CalloutPlan {
+        let start = match b.u8() % 8 {
+            0 => Start::Refused,
+            1 => Start::Failed,
+            _ => Start::Started,
+        };
+        let when = match b.u8() % 16 {
+            0 => When::AfterEnd,
+            n => When::Steps(n % 6),
+        };
+        let result = match b.u8() % 8 {
+            0 => 1,
+            1 => 2,
+            _ => 0,
+        };
+        let status = match b.u8() % 8 {
+            0 => b"500".to_vec(),
+            1 => b"429".to_vec(),
+            2 => b.raw(4),
+            _ => b"200".to_vec(),
+        };
+        let reply = match b.u8() % 6 {
+            0 => Reply::Raw(b.raw(80)),
+            1 | 2 => Reply::Score(b.u8()),
+            3 => Reply::Claims { from: b.u16(), len: b.u8() },
+            _ => Reply::Span { from: b.u16(), len: b.u8() % 40, category: b.u8() },
+        };
+        CalloutPlan { start, when, result, status, reply }
+    }
+}
+
+/// The policies a case runs under (`Case::policy`): the default, and two that make
+/// callouts — the model stage and claim verification, retries woken after a
+/// millisecond through the scheduler: one refusing the request when the model fails
+/// and annotating nothing in the body (counts only: the client gets the upstream's
+/// bytes), one going on with the rules' redaction and marking doubtful claims inline
+/// (the client gets the upstream's bytes with text inserted: [`ANNOTATES`]).
+pub const POLICIES: [&[u8]; 3] = [
+    b"",
+    br#"{"detectors":{"model":{"enabled":true,"on_failure":"block","budget_ms":1000}},
+        "verification":{"enabled":true,"annotate":"headers","min_chars":1,"retries":2,
+        "retry_backoff_ms":1,"retry_backoff_max_ms":1,"concurrency":2,"max_claims":3,
+        "budget_ms":60000,"call_timeout_ms":1000}}"#,
+    br#"{"detectors":{"model":{"enabled":true,"on_failure":"rules_only","budget_ms":1000}},
+        "verification":{"enabled":true,"annotate":"inline","min_chars":1,"retries":1,
+        "retry_backoff_ms":1,"retry_backoff_max_ms":1,"concurrency":1,"max_claims":2,
+        "budget_ms":60000,"call_timeout_ms":1000}}"#,
+];
+
+/// Whether a policy of [`POLICIES`] inserts text in the response body.
+const ANNOTATES: [bool; 3] = [false, false, true];
+
 #[derive(Debug, Clone, Default)]
 pub struct Case {
     pub request_headers: Headers,
@@ -660,6 +891,13 @@ pub struct Case {
     pub response_cuts: Cuts,
     /// The synthetic value seeded in the request body (never to go upstream).
     pub seed: Vec<u8>,
+    /// Which of [`POLICIES`] the case runs under.
+    pub policy: usize,
+    /// What happens to the module's callouts, in order (none past these starts).
+    pub callouts: Vec<CalloutPlan>,
+    /// The client goes away while the stream waits with nothing more to send: the
+    /// stream ends (and answers planned for after its end come) without waiting.
+    pub abandon: bool,
 }
 
 /// What went where.
@@ -677,6 +915,9 @@ pub struct Outcome {
     pub response_local_reply: bool,
     pub token: Vec<u8>,
     pub callouts: usize,
+    /// Callouts answered and scheduled events delivered, while the filter lived.
+    pub answered: usize,
+    pub woken: usize,
     pub violations: Vec<&'static str>,
 }
 
@@ -714,6 +955,7 @@ struct Driver<'a> {
     cell: &'a RefCell<Stream>,
     envoy: *mut c_void,
     module: *const c_void,
+    abandon: bool,
 }
 
 impl Driver<'_> {
@@ -729,8 +971,11 @@ impl Driver<'_> {
         passed.stopped = false;
     }
 
-    /// After each hook: a reply ends the direction; a continue asked for goes on.
+    /// After each hook: the clock moves and what is due runs (callout answers, wake-ups);
+    /// then a reply ends the direction; a continue asked for goes on.
     fn after_hook(&self, d: &Direction, passed: &mut Passed) -> bool {
+        self.cell.borrow_mut().step += 1;
+        self.deliver(false);
         let (replied, resume) = {
             let mut s = self.cell.borrow_mut();
             (s.local_reply.is_some(), std::mem::take(&mut s.continue_requested[d.side]))
@@ -743,6 +988,107 @@ impl Driver<'_> {
             self.release(d, passed);
         }
         true
+    }
+
+    /// Answers the callouts that are due (with `end`, those planned for after the
+    /// stream's end) and delivers the committed wake-ups, each as its own event.
+    fn deliver(&self, end: bool) {
+        loop {
+            let next = {
+                let mut s = self.cell.borrow_mut();
+                let step = s.step;
+                let at = s.pending.iter().position(|p| if end { p.due == u32::MAX } else { p.due <= step });
+                at.map(|i| s.pending.remove(i))
+            };
+            if let Some(call) = next {
+                self.answer(&call);
+                continue;
+            }
+            let event = {
+                let mut s = self.cell.borrow_mut();
+                let events = Arc::clone(&s.events);
+                let events = events.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let event = events.get(s.delivered_events).copied();
+                if event.is_some() {
+                    s.delivered_events += 1;
+                    s.woken += 1;
+                }
+                event
+            };
+            let Some(event) = event else { return };
+            // SAFETY: the module's live filter object; no borrow of the stream is held.
+            unsafe { envoy_dynamic_module_on_http_filter_scheduled(self.envoy, self.module, event) };
+        }
+    }
+
+    /// Envoy's answer to a callout: headers and a body in two chunks on success,
+    /// nothing with a failure.
+    fn answer(&self, call: &InFlight) {
+        self.cell.borrow_mut().answered += 1;
+        let (headers, body) = call.plan.answer(&call.request);
+        let success = call.plan.result == 0;
+        let raw: Vec<Hdr> = headers.iter().map(|(k, v)| Hdr::of(k, v)).collect();
+        let (first, second) = body.split_at(body.len() / 2);
+        let chunks = [Buf::of(first), Buf::of(second)];
+        let (headers, headers_size, chunks, chunks_size) = if success {
+            (raw.as_ptr(), raw.len(), chunks.as_ptr(), chunks.len())
+        } else {
+            (std::ptr::null(), 0, std::ptr::null(), 0)
+        };
+        // SAFETY: the module's live filter object; every array and buffer lives until
+        // the hook returns; no borrow of the stream is held.
+        unsafe {
+            envoy_dynamic_module_on_http_filter_http_callout_done(
+                self.envoy,
+                self.module,
+                call.id,
+                call.plan.result,
+                headers,
+                headers_size,
+                chunks,
+                chunks_size,
+            );
+        }
+    }
+
+    /// The direction is held with nothing more to send: Envoy runs what the filter
+    /// waits for (answers, wake-ups) until it lets go or replies, or nothing can come.
+    fn wait_out(&self, d: &Direction, passed: &mut Passed) {
+        while passed.stopped && !passed.replied && !self.abandon {
+            if !self.advance() || !self.after_hook(d, passed) {
+                return;
+            }
+        }
+    }
+
+    /// Moves the clock to just before the next callout's answer, or waits (a few
+    /// seconds at most) for a wake-up the module's thread has still to commit, or
+    /// times a callout out; `false` when nothing can come.
+    fn advance(&self) -> bool {
+        let mut s = self.cell.borrow_mut();
+        if let Some(due) = s.pending.iter().map(|p| p.due).filter(|&d| d != u32::MAX).min() {
+            s.step = s.step.max(due.saturating_sub(1));
+            return true;
+        }
+        if s.schedulers <= s.delivered_events {
+            // Only answers planned for after the end are out, and the stream waits for
+            // them: the first times out (Envoy's callout timeout, a reset) now.
+            let s = &mut *s;
+            let Some(late) = s.pending.iter_mut().find(|p| p.due == u32::MAX) else { return false };
+            late.due = s.step + 1;
+            late.plan.result = 1;
+            return true;
+        }
+        let (events, delivered) = (Arc::clone(&s.events), s.delivered_events);
+        drop(s);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while std::time::Instant::now() < deadline {
+            if events.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len() > delivered {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        false
     }
 
     fn direction(
@@ -812,8 +1158,11 @@ impl Driver<'_> {
             if status == 0 && passed.stopped {
                 self.release(d, &mut passed);
             }
-            self.after_hook(d, &mut passed);
+            if !self.after_hook(d, &mut passed) {
+                return passed;
+            }
         }
+        self.wait_out(d, &mut passed);
         passed
     }
 }
@@ -822,12 +1171,16 @@ impl Driver<'_> {
 pub fn run(module: &Module, case: &Case) -> Outcome {
     let cell = Box::new(RefCell::new(Stream::default()));
     let envoy: *mut c_void = std::ptr::from_ref::<RefCell<Stream>>(&cell).cast_mut().cast();
-    cell.borrow_mut().config = std::ptr::from_ref::<FakeConfig>(&module.envoy_config) as usize;
+    {
+        let mut s = cell.borrow_mut();
+        s.config = std::ptr::from_ref::<FakeConfig>(&module.envoy_config) as usize;
+        s.plans = case.callouts.clone();
+    }
     // SAFETY: a live configuration of the module; `cell` outlives the filter.
     let filter = unsafe { envoy_dynamic_module_on_http_filter_new(module.config, envoy) };
     assert!(!filter.is_null(), "filter_new answered null");
     cell.borrow_mut().module = filter as usize;
-    let driver = Driver { cell: &cell, envoy, module: filter };
+    let driver = Driver { cell: &cell, envoy, module: filter, abandon: case.abandon };
     let mut out = Outcome::default();
 
     let calls = case.request_cuts.split(&case.request_body);
@@ -865,13 +1218,18 @@ pub fn run(module: &Module, case: &Case) -> Outcome {
         out.downstream_body = response.body;
         out.response_sent = Some(sent);
     }
+    cell.borrow_mut().ended = true;
+    // SAFETY: the module's live filter object.
+    unsafe { envoy_dynamic_module_on_http_filter_stream_complete(envoy, filter) };
+    // Answers that come between the stream's end and its destroy; the destroy cancels
+    // the callouts still out, and drops wake-ups committed later.
+    driver.deliver(true);
     // SAFETY: the module's live filter object, destroyed once, last.
-    unsafe {
-        envoy_dynamic_module_on_http_filter_stream_complete(envoy, filter);
-        envoy_dynamic_module_on_http_filter_destroy(filter);
-    }
+    unsafe { envoy_dynamic_module_on_http_filter_destroy(filter) };
     let s = cell.borrow();
     out.callouts = s.callouts.len();
+    out.answered = s.answered;
+    out.woken = s.woken;
     out.violations = s.violations.clone();
     out
 }
@@ -892,6 +1250,12 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     let _ = e.write_all(bytes);
     e.finish().unwrap_or_default()
+}
+
+/// Whether `needle`'s bytes all appear in `haystack`, in order.
+fn subsequence(needle: &[u8], haystack: &[u8]) -> bool {
+    let mut rest = haystack.iter();
+    needle.iter().all(|b| rest.any(|h| h == b))
 }
 
 fn replace(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
@@ -939,6 +1303,9 @@ pub fn check(case: &Case, out: &Outcome) -> Result<(), String> {
         return Ok(());
     }
     if !out.request_complete {
+        if case.abandon {
+            return Ok(());
+        }
         return Err("the request was neither forwarded whole nor refused".into());
     }
     let Some(sent) = &out.response_sent else { return Err("no response phase".into()) };
@@ -946,11 +1313,16 @@ pub fn check(case: &Case, out: &Outcome) -> Result<(), String> {
         return Ok(());
     }
     if !out.response_complete {
+        if case.abandon {
+            return Ok(());
+        }
         return Err("the response was held and never let go".into());
     }
-    // Outside restored tokens, the client gets exactly the upstream's bytes.
+    // Outside restored tokens, the client gets exactly the upstream's bytes (in order,
+    // with text inserted, under a policy that annotates).
     let unrestored = replace(&out.downstream_body, seed, &out.token);
-    if &unrestored != sent {
+    let kept = if ANNOTATES[case.policy] { subsequence(sent, &unrestored) } else { &unrestored == sent };
+    if !kept {
         return Err(format!(
             "the response lost or duplicated bytes ({} sent, {} delivered, token {})",
             sent.len(),
@@ -967,6 +1339,10 @@ pub fn check(case: &Case, out: &Outcome) -> Result<(), String> {
 pub struct Bytes<'a>(&'a [u8]);
 
 impl<'a> Bytes<'a> {
+    pub fn new(data: &'a [u8]) -> Bytes<'a> {
+        Bytes(data)
+    }
+
     pub fn u8(&mut self) -> u8 {
         match self.0.split_first() {
             Some((b, rest)) => {
@@ -1059,7 +1435,7 @@ impl Case {
     /// body, its encoding, its headers and chunking; a response with the request's
     /// token (when there is one) in a JSON, SSE or plain body, split anywhere.
     pub fn from_bytes(data: &[u8]) -> Case {
-        let b = &mut Bytes(data);
+        let b = &mut Bytes::new(data);
         let route = b.u8() % 4;
         let (path, wrap): (&[u8], Wrap) = match route {
             0 => (b"/v1/chat/completions", |t| {
@@ -1165,6 +1541,10 @@ impl Case {
             response_headers.push(extra_header(b));
         }
         let response_cuts = cuts(b);
+        // Read last, so that shorter inputs (and the regression cases) keep their cases.
+        let policy = usize::from(b.u8()) % POLICIES.len();
+        let callouts = (0..b.u8() % 8).map(|_| CalloutPlan::from_bytes(b)).collect();
+        let abandon = b.u8() % 8 == 1;
         Case {
             request_headers: headers,
             request_body: body,
@@ -1174,6 +1554,9 @@ impl Case {
             response_body: pieces,
             response_cuts,
             seed: if seeded { SEED.to_vec() } else { Vec::new() },
+            policy,
+            callouts,
+            abandon,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! - a [`Worker`] per worker thread and configuration (thread-local, like the Wasm
 //!   host's root context per worker): the compiled policy, minter, vault, metrics;
 //! - [`NativeFilter`]: one per stream, its [`VeilHttp`] and its [`NativeHost`];
+//! - [`AuditBatch`] (`batch.rs`): a configuration's audit lines, written together;
 //! - the vault's store: one process-wide [`ShardedStore`] shared by the workers (Envoy's
 //!   shared data is a Wasm feature), with the same sealing and TTL rules (the vault's).
 
@@ -29,6 +30,9 @@ use crate::vault::{ShardedStore, Store};
 use crate::verify::Cache;
 
 mod abi;
+mod batch;
+
+use batch::AuditBatch;
 
 use abi::{Body, CalloutAnswer, CalloutError, ConfigHandle, Filter, HeaderMap, LogLevel, Status};
 
@@ -62,6 +66,8 @@ struct Shared {
     key: [u8; 32],
     /// Envoy's counter id and this process's running total, by counter name.
     counters: HashMap<String, (usize, AtomicU64)>,
+    /// Audit lines waiting to be written together (this host has no worker timer).
+    audit: AuditBatch,
 }
 
 /// Envoy made a filter configuration (main thread): the policy is checked now, so that
@@ -91,6 +97,7 @@ fn on_config_new(handle: ConfigHandle, _name: &[u8], config: &[u8]) -> Option<Co
         policy: config.to_vec(),
         key,
         counters,
+        audit: AuditBatch::new(policy.policy.audit.flush_ms, |lines| abi::log(LogLevel::Info, lines)),
     })))
 }
 
@@ -215,6 +222,10 @@ impl Cache for NativeCache {
 impl Host for NativeHost {
     fn log(&self, level: Level, message: &str) {
         abi::log(log_level(level), message);
+    }
+
+    fn write_audit(&self, lines: String) {
+        self.config.audit.push(&lines);
     }
 
     fn now(&self) -> HostResult<SystemTime> {
@@ -347,7 +358,8 @@ impl Host for NativeHost {
         self.config.counters.get(name).map_or(0, |(_, total)| total.load(Ordering::Relaxed))
     }
 
-    /// Envoy gives a filter no timer: lines and increments are written at once.
+    /// Envoy gives a filter no timer: increments are written at once, and audit lines
+    /// go to the configuration's batch (`write_audit`, `batch.rs`), which has its own.
     fn has_timer(&self) -> bool {
         false
     }
@@ -497,12 +509,24 @@ impl NativeFilter {
         }
     }
 
+    /// The stream's end was seen: nothing may act on it any more (a late answer or
+    /// wake-up would otherwise send a local reply, or resume, a stream that is over).
+    fn ended(&self) -> bool {
+        self.logged.get() || self.complete_pending.get()
+    }
+
     /// A wake-up this stream asked for (`Host::wake_after`): a verifier retry is due.
     fn scheduled(&self, _event: u64) {
+        if self.ended() {
+            return;
+        }
         self.with_http((), VeilHttp::verify_wake);
     }
 
     fn callout_done(&self, id: u64, answer: CalloutAnswer) {
+        if self.ended() {
+            return;
+        }
         let token = u32::try_from(id).unwrap_or(u32::MAX);
         let (headers, size) = (if answer.success { answer.headers.len() } else { 0 }, answer.body.len());
         if let Ok(mut slot) = self.host.state.callout.try_borrow_mut() {
