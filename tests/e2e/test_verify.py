@@ -65,13 +65,6 @@ def verifying_gateway(verifying_gateways):
     return verifying_gateways("default", POLICY)
 
 
-# Native-specific: Envoy's dynamic-modules ABI (1.40) gives a filter no way to add
-# response trailers (the Wasm host's `addEncodedTrailers` in the last body callback), so
-# the native module's summary of a stream (or of a whole answer whose headers went on)
-# is in the audit line and the counters only. These fail, as they must, on native.
-NO_TRAILERS = pytest.mark.xfail(
-    rig.BUILD == "native", reason="native: no response trailers from a dynamic module", strict=True
-)
 
 
 def chat(envoy, prompt: str = PROMPT) -> str:
@@ -239,7 +232,6 @@ STREAM_REQUESTS = {
 }
 
 
-@NO_TRAILERS
 @pytest.mark.parametrize("shape", STREAM_REQUESTS)
 def test_stream_summary_is_a_trailer_and_in_the_audit_line(verifying_gateway, shape):
     """A stream's headers leave before its text: the summary follows it as a trailer
@@ -254,7 +246,6 @@ def test_stream_summary_is_a_trailer_and_in_the_audit_line(verifying_gateway, sh
     assert (summary["claims"], summary["verified"], summary["warnings"], summary.get("skipped")) == (3, 3, 1, None)
 
 
-@NO_TRAILERS
 def test_whole_answer_summary_is_a_trailer_when_headers_are_not_held(verifying_gateway, verifier):
     """Without `hold_headers` a whole answer's headers leave before its body is read:
     the summary follows the body as a trailer, as for a stream (and the SDK still reads
@@ -270,7 +261,6 @@ def test_whole_answer_summary_is_a_trailer_when_headers_are_not_held(verifying_g
     assert trailers == {"x-veil-verification": "claims=0; verified=0; warnings=0; skipped=verifier_error"}
 
 
-@NO_TRAILERS
 def test_stream_trailer_says_why_verification_failed_open(verifying_gateway, verifier):
     verifier.script(mode="error")
     status, _, data, trailers = clients.post_raw(verifying_gateway, *STREAM_REQUESTS["openai_chat"], **VERIFY)
@@ -471,7 +461,7 @@ def test_headers_style_changes_nothing_but_counts(verifying_gateways):
     assert stat(envoy, "verify.warnings_total") == before + 2
 
 
-@pytest.mark.parametrize("stream", [False, pytest.param(True, marks=NO_TRAILERS)], ids=["whole", "stream"])
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 def test_unknown_cluster_fails_open_at_once(verifying_gateways, verifier, stream):
     """A verifier cluster Envoy does not know: dispatch_http_call is refused. That is a
     configuration error, so it is not retried after the backoff (2 s here): the answer

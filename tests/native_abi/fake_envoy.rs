@@ -554,6 +554,44 @@ pub extern "C" fn envoy_dynamic_module_callback_http_filter_continue_decoding(fi
     unsafe { stream(filter) }.borrow_mut().continue_requested[0] = true;
 }
 
+/// Trailers that end the response: recorded in the response-trailer map, and, as
+/// Envoy does, the response body the filter held goes on before them.
+#[no_mangle]
+pub extern "C" fn envoy_dynamic_module_callback_http_send_response_trailers(
+    filter: *mut c_void,
+    trailers: *mut Hdr,
+    trailers_size: usize,
+) {
+    // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
+    let cell = unsafe { stream(filter) };
+    let mut s = cell.borrow_mut();
+    let s = &mut *s;
+    if s.ended {
+        s.violations.push("trailers after the stream ended");
+        return;
+    }
+    if trailers_size > 0 && trailers.is_null() {
+        s.violations.push("null trailers");
+        return;
+    }
+    let mut pairs = Headers::new();
+    if trailers_size > 0 {
+        // SAFETY: the module passes `trailers_size` pairs, valid for the call.
+        for h in unsafe { std::slice::from_raw_parts(trailers, trailers_size) } {
+            // SAFETY: each pair's bytes are the module's, valid for the call.
+            let (k, v) = unsafe {
+                (
+                    bytes(Buf { ptr: h.key_ptr, length: h.key_length }, &mut s.violations).to_vec(),
+                    bytes(Buf { ptr: h.value_ptr, length: h.value_length }, &mut s.violations).to_vec(),
+                )
+            };
+            pairs.push((lower(&k), v));
+        }
+    }
+    s.maps[3].extend(pairs);
+    s.continue_requested[1] = true;
+}
+
 #[no_mangle]
 pub extern "C" fn envoy_dynamic_module_callback_http_filter_continue_encoding(filter: *mut c_void) {
     // SAFETY: Envoy's filter pointer is the stream `run` keeps alive.
@@ -911,6 +949,8 @@ pub struct Outcome {
     pub response_sent: Option<Vec<u8>>,
     pub downstream_headers: Option<Headers>,
     pub downstream_body: Vec<u8>,
+    /// The response trailers the module sent (`send_response_trailers`).
+    pub downstream_trailers: Headers,
     pub response_complete: bool,
     pub response_local_reply: bool,
     pub token: Vec<u8>,
@@ -1231,6 +1271,7 @@ pub fn run(module: &Module, case: &Case) -> Outcome {
     out.answered = s.answered;
     out.woken = s.woken;
     out.violations = s.violations.clone();
+    out.downstream_trailers = s.maps[3].clone();
     out
 }
 

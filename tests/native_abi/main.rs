@@ -256,6 +256,11 @@ fn a_model_answer_comes_later_and_the_request_goes_on(module: &Module) {
     check(&case, &out).unwrap();
     assert!(out.local_reply.is_none() && !out.token.is_empty(), "forwarded with a token");
     assert!(out.callouts >= 2 && out.answered >= 2, "the model and the verifier were asked and answered");
+    // The headers went on before the body could be read: the summary follows the held
+    // body as a trailer, which the module sends itself.
+    assert!(out.response_complete, "the held end went on");
+    let summary = out.downstream_trailers.iter().find(|(k, _)| k == b"x-veil-verification");
+    assert!(summary.is_some_and(|(_, v)| v.starts_with(b"claims=")), "{:?}", out.downstream_trailers);
 }
 
 fn the_model_failing_refuses_the_request(module: &Module) {

@@ -216,6 +216,11 @@ extern "C" {
         body: ModuleBuffer,
         details: ModuleBuffer,
     );
+    fn envoy_dynamic_module_callback_http_send_response_trailers(
+        filter: *mut c_void,
+        trailers: *mut ModuleHeader,
+        trailers_size: usize,
+    );
     fn envoy_dynamic_module_callback_http_get_body_chunks_size(filter: *mut c_void, body: u32) -> usize;
     fn envoy_dynamic_module_callback_http_get_body_chunks(
         filter: *mut c_void,
@@ -429,6 +434,35 @@ impl Filter {
                 ModuleBuffer::null(),
             )
         }
+    }
+
+    /// Ends the response with these trailers. Envoy runs them down the encoder chain
+    /// from its top: this filter's trailer hook answers `Continue`, and Envoy lets the
+    /// response body this filter holds go on first (without end of stream), then the
+    /// trailers. The one way a dynamic module adds response trailers in 1.40, whose
+    /// ABI has no `addEncodedTrailers`; called only outside this filter's hooks.
+    pub(super) fn send_trailers(&self, trailers: &[(&str, &str)]) {
+        let mut raw = ModuleHeader::list(trailers);
+        // SAFETY: live filter pointer; `raw` points into `trailers`, borrowed for the
+        // call (Envoy copies them).
+        unsafe { envoy_dynamic_module_callback_http_send_response_trailers(self.0, raw.as_mut_ptr(), raw.len()) }
+    }
+
+    /// Makes Envoy call `on_http_filter_scheduled` for this filter once the current
+    /// callback has returned (Envoy posts the event to this worker's dispatcher).
+    pub(super) fn wake_soon(&self, event_id: u64) -> bool {
+        // SAFETY: live filter pointer; we own the returned scheduler.
+        let scheduler = unsafe { envoy_dynamic_module_callback_http_filter_scheduler_new(self.0) };
+        if scheduler.is_null() {
+            return false;
+        }
+        // SAFETY: the scheduler is ours; committed once, then deleted (Envoy's post
+        // holds the filter weakly, not the scheduler).
+        unsafe {
+            envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler, event_id);
+            envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler);
+        }
+        true
     }
 
     pub(super) fn set_filter_state(&self, key: &str, value: &[u8]) -> bool {

@@ -36,6 +36,10 @@ use batch::AuditBatch;
 
 use abi::{Body, CalloutAnswer, CalloutError, ConfigHandle, Filter, HeaderMap, LogLevel, Status};
 
+/// The scheduler event that sends the response trailers the flow added
+/// ([`HostState::trailers`]); a verifier retry's wake-up is 1.
+const SEND_TRAILERS: u64 = 2;
+
 /// The filter-state key of the audit event with `audit.sink: access_log`.
 const AUDIT_FILTER_STATE: &str = "veil.audit";
 
@@ -162,6 +166,11 @@ struct HostState {
     /// The request is to go on once the current hook's work is done (the model
     /// stage's answer was merged).
     resume_request: Cell<bool>,
+    /// Response trailers the flow added where Envoy had none (a dynamic module cannot
+    /// add them in the last body callback, as a Wasm filter does): sent, with the held
+    /// end of the body before them, once that callback has returned
+    /// ([`NativeFilter::send_trailers`]).
+    trailers: RefCell<Option<Vec<(String, String)>>>,
 }
 
 impl NativeHost {
@@ -253,6 +262,11 @@ impl Host for NativeHost {
 
     fn set_header(&self, map: Map, name: &str, value: Option<&str>) -> HostResult<()> {
         let m = header_map(map).ok_or(HostError(2))?;
+        if let (Map::ResponseTrailers, Some(pending)) = (map, self.state.trailers.borrow_mut().as_mut()) {
+            pending.retain(|(k, _)| !k.eq_ignore_ascii_case(name));
+            pending.extend(value.map(|v| (name.to_string(), v.to_string())));
+            return Ok(());
+        }
         // Envoy answers `false` to removing a header that is not there: done all the same.
         if self.filter.set_header(m, name, value.map(str::as_bytes))
             || (value.is_none() && self.filter.header(m, name).is_none())
@@ -266,6 +280,10 @@ impl Host for NativeHost {
     fn add_header(&self, map: Map, name: &str, value: &str) -> HostResult<()> {
         let m = header_map(map).ok_or(HostError(2))?;
         if self.filter.add_header(m, name, value.as_bytes()) {
+            Ok(())
+        } else if map == Map::ResponseTrailers {
+            // No trailers from upstream: sent by the filter after the body.
+            self.state.trailers.borrow_mut().get_or_insert_with(Vec::new).push((name.to_string(), value.to_string()));
             Ok(())
         } else {
             Err(HostError(1))
@@ -430,7 +448,14 @@ impl NativeFilter {
             self.host.filter.continue_decoding();
         }
         if self.host.state.resume.replace(false) {
-            self.host.filter.continue_encoding();
+            if self.host.state.trailers.borrow().is_none() {
+                self.host.filter.continue_encoding();
+            } else if self.host.state.in_body.get() {
+                // Not inside Envoy's call of our body hook: once it has returned.
+                let _ = self.host.filter.wake_soon(SEND_TRAILERS);
+            } else {
+                self.send_trailers();
+            }
         }
         if self.complete_pending.replace(false) {
             self.stream_complete();
@@ -485,9 +510,27 @@ impl NativeFilter {
     fn response_body(&self, end_of_stream: bool) -> Status {
         self.host.state.in_body.set(true);
         let size = self.host.size(Buffer::ResponseBody);
-        timing::span(timing::Slot::ResponseBody, || {
-            status(self.in_body(|http| http.on_response_body(size, end_of_stream), Action::Continue))
-        })
+        let action = timing::span(timing::Slot::ResponseBody, || {
+            self.in_body(|http| http.on_response_body(size, end_of_stream), Action::Continue)
+        });
+        // Trailers added in the last body callback: the end is held, and goes on with
+        // them once this callback has returned.
+        if end_of_stream
+            && matches!(action, Action::Continue)
+            && self.host.state.trailers.borrow().is_some()
+            && self.host.filter.wake_soon(SEND_TRAILERS)
+        {
+            return Status::Stop;
+        }
+        status(action)
+    }
+
+    /// Ends the response with the trailers the flow added (and the body held before
+    /// them), once.
+    fn send_trailers(&self) {
+        let Some(pending) = self.host.state.trailers.borrow_mut().take() else { return };
+        let pairs: Vec<(&str, &str)> = pending.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.host.filter.send_trailers(&pairs);
     }
 
     /// The stream is over: its audit line and counters; then, as this host has no
@@ -516,8 +559,12 @@ impl NativeFilter {
     }
 
     /// A wake-up this stream asked for (`Host::wake_after`): a verifier retry is due.
-    fn scheduled(&self, _event: u64) {
+    fn scheduled(&self, event: u64) {
         if self.ended() {
+            return;
+        }
+        if event == SEND_TRAILERS {
+            self.send_trailers();
             return;
         }
         self.with_http((), VeilHttp::verify_wake);
