@@ -33,8 +33,10 @@ cargo xtask <command>
                   tests/tools/bench.py)
   bench-hosts [ARGS]
                   plain Envoy, Envoy + veil.wasm and Envoy + libveil.so in one
-                  interleaved run at 1, 16 and 128 KiB (Envoy CPU per request; ARGS go to
-                  tests/tools/bench_builds.py, e.g. --workload unique --rounds 9)
+                  interleaved run at 1, 16 and 128 KiB, for the `turn` workload (the
+                  history repeated) then `unique` (every message new) (Envoy CPU per
+                  request; ARGS go to tests/tools/bench_builds.py, e.g. --rounds 9, or
+                  --workload unique for one workload)
   bench-v8        the core (redaction, detection) on bench-like bodies, natively and in
                   V8 through Node's WASI (examples/core_speed.rs), without Envoy
   verify-llm      claim verification with a real local LLM: builds llama-cpp-python
@@ -269,11 +271,21 @@ fn native() -> Result {
 /// The two builds against plain Envoy, interleaved (tests/tools/bench_builds.py).
 fn bench_hosts(rest: &[String]) -> Result {
     let (wasm, native) = (wasm_path(), native_path());
-    let mut args: Vec<String> = vec!["--sizes".into(), "1024,16384,131072".into(), "--pii".into(), "1024".into()];
-    args.extend(rest.iter().cloned());
-    args.push(wasm.display().to_string());
-    args.push(native.display().to_string());
-    python(&["-m", "tests.tools.bench_builds"], &args)
+    // Both workloads unless one is named: the history repeated (`turn`), then every
+    // message new (`unique`), each size its own interleaved run.
+    let named = rest.iter().any(|a| a == "--workload" || a.starts_with("--workload="));
+    let workloads: &[&str] = if named { &[""] } else { &["turn", "unique"] };
+    for workload in workloads {
+        let mut args: Vec<String> = vec!["--sizes".into(), "1024,16384,131072".into(), "--pii".into(), "1024".into()];
+        if !workload.is_empty() {
+            args.extend(["--workload".to_string(), workload.to_string()]);
+        }
+        args.extend(rest.iter().cloned());
+        args.push(wasm.display().to_string());
+        args.push(native.display().to_string());
+        python(&["-m", "tests.tools.bench_builds"], &args)?;
+    }
+    Ok(())
 }
 
 fn native_path() -> PathBuf {
