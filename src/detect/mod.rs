@@ -39,7 +39,8 @@ use regex::bytes::Regex;
 pub use config::{
     is_category, CustomPattern, DetectError, DetectorsConfig, CUSTOM_PATTERN_SIZE_LIMIT, MAX_WORDS, MAX_WORD_LEN,
 };
-use numeric::{numeric_runs, NumericRun};
+#[cfg(test)]
+use numeric::numeric_runs;
 use person::{NameMatcher, BOTH_NAMES_KNOWN};
 use rules::{Context, Severity};
 use starts::StartIndex;
@@ -417,7 +418,6 @@ impl Engine {
     /// ranges between joined parts, see [`Engine::scan_parts`]).
     fn scan_checked(&self, text: &[u8], gaps: &[(usize, usize)]) -> Option<Vec<Finding>> {
         let mut candidates = Vec::new();
-        let mut runs: Option<Vec<NumericRun>> = None;
         let mut long_runs: Option<Vec<usize>> = None;
         let prepared = Text::new(text);
         let found = self.find_starts(&prepared);
@@ -436,7 +436,7 @@ impl Engine {
             match &rule.gate {
                 CompiledGate::Always => rule.search(index, text, 0, &mut candidates),
                 CompiledGate::AfterCountryCode { span } => {
-                    for run in runs.get_or_insert_with(|| numeric_runs(&prepared)).iter() {
+                    for run in prepared.numeric_runs() {
                         // The run starts at its first digit or just before it.
                         let digit = (run.start..run.end).find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
                         let Some(d) = digit else { continue };
@@ -470,7 +470,7 @@ impl Engine {
                     }
                 }
                 CompiledGate::NumericRun { min_digits, min_dashes, min_dots, plus } => {
-                    let runs = runs.get_or_insert_with(|| numeric_runs(&prepared));
+                    let runs = prepared.numeric_runs();
                     // Most runs are a number or two (`200`, `10:00`): only those with
                     // as many digits as some rule needs are visited by each rule.
                     let long = long_runs.get_or_insert_with(|| {

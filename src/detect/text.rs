@@ -31,6 +31,8 @@ pub struct Text<'a> {
     each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
     /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
     wide: bool,
+    /// [`Text::numeric_runs`], found when first asked.
+    numeric: std::cell::OnceCell<Vec<super::numeric::NumericRun>>,
     /// [`Text::long_runs`], found when first asked.
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
@@ -98,6 +100,7 @@ impl<'a> Text<'a> {
             masks: vec![0; blocks * KINDS],
             each_mark: std::cell::OnceCell::new(),
             wide: false,
+            numeric: std::cell::OnceCell::new(),
             long: std::cell::OnceCell::new(),
         };
         let mut wide = 0u64;
@@ -262,6 +265,12 @@ impl<'a> Text<'a> {
             end = if gaps == 0 { (block + 1) * 64 } else { end + gaps.trailing_zeros() as usize };
         }
         (start, end.min(self.bytes.len()))
+    }
+
+    /// The numeric runs (digits, `+ ( ) - .` and space, with a digit), left to right:
+    /// found once per scan for the rules gated by them and the labelled phones' windows.
+    pub(super) fn numeric_runs(&self) -> &[super::numeric::NumericRun] {
+        self.numeric.get_or_init(|| super::numeric::numeric_runs(self))
     }
 
     /// The maximal runs of identifier bytes at least [`LONG_RUN`] bytes long, left to

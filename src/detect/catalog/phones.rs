@@ -68,7 +68,7 @@
 //! `00`.
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
-use crate::detect::text::{class, Mark, Text};
+use crate::detect::text::{Mark, Text};
 use crate::detect::validate::Validator;
 use crate::detect::wordset::WordSet;
 
@@ -1298,26 +1298,20 @@ fn labelled(before: &[u8]) -> bool {
 fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    let numeric = |b: u8| class::is(b, class::PHONE);
-    let mut from = 0;
-    while let Some(digit) = t.next_digit(from) {
-        // Back over the separators before the digit (no digit is there: the last run
-        // ended at `from`, and `digit` is the first one after it).
-        let mut start = digit;
-        while start > from && text.get(start - 1).is_some_and(|&b| numeric(b)) {
-            start -= 1;
+    // The scan's numeric runs (found once for every rule that reads them), joined
+    // where a `/` alone separates two: the bytes a phone number is written with.
+    let runs = t.numeric_runs();
+    let mut i = 0;
+    while let Some(first) = runs.get(i) {
+        let (start, mut end, mut digits) = (first.start, first.end, first.digits);
+        i += 1;
+        while let Some(next) = runs.get(i).filter(|n| n.start == end + 1 && text.get(end) == Some(&b'/')) {
+            (end, digits) = (next.end, digits + next.digits);
+            i += 1;
         }
-        let (mut end, mut digits) = (digit, 0usize);
-        while let Some(&b) = text.get(end) {
-            if !numeric(b) {
-                break;
-            }
-            digits += usize::from(b.is_ascii_digit());
-            end += 1;
-        }
-        from = end;
         // The label is looked for before the run's first digit (the run may begin with
         // the `. ` after "Tel").
+        let digit = (start..end).find(|&at| text.get(at).is_some_and(u8::is_ascii_digit)).unwrap_or(start);
         if digits < 8 || !labelled(text.get(digit.saturating_sub(LABEL_REACH)..digit).unwrap_or_default()) {
             continue;
         }
@@ -1662,6 +1656,7 @@ mod tests {
         assert_eq!(w("telephone of the main office building 13812345678"), vec![], "too many words between");
         assert_eq!(w("我的手机号是13812345678").len(), 1);
         assert_eq!(w("telefonu 13812345678"), vec![], "whole words");
+        assert_eq!(w("Handy: 0151/23456789 ok"), vec![(5, 22)], "through a slash");
         // Merged when two labelled runs touch.
         assert_eq!(w("tel 13812345678,13812345679").len(), 1);
     }
