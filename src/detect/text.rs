@@ -587,8 +587,6 @@ fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
 /// Byte classes of the run finders, one table lookup per byte instead of a chain of
 /// comparisons (the finders walk the run around every digit of a text).
 pub(crate) mod class {
-    /// A digit or a byte written inside a phone number: space, `.`, `-`, `(`, `)`, `/`, `+`.
-    pub const PHONE: u8 = 1;
     /// A digit, an ASCII capital, or a separator written inside identifiers: space,
     /// `.`, `-`, `+`.
     pub const ID: u8 = 2;
@@ -604,9 +602,6 @@ pub(crate) mod class {
             let c = b as u8;
             let digit = c.is_ascii_digit();
             let mut class = 0;
-            if digit || matches!(c, b' ' | b'.' | b'-' | b'(' | b')' | b'/' | b'+') {
-                class |= PHONE;
-            }
             if digit || c.is_ascii_uppercase() || matches!(c, b' ' | b'.' | b'-' | b'+') {
                 class |= ID;
             }
@@ -758,7 +753,6 @@ mod tests {
         for b in 0..=255u8 {
             let digit = b.is_ascii_digit();
             assert_eq!(class::is(b, class::DIGIT), digit);
-            assert_eq!(class::is(b, class::PHONE), digit || b" .-()/+".contains(&b), "{b:#x}");
             assert_eq!(class::is(b, class::ID), digit || b.is_ascii_uppercase() || b" .-+".contains(&b), "{b:#x}");
         }
     }
