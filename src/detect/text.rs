@@ -24,7 +24,7 @@ pub struct Text<'a> {
     /// allocation): ASCII letters and digits ([`ALNUM`]); ASCII digits ([`DIGIT`]); `_`
     /// and `-` ([`DASH`]); ASCII capitals and digits, where a case-sensitive token prefix
     /// such as `AKIA` or `MzQ` can begin ([`CAPS`]); the bytes of a written identifier
-    /// number ([`class::ID`]: digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
+    /// number (digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
     /// of [`MARKS`] ([`MARKED`]).
     masks: Vec<u64>,
     /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
@@ -321,8 +321,9 @@ impl<'a> Text<'a> {
         self.digit_runs::<TOKEN_BYTES>(min)
     }
 
-    /// The maximal runs of the bytes of written identifier numbers ([`class::ID`]) at
-    /// least `min` long (at most 64) that hold a digit, left to right.
+    /// The maximal runs of the bytes of written identifier numbers (digits, capitals,
+    /// space, `.`, `-`, `+`) at least `min` long (at most 64) that hold a digit, left
+    /// to right.
     pub fn digit_id_runs(&self, min: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.digit_runs::<ID_BYTES>(min)
     }
@@ -584,8 +585,9 @@ fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     masks
 }
 
-/// Byte classes of the run finders, one table lookup per byte instead of a chain of
-/// comparisons (the finders walk the run around every digit of a text).
+/// Byte classes as a table, the definitions the block masks are tested against (the
+/// finders read the masks).
+#[cfg(test)]
 pub(crate) mod class {
     /// A digit, an ASCII capital, or a separator written inside identifiers: space,
     /// `.`, `-`, `+`.
@@ -624,7 +626,7 @@ pub(crate) mod class {
 
 /// The bytes a run is made of ([`Text::run_around`], [`Text::digit_runs`]): identifier
 /// bytes (ASCII letters and digits, `_`, `-`), or those of a written identifier number
-/// ([`class::ID`]).
+/// (digits, capitals, space, `.`, `-`, `+`).
 const TOKEN_BYTES: u8 = 0;
 const ID_BYTES: u8 = 1;
 
