@@ -510,14 +510,7 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<&str> {
-        let h = text.as_bytes();
-        let mut out = Vec::new();
-        let mut at = 0;
-        while let Some((s, e)) = find(h, at) {
-            out.push(text.get(s..e).unwrap());
-            at = e;
-        }
-        out
+        crate::detect::tests::every_match(find, text)
     }
 
     /// Synthetic names written for this test, with the phrases around them.

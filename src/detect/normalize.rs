@@ -236,12 +236,8 @@ fn first_change(raw: &[u8]) -> Option<usize> {
 #[inline(always)]
 fn plain16(chunk: &[u8; 16]) -> bool {
     use core::arch::wasm32::{i8x16_eq, u64x2, u8x16_bitmask, u8x16_splat, v128_or};
-    let half = |i: usize| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
-        u64::from_le_bytes(word)
-    };
-    let v = u64x2(half(0), half(8));
+    let (lo, hi) = super::text::halves(chunk);
+    let v = u64x2(lo, hi);
     let special = v128_or(
         i8x16_eq(v, u8x16_splat(b'\\')),
         v128_or(i8x16_eq(v, u8x16_splat(b'%')), i8x16_eq(v, u8x16_splat(b'&'))),
@@ -270,12 +266,8 @@ fn plain16(chunk: &[u8; 16]) -> bool {
 #[inline]
 fn plain16_sse2(chunk: &[u8; 16]) -> bool {
     use core::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x};
-    let half = |i: usize| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
-        i64::from_le_bytes(word)
-    };
-    let v = _mm_set_epi64x(half(8), half(0));
+    let (lo, hi) = super::text::halves(chunk);
+    let v = _mm_set_epi64x(hi as i64, lo as i64);
     let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
     _mm_movemask_epi8(_mm_or_si128(v, _mm_or_si128(is(b'\\'), _mm_or_si128(is(b'%'), is(b'&'))))) == 0
 }

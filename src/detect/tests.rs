@@ -967,3 +967,17 @@ fn person_names_in_ten_languages() {
         assert_eq!(persons(text), want, "{text}");
     }
 }
+
+/// A hand-written finder: the first match at or after an offset.
+type Finder = fn(&[u8], usize) -> Option<(usize, usize)>;
+
+/// Every match of a hand-written finder, left to right.
+pub(super) fn every_match(find: Finder, text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some((s, e)) = find(text.as_bytes(), at) {
+        out.push(text.get(s..e).unwrap());
+        at = e;
+    }
+    out
+}

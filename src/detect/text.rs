@@ -417,6 +417,21 @@ fn next_bit(masks: &[u64], from: usize) -> Option<usize> {
     }
 }
 
+/// Sixteen bytes as two little-endian words (low, high): a vector's two lanes.
+#[cfg(any(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    all(target_arch = "x86_64", target_feature = "sse2")
+))]
+#[inline(always)]
+pub(crate) fn halves(chunk: &[u8]) -> (u64, u64) {
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
+        u64::from_le_bytes(w)
+    };
+    (word(0), word(8))
+}
+
 /// Folds 64 bytes into `out` and returns their masks, sixteen at a time with wasm SIMD.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
@@ -426,12 +441,8 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     };
     let mut masks = Masks::default();
     for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
-        let half = |i: usize| {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
-            u64::from_le_bytes(word)
-        };
-        let v = u64x2(half(0), half(8));
+        let (lo, hi) = halves(chunk);
+        let v = u64x2(lo, hi);
         // Digits already have the 0x20 bit: or-ing it in lower-cases letters only.
         let lower = v128_or(v, u8x16_splat(0x20));
         let digit = u8x16_lt(u8x16_sub(v, u8x16_splat(b'0')), u8x16_splat(10));
@@ -501,12 +512,8 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     let bitmask = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16);
     let mut masks = Masks::default();
     for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
-        let half = |i: usize| {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk.get(i..i + 8).unwrap_or(&[0; 8]));
-            i64::from_le_bytes(word)
-        };
-        let v = _mm_set_epi64x(half(8), half(0));
+        let (lo, hi) = halves(chunk);
+        let v = _mm_set_epi64x(hi as i64, lo as i64);
         let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
         let digit = within(v, b'0', b'9');
         let keep = _mm_or_si128(digit, within(lower, b'a', b'z'));
