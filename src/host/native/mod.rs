@@ -451,8 +451,13 @@ impl NativeFilter {
             if self.host.state.trailers.borrow().is_none() {
                 self.host.filter.continue_encoding();
             } else if self.host.state.in_body.get() {
-                // Not inside Envoy's call of our body hook: once it has returned.
-                let _ = self.host.filter.wake_soon(SEND_TRAILERS);
+                // Not inside Envoy's call of our body hook: once it has returned. Without
+                // a scheduler the body goes on all the same, without the trailers (the
+                // summary is in the audit line).
+                if !self.host.filter.wake_soon(SEND_TRAILERS) {
+                    self.host.state.trailers.borrow_mut().take();
+                    self.host.filter.continue_encoding();
+                }
             } else {
                 self.send_trailers();
             }
