@@ -77,9 +77,10 @@ fn next_operator(hay: &[u8], at: usize) -> Option<usize> {
 pub fn windows(t: &super::text::Text<'_>) -> Vec<(usize, usize)> {
     let hay = t.bytes();
     let mut windows = Vec::new();
-    let mut at = 0;
-    while let Some(op) = next_operator(hay, at) {
-        at = op + 1;
+    // The operators `next_operator` finds one after the other, from the block mask of
+    // their bytes: a `,` only after a closing quote.
+    let quote_before = |op: usize| op > 0 && matches!(hay.get(op - 1), Some(b'"' | b'\''));
+    for op in t.operators().filter(|&op| hay.get(op) != Some(&b',') || quote_before(op)) {
         if let Some((_, _, end)) = assignment(hay, op) {
             super::rules::push_window(&mut windows, op, (end + 2).min(hay.len()));
         }
@@ -1142,6 +1143,36 @@ mod tests {
             at = e;
         }
         out
+    }
+
+    /// The windows from the operators' block mask are those of a walk with
+    /// `next_operator`, on texts dense in operators, quotes and names, across blocks.
+    #[test]
+    fn the_operator_mask_walk_agrees_with_next_operator() {
+        let parts = [
+            "password", "=", ":", ">", ",", "\"", "'", " ", "token", "<", "/", "Secret", "-", "\n", "s3cr3tV4lue9",
+            "==", "apiKey", "(", ")", "x", "=>", ":=",
+        ];
+        let mut seed = 5u64;
+        for len in [0, 1, 10, 40, 90, 300] {
+            for _ in 0..40 {
+                let mut text = String::new();
+                for _ in 0..len {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    text.push_str(parts[(seed >> 33) as usize % parts.len()]);
+                }
+                let hay = text.as_bytes();
+                let mut walked = Vec::new();
+                let mut at = 0;
+                while let Some(op) = next_operator(hay, at) {
+                    at = op + 1;
+                    if let Some((_, _, end)) = assignment(hay, op) {
+                        super::super::rules::push_window(&mut walked, op, (end + 2).min(hay.len()));
+                    }
+                }
+                assert_eq!(windows(&super::super::text::Text::new(hay)), walked, "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub struct Text<'a> {
     /// and `-` ([`DASH`]); ASCII capitals and digits, where a case-sensitive token prefix
     /// such as `AKIA` or `MzQ` can begin ([`CAPS`]); the bytes of a written identifier
     /// number (digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
-    /// of [`MARKS`] ([`MARKED`]).
+    /// of [`MARKS`] ([`MARKED`]); the assignment operators' bytes `= : > ,` ([`OPS`]).
     masks: Vec<u64>,
     /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
     each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
@@ -44,7 +44,8 @@ const DASH: usize = 2;
 const CAPS: usize = 3;
 const ID: usize = 4;
 const MARKED: usize = 5;
-const KINDS: usize = 6;
+const OPS: usize = 6;
+const KINDS: usize = 7;
 
 /// The masks of one 64-byte block.
 #[derive(Debug, Default, Clone, Copy)]
@@ -56,6 +57,7 @@ struct Masks {
     id: u64,
     wide: u64,
     marks: u64,
+    ops: u64,
 }
 
 /// The punctuation bytes the window finders and the `Contains` gates look for (`://`,
@@ -114,7 +116,7 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks];
+            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks, masks.ops];
             for (kind, mask) in kinds.into_iter().enumerate() {
                 if let Some(m) = text.masks.get_mut(kind * blocks + i) {
                     *m = mask;
@@ -154,6 +156,13 @@ impl<'a> Text<'a> {
 
     fn marks(&self) -> &[u64] {
         self.kind(MARKED)
+    }
+
+    /// The offsets of the bytes an assignment's operator is made of or ends with (`=`,
+    /// `:`, `>`, `,`), left to right: where the assignment reader looks for a name
+    /// before and a value after.
+    pub(crate) fn operators(&self) -> impl Iterator<Item = usize> + '_ {
+        bits(self.kind(OPS))
     }
 
     pub fn bytes(&self) -> &'a [u8] {
@@ -475,8 +484,11 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.wide |= u64::from(u8x16_bitmask(wide)) << shift;
         let is = |b: u8| i8x16_eq(v, u8x16_splat(b));
         let [c, s, a, e, t, d] = MARKS;
-        let marked = v128_or(v128_or(v128_or(is(c), is(s)), v128_or(is(a), is(e))), v128_or(is(t), is(d)));
+        let colon_equals = v128_or(is(c), is(e));
+        let marked = v128_or(v128_or(colon_equals, v128_or(is(s), is(a))), v128_or(is(t), is(d)));
         masks.marks |= u64::from(u8x16_bitmask(marked)) << shift;
+        let ops = v128_or(colon_equals, v128_or(is(b'>'), is(b',')));
+        masks.ops |= u64::from(u8x16_bitmask(ops)) << shift;
     }
     masks
 }
@@ -540,11 +552,13 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.id |= bitmask(id) << shift;
         masks.wide |= bitmask(wide) << shift;
         let [c, s, a, e, t, d] = MARKS;
+        let colon_equals = _mm_or_si128(is(v, c), is(v, e));
         let marked = _mm_or_si128(
-            _mm_or_si128(_mm_or_si128(is(v, c), is(v, s)), _mm_or_si128(is(v, a), is(v, e))),
+            _mm_or_si128(colon_equals, _mm_or_si128(is(v, s), is(v, a))),
             _mm_or_si128(is(v, t), is(v, d)),
         );
         masks.marks |= bitmask(marked) << shift;
+        masks.ops |= bitmask(_mm_or_si128(colon_equals, _mm_or_si128(is(v, b'>'), is(v, b',')))) << shift;
     }
     masks
 }
@@ -588,6 +602,8 @@ fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.wide |= v & (v << 1) & (v << 2) & HIGH;
         let marked = MARKS.iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.marks |= gather(marked) << shift;
+        let ops = [b'=', b':', b'>', b','].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
+        masks.ops |= gather(ops) << shift;
     }
     masks
 }
@@ -688,7 +704,7 @@ mod tests {
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {
                     seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+=~"[(seed >> 33) as usize % 29]
+                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+=~>,"[(seed >> 33) as usize % 31]
                 })
                 .collect();
             let text = Text::new(&bytes);
@@ -700,6 +716,7 @@ mod tests {
                 assert_eq!(bit(text.caps()), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
                 assert_eq!(bit(text.id()), class::is(b, class::ID), "{b:#x}");
                 assert_eq!(bit(text.marks()), MARKS.contains(&b), "{b:#x}");
+                assert_eq!(bit(text.kind(OPS)), b"=:>,".contains(&b), "{b:#x}");
                 let folded = if b.is_ascii_alphanumeric() { b.to_ascii_lowercase() } else { 0 };
                 assert_eq!(text.folded[i], folded);
             }
@@ -751,7 +768,7 @@ mod tests {
                 let (m, n) = (fold_block(&b, &mut x), fold_block_swar(&b, &mut y));
                 assert_eq!(x, y);
                 assert_eq!((m.alnum, m.digit, m.dash, m.caps, m.id), (n.alnum, n.digit, n.dash, n.caps, n.id));
-                assert_eq!(m.marks, n.marks);
+                assert_eq!((m.marks, m.ops), (n.marks, n.ops));
                 assert_eq!(m.wide != 0, n.wide != 0);
             }
         }
