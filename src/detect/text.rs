@@ -471,20 +471,25 @@ pub(crate) fn halves(chunk: &[u8]) -> (u64, u64) {
 #[inline(always)]
 fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     use core::arch::wasm32::{
-        i8x16_eq, u64x2, u8x16_bitmask, u8x16_ge, u8x16_lt, u8x16_splat, u8x16_sub, v128_and, v128_or,
+        i8x16_eq, i8x16_lt, i8x16_splat, u64x2, u8x16_bitmask, u8x16_ge, u8x16_splat, u8x16_sub, v128, v128_and,
+        v128_or,
     };
+    // The bytes of `v` from `lo` to `lo + n - 1`: an unsigned `v - lo < n` written as a
+    // signed compare (adding 0x80 moves unsigned order to signed), which V8 lowers to
+    // one instruction; its unsigned `lt` takes three or four.
+    let within = |v: v128, lo: u8, n: u8| i8x16_lt(u8x16_sub(v, u8x16_splat(lo ^ 0x80)), i8x16_splat((n ^ 0x80) as i8));
     let mut masks = Masks::default();
     for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
         let (lo, hi) = halves(chunk);
         let v = u64x2(lo, hi);
         // Digits already have the 0x20 bit: or-ing it in lower-cases letters only.
         let lower = v128_or(v, u8x16_splat(0x20));
-        let digit = u8x16_lt(u8x16_sub(v, u8x16_splat(b'0')), u8x16_splat(10));
-        let letter = u8x16_lt(u8x16_sub(lower, u8x16_splat(b'a')), u8x16_splat(26));
+        let digit = within(v, b'0', 10);
+        let letter = within(lower, b'a', 26);
         let keep = v128_or(digit, letter);
         let minus = i8x16_eq(v, u8x16_splat(b'-'));
         let dash = v128_or(i8x16_eq(v, u8x16_splat(b'_')), minus);
-        let caps = v128_or(u8x16_lt(u8x16_sub(v, u8x16_splat(b'A')), u8x16_splat(26)), digit);
+        let caps = v128_or(within(v, b'A', 26), digit);
         let marks = v128_or(
             i8x16_eq(v, u8x16_splat(b' ')),
             v128_or(i8x16_eq(v, u8x16_splat(b'.')), i8x16_eq(v, u8x16_splat(b'+'))),
