@@ -554,7 +554,7 @@ impl Engine {
                 CompiledGate::Dictionary => match rule.matcher {
                     Matcher::Names => {
                         if let Some(names) = &self.names {
-                            names.find(text, index, rule.confidence, &mut candidates);
+                            names.find(&prepared, index, rule.confidence, &mut candidates);
                         }
                     }
                     Matcher::Words(d) => {

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::nametable::{self, NameFlags};
+use super::text::Text;
 use super::{is_word_byte, names, DetectError, DetectorsConfig, Finding};
 
 /// Added to a dictionary name's confidence when its second word is in the dictionary
@@ -226,13 +227,6 @@ pub(super) struct NameMatcher {
     particles: WordSet<&'static [u8]>,
     /// Firms, brands and titles made of a name ("morgan stanley", "harry potter").
     named_things: WordSet<Vec<u8>>,
-}
-
-/// Position of the first byte at or after `from` that can start a capitalised word: an
-/// ASCII capital or a non-ASCII byte (the Latin capitals `capitalised_word` knows are
-/// two bytes).
-fn next_capital(text: &[u8], from: usize) -> Option<usize> {
-    next_byte_in(text, from, (0x40, 0x5b), true, |b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b))
 }
 
 /// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald",
@@ -484,10 +478,18 @@ impl NameMatcher {
     }
 
     /// Runs of capitalised words that are names (see the module's doc).
-    pub(super) fn find(&self, text: &[u8], rule: usize, confidence: f32, out: &mut Vec<Finding>) {
+    pub(super) fn find(&self, prepared: &Text<'_>, rule: usize, confidence: f32, out: &mut Vec<Finding>) {
+        let text = prepared.bytes();
         let mut at = 0;
         let mut run: Vec<(usize, usize, NameFlags)> = Vec::with_capacity(4);
-        while let Some(start) = next_capital(text, at) {
+        // The capitals at word starts, from the block masks (a walk to each capital of
+        // a log's `INFO`, `API_KEY` and `2026-11-24T10` was most of this matcher's time
+        // in code and logs).
+        for start in prepared.name_starts() {
+            let capital = text.get(start).is_some_and(|b| b.is_ascii_uppercase() || (0xC3..=0xC5).contains(b));
+            if start < at || !capital {
+                continue;
+            }
             at = start + 1;
             if start > 0 && text.get(start - 1).copied().is_some_and(|b| is_word_byte(b) || b == b'-' || b == b'\'') {
                 continue;
@@ -741,33 +743,3 @@ fn article_before(text: &[u8], start: usize) -> bool {
     text.get(s..end).is_some_and(|w| ARTICLES.iter().any(|a| w.eq_ignore_ascii_case(a)))
 }
 
-/// Position of the first byte at or after `from` for which `hit` holds. Skips eight
-/// bytes at a time while none lies strictly between `range.0` and `range.1` (and, with
-/// `non_ascii`, none has the high bit) — the "hasbetween" idiom; `hit` must only
-/// accept such bytes.
-fn next_byte_in(
-    text: &[u8],
-    from: usize,
-    range: (u8, u8),
-    non_ascii: bool,
-    hit: impl Fn(&u8) -> bool,
-) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = ONES * 0x7f;
-    const HIGH: u64 = ONES * 0x80;
-    let (lo, hi) = (u64::from(range.0), u64::from(range.1));
-    let mut at = from;
-    let rest = text.get(from..)?;
-    for chunk in rest.chunks_exact(8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(word);
-        let low = v & LOW7;
-        let between = (ONES * (127 + hi) - low) & !v & (low + ONES * (127 - lo)) & HIGH;
-        if between != 0 || (non_ascii && v & HIGH != 0) {
-            break;
-        }
-        at += 8;
-    }
-    text.get(at..)?.iter().position(hit).map(|p| at + p)
-}

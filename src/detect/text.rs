@@ -25,7 +25,8 @@ pub struct Text<'a> {
     /// and `-` ([`DASH`]); ASCII capitals and digits, where a case-sensitive token prefix
     /// such as `AKIA` or `MzQ` can begin ([`CAPS`]); the bytes of a written identifier
     /// number (digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
-    /// of [`MARKS`] ([`MARKED`]); the assignment operators' bytes `= : > ,` ([`OPS`]).
+    /// of [`MARKS`] ([`MARKED`]); the assignment operators' bytes `= : > ,` ([`OPS`]);
+    /// the bytes of `0x80` and up ([`HIGH`]).
     masks: Vec<u64>,
     /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
     each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
@@ -45,7 +46,8 @@ const CAPS: usize = 3;
 const ID: usize = 4;
 const MARKED: usize = 5;
 const OPS: usize = 6;
-const KINDS: usize = 7;
+const HIGH: usize = 7;
+const KINDS: usize = 8;
 
 /// The masks of one 64-byte block.
 #[derive(Debug, Default, Clone, Copy)]
@@ -58,6 +60,7 @@ struct Masks {
     wide: u64,
     marks: u64,
     ops: u64,
+    high: u64,
 }
 
 /// The punctuation bytes the window finders and the `Contains` gates look for (`://`,
@@ -129,7 +132,7 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks, masks.ops];
+            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks, masks.ops, masks.high];
             for (kind, mask) in kinds.into_iter().enumerate() {
                 if let Some(m) = text.masks.get_mut(kind * blocks + i) {
                     *m = mask;
@@ -176,6 +179,30 @@ impl<'a> Text<'a> {
     /// before and a value after.
     pub(crate) fn operators(&self) -> impl Iterator<Item = usize> + '_ {
         bits(self.kind(OPS))
+    }
+
+    /// The offsets where a capitalised word may begin, left to right: an ASCII capital,
+    /// or a byte of `0x80` and up (a Latin capital's lead byte among them), after a
+    /// byte that is neither an ASCII letter or digit nor of `0x80` and up. The person
+    /// matcher checks each byte; the masks pass over the rest of the text.
+    pub(crate) fn name_starts(&self) -> impl Iterator<Item = usize> + '_ {
+        let (alnum, caps, digit, high) = (self.alnum(), self.caps(), self.digit(), self.kind(HIGH));
+        let mut carry = 0u64;
+        let mut block = 0usize;
+        let mut mask = 0u64;
+        std::iter::from_fn(move || loop {
+            if mask != 0 {
+                let at = (block - 1) * 64 + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                return Some(at);
+            }
+            let at = |m: &[u64]| m.get(block).copied();
+            let (a, c, d, h) = (at(alnum)?, at(caps)?, at(digit)?, at(high)?);
+            let word = a | h;
+            mask = ((c & !d) | h) & !((word << 1) | carry);
+            carry = word >> 63;
+            block += 1;
+        })
     }
 
     pub fn bytes(&self) -> &'a [u8] {
@@ -519,6 +546,7 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.marks |= u64::from(u8x16_bitmask(marked)) << shift;
         let ops = v128_or(colon_equals, v128_or(is(b'>'), is(b',')));
         masks.ops |= u64::from(u8x16_bitmask(ops)) << shift;
+        masks.high |= u64::from(u8x16_bitmask(v)) << shift;
     }
     masks
 }
@@ -589,6 +617,7 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         );
         masks.marks |= bitmask(marked) << shift;
         masks.ops |= bitmask(_mm_or_si128(colon_equals, _mm_or_si128(is(v, b'>'), is(v, b',')))) << shift;
+        masks.high |= bitmask(v) << shift;
     }
     masks
 }
@@ -629,11 +658,12 @@ fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.caps |= gather(caps) << shift;
         let marks = [b' ', b'.', b'-', b'+'].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.id |= gather(caps | marks) << shift;
-        masks.wide |= v & (v << 1) & (v << 2) & HIGH;
+        masks.wide |= v & (v << 1) & (v << 2) & HIGH_BITS;
         let marked = MARKS.iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.marks |= gather(marked) << shift;
         let ops = [b'=', b':', b'>', b','].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.ops |= gather(ops) << shift;
+        masks.high |= gather(v & HIGH_BITS) << shift;
     }
     masks
 }
@@ -687,7 +717,7 @@ const ID_BYTES: u8 = 1;
 pub const LONG_RUN: usize = 25;
 
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = ONES * 0x80;
+const HIGH_BITS: u64 = ONES * 0x80;
 const LOW7: u64 = ONES * 0x7f;
 
 /// Eight bytes with letters to lower case and every byte that is not a letter or digit
@@ -702,7 +732,7 @@ pub(crate) fn fold(v: u64) -> (u64, u64) {
 /// High bit of each byte of `v` strictly between `lo` and `hi` (both below 128).
 fn between(v: u64, lo: u8, hi: u8) -> u64 {
     let low = v & LOW7;
-    (ONES * (127 + u64::from(hi)) - low) & !v & (low + ONES * (127 - u64::from(lo))) & HIGH
+    (ONES * (127 + u64::from(hi)) - low) & !v & (low + ONES * (127 - u64::from(lo))) & HIGH_BITS
 }
 
 /// The high bit of byte `j` of `lanes` (its only possible bit) as bit `j` of the result.
@@ -747,11 +777,34 @@ mod tests {
                 assert_eq!(bit(text.id()), class::is(b, class::ID), "{b:#x}");
                 assert_eq!(bit(text.marks()), MARKS.contains(&b), "{b:#x}");
                 assert_eq!(bit(text.kind(OPS)), b"=:>,".contains(&b), "{b:#x}");
+                assert_eq!(bit(text.kind(HIGH)), b >= 0x80, "{b:#x}");
                 let folded = if b.is_ascii_alphanumeric() { b.to_ascii_lowercase() } else { 0 };
                 assert_eq!(text.folded[i], folded);
             }
             assert_eq!(text.has_wide(), bytes.iter().any(|&b| b >= 0xE0));
             assert_eq!(text.next_digit(0), bytes.iter().position(u8::is_ascii_digit));
+        }
+    }
+
+    /// The name starts are exactly the ASCII capitals and bytes of `0x80` and up that
+    /// follow no ASCII letter or digit and no such byte, across blocks.
+    #[test]
+    fn name_starts_are_the_capitals_and_high_bytes_after_no_word_byte() {
+        let mut seed = 21u64;
+        for len in [0, 1, 2, 63, 64, 65, 127, 128, 129, 300] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    b"Aa1 -'_Z\xc3\x84\xc5\x81\xe4(."[(seed >> 33) as usize % 15]
+                })
+                .collect();
+            let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80;
+            let expected: Vec<usize> = (0..len)
+                .filter(|&i| {
+                    (bytes[i].is_ascii_uppercase() || bytes[i] >= 0x80) && (i == 0 || !word(bytes[i - 1]))
+                })
+                .collect();
+            assert_eq!(Text::new(&bytes).name_starts().collect::<Vec<_>>(), expected, "{bytes:?}");
         }
     }
 
@@ -798,7 +851,7 @@ mod tests {
                 let (m, n) = (fold_block(&b, &mut x), fold_block_swar(&b, &mut y));
                 assert_eq!(x, y);
                 assert_eq!((m.alnum, m.digit, m.dash, m.caps, m.id), (n.alnum, n.digit, n.dash, n.caps, n.id));
-                assert_eq!((m.marks, m.ops), (n.marks, n.ops));
+                assert_eq!((m.marks, m.ops, m.high), (n.marks, n.ops, n.high));
                 assert_eq!(m.wide != 0, n.wide != 0);
             }
         }
