@@ -165,7 +165,8 @@ impl Names {
         let name = hay.get(start..end)?;
         let (&first, &last) = (name.first()?, name.last()?);
         let middle = name.get(name.len() / 2).copied().unwrap_or(0);
-        let key = (name.len() * 31 + usize::from(first) * 7 + usize::from(middle) * 3 + usize::from(last)) % Self::SLOTS;
+        let key =
+            (name.len() * 31 + usize::from(first) * 7 + usize::from(middle) * 3 + usize::from(last)) % Self::SLOTS;
         if self.slots.is_empty() {
             self.slots.resize(Self::SLOTS, None);
         }
@@ -1188,8 +1189,28 @@ mod tests {
     #[test]
     fn the_operator_mask_walk_agrees_with_next_operator() {
         let parts = [
-            "password", "=", ":", ">", ",", "\"", "'", " ", "token", "<", "/", "Secret", "-", "\n", "s3cr3tV4lue9",
-            "==", "apiKey", "(", ")", "x", "=>", ":=",
+            "password",
+            "=",
+            ":",
+            ">",
+            ",",
+            "\"",
+            "'",
+            " ",
+            "token",
+            "<",
+            "/",
+            "Secret",
+            "-",
+            "\n",
+            "s3cr3tV4lue9",
+            "==",
+            "apiKey",
+            "(",
+            ")",
+            "x",
+            "=>",
+            ":=",
         ];
         let mut seed = 5u64;
         for len in [0, 1, 10, 40, 90, 300] {

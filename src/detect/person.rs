@@ -742,4 +742,3 @@ fn article_before(text: &[u8], start: usize) -> bool {
     }
     text.get(s..end).is_some_and(|w| ARTICLES.iter().any(|a| w.eq_ignore_ascii_case(a)))
 }
-

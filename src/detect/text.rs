@@ -132,7 +132,8 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            let kinds = [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks, masks.ops, masks.high];
+            let kinds =
+                [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks, masks.ops, masks.high];
             for (kind, mask) in kinds.into_iter().enumerate() {
                 if let Some(m) = text.masks.get_mut(kind * blocks + i) {
                     *m = mask;
@@ -244,7 +245,10 @@ impl<'a> Text<'a> {
                 let mut rest = marked;
                 while rest != 0 {
                     let j = rest.trailing_zeros();
-                    let mark = chunk.get(j as usize).map_or(7, |&b| usize::from(MARK_INDEX[usize::from(b)]));
+                    let mark = chunk
+                        .get(j as usize)
+                        .and_then(|&b| MARK_INDEX.get(usize::from(b)))
+                        .map_or(7, |&m| usize::from(m));
                     if let Some(w) = words.get_mut(mark) {
                         *w |= 1 << j;
                     }
@@ -800,9 +804,7 @@ mod tests {
                 .collect();
             let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80;
             let expected: Vec<usize> = (0..len)
-                .filter(|&i| {
-                    (bytes[i].is_ascii_uppercase() || bytes[i] >= 0x80) && (i == 0 || !word(bytes[i - 1]))
-                })
+                .filter(|&i| (bytes[i].is_ascii_uppercase() || bytes[i] >= 0x80) && (i == 0 || !word(bytes[i - 1])))
                 .collect();
             assert_eq!(Text::new(&bytes).name_starts().collect::<Vec<_>>(), expected, "{bytes:?}");
         }
