@@ -30,8 +30,9 @@ pub struct Text<'a> {
     masks: Vec<u64>,
     /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
     each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
-    /// Some byte is `0xE0` or more: the lead of a three- or four-byte character.
-    wide: bool,
+    /// Some byte is `0xE0` or more (the lead of a three- or four-byte character):
+    /// found when first asked, in the blocks with a byte of `0x80` and up.
+    wide: std::cell::OnceCell<bool>,
     /// [`Text::numeric_runs`], found when first asked.
     numeric: std::cell::OnceCell<Vec<super::numeric::NumericRun>>,
     /// [`Text::long_runs`], found when first asked.
@@ -57,7 +58,6 @@ struct Masks {
     dash: u64,
     caps: u64,
     id: u64,
-    wide: u64,
     marks: u64,
     ops: u64,
     high: u64,
@@ -117,11 +117,10 @@ impl<'a> Text<'a> {
             blocks,
             masks: vec![0; blocks * KINDS],
             each_mark: std::cell::OnceCell::new(),
-            wide: false,
+            wide: std::cell::OnceCell::new(),
             numeric: std::cell::OnceCell::new(),
             long: std::cell::OnceCell::new(),
         };
-        let mut wide = 0u64;
         for (i, (out, block)) in text.folded.chunks_exact_mut(64).zip(bytes.chunks(64)).enumerate() {
             let masks = match <&[u8; 64]>::try_from(block) {
                 Ok(full) => fold_block(full, out),
@@ -139,9 +138,7 @@ impl<'a> Text<'a> {
                     *m = mask;
                 }
             }
-            wide |= masks.wide;
         }
-        text.wide = wide != 0;
         text
     }
 
@@ -212,7 +209,13 @@ impl<'a> Text<'a> {
 
     /// Whether some character of three or four UTF-8 bytes is in the text.
     pub fn has_wide(&self) -> bool {
-        self.wide
+        *self.wide.get_or_init(|| {
+            // Most texts have no byte of 0x80 and up, or the lead of a wide character
+            // early: the blocks without one are passed over by their mask.
+            let high = self.kind(HIGH);
+            let blocks = self.bytes.chunks(64).zip(high);
+            blocks.filter(|(_, &h)| h != 0).any(|(chunk, _)| chunk.iter().any(|&b| b >= 0xE0))
+        })
     }
 
     /// The folded copy: letters to lower case, other bytes but digits to 0, padded.
@@ -502,8 +505,7 @@ pub(crate) fn halves(chunk: &[u8]) -> (u64, u64) {
 #[inline(always)]
 fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     use core::arch::wasm32::{
-        i8x16_eq, i8x16_lt, i8x16_splat, u64x2, u8x16_bitmask, u8x16_ge, u8x16_splat, u8x16_sub, v128, v128_and,
-        v128_or,
+        i8x16_eq, i8x16_lt, i8x16_splat, u64x2, u8x16_bitmask, u8x16_splat, u8x16_sub, v128, v128_and, v128_or,
     };
     // The bytes of `v` from `lo` to `lo + n - 1`: an unsigned `v - lo < n` written as a
     // signed compare (adding 0x80 moves unsigned order to signed), which V8 lowers to
@@ -526,7 +528,6 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
             v128_or(i8x16_eq(v, u8x16_splat(b'.')), i8x16_eq(v, u8x16_splat(b'+'))),
         );
         let id = v128_or(caps, v128_or(minus, marks));
-        let wide = u8x16_ge(v, u8x16_splat(0xE0));
         let lanes = v128_and(lower, keep);
         let (lo, hi) =
             (core::arch::wasm32::u64x2_extract_lane::<0>(lanes), core::arch::wasm32::u64x2_extract_lane::<1>(lanes));
@@ -542,7 +543,6 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.dash |= u64::from(u8x16_bitmask(dash)) << shift;
         masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
         masks.id |= u64::from(u8x16_bitmask(id)) << shift;
-        masks.wide |= u64::from(u8x16_bitmask(wide)) << shift;
         let is = |b: u8| i8x16_eq(v, u8x16_splat(b));
         let [c, s, a, e, t, d] = MARKS;
         let colon_equals = v128_or(is(c), is(e));
@@ -576,7 +576,7 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
 fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     use core::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_cvtsi128_si64, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128, _mm_srli_si128,
+        _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_srli_si128,
     };
     // Signed byte compares: a byte of 0x80 or more is negative, below every ASCII bound.
     let within = |v: __m128i, lo: u8, hi: u8| {
@@ -596,8 +596,6 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         let caps = _mm_or_si128(within(v, b'A', b'Z'), digit);
         let marks = _mm_or_si128(is(v, b' '), _mm_or_si128(is(v, b'.'), is(v, b'+')));
         let id = _mm_or_si128(caps, _mm_or_si128(minus, marks));
-        // 0xE0 and up: -32 to -1 as signed bytes.
-        let wide = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(-33)), _mm_cmplt_epi8(v, _mm_setzero_si128()));
         let lanes = _mm_and_si128(lower, keep);
         let (lo, hi) = (_mm_cvtsi128_si64(lanes), _mm_cvtsi128_si64(_mm_srli_si128::<8>(lanes)));
         if let Some(dst) = out.get_mut(..8) {
@@ -612,7 +610,6 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.dash |= bitmask(dash) << shift;
         masks.caps |= bitmask(caps) << shift;
         masks.id |= bitmask(id) << shift;
-        masks.wide |= bitmask(wide) << shift;
         let [c, s, a, e, t, d] = MARKS;
         let colon_equals = _mm_or_si128(is(v, c), is(v, e));
         let marked = _mm_or_si128(
@@ -662,7 +659,6 @@ fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.caps |= gather(caps) << shift;
         let marks = [b' ', b'.', b'-', b'+'].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.id |= gather(caps | marks) << shift;
-        masks.wide |= v & (v << 1) & (v << 2) & HIGH_BITS;
         let marked = MARKS.iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
         masks.marks |= gather(marked) << shift;
         let ops = [b'=', b':', b'>', b','].iter().fold(0, |m, &b| m | between(v, b - 1, b + 1));
@@ -854,7 +850,6 @@ mod tests {
                 assert_eq!(x, y);
                 assert_eq!((m.alnum, m.digit, m.dash, m.caps, m.id), (n.alnum, n.digit, n.dash, n.caps, n.id));
                 assert_eq!((m.marks, m.ops, m.high), (n.marks, n.ops, n.high));
-                assert_eq!(m.wide != 0, n.wide != 0);
             }
         }
     }
