@@ -114,7 +114,8 @@ enum Matcher {
 #[derive(Debug, Clone)]
 enum CompiledGate {
     Always,
-    /// A literal the text must contain; its searcher is built once, with the engine.
+    /// A literal the text must contain: looked for at the mask of one of its marks
+    /// (`Text::contains`), else by `memmem`.
     Contains(&'static [u8]),
     /// The slot of this rule's prefixes in the engine's start index.
     Prefix(usize),

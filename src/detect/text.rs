@@ -94,17 +94,12 @@ pub(crate) enum Mark {
 }
 
 impl Mark {
-    /// The mark of byte `b`, if it has one.
+    /// The marks in the order of [`MARKS`] (a test holds the two to it).
+    const ALL: [Mark; MARKS.len()] = [Mark::Colon, Mark::Slash, Mark::At, Mark::Equals, Mark::Tilde, Mark::Dot];
+
+    /// The mark of byte `b`, if it has one (by [`MARK_INDEX`]).
     pub(crate) fn of(b: u8) -> Option<Mark> {
-        match b {
-            b':' => Some(Mark::Colon),
-            b'/' => Some(Mark::Slash),
-            b'@' => Some(Mark::At),
-            b'=' => Some(Mark::Equals),
-            b'~' => Some(Mark::Tilde),
-            b'.' => Some(Mark::Dot),
-            _ => None,
-        }
+        MARK_INDEX.get(usize::from(b)).and_then(|&i| Mark::ALL.get(usize::from(i))).copied()
     }
 }
 
@@ -186,20 +181,13 @@ impl<'a> Text<'a> {
     pub(crate) fn name_starts(&self) -> impl Iterator<Item = usize> + '_ {
         let (alnum, caps, digit, high) = (self.alnum(), self.caps(), self.digit(), self.kind(HIGH));
         let mut carry = 0u64;
-        let mut block = 0usize;
-        let mut mask = 0u64;
-        std::iter::from_fn(move || loop {
-            if mask != 0 {
-                let at = (block - 1) * 64 + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                return Some(at);
-            }
+        offsets(move |block| {
             let at = |m: &[u64]| m.get(block).copied();
             let (a, c, d, h) = (at(alnum)?, at(caps)?, at(digit)?, at(high)?);
             let word = a | h;
-            mask = ((c & !d) | h) & !((word << 1) | carry);
+            let starts = ((c & !d) | h) & !((word << 1) | carry);
             carry = word >> 63;
-            block += 1;
+            Some(starts)
         })
     }
 
@@ -459,16 +447,22 @@ impl<'a> Text<'a> {
 
 /// The set bits of masks of 64 bits each, as offsets, left to right.
 pub(crate) fn bits(masks: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    let mut block = 0usize;
-    let mut mask = masks.first().copied().unwrap_or(0);
+    offsets(move |block| masks.get(block).copied())
+}
+
+/// The set bits of the masks `mask_of` gives for blocks 0, 1, … (until it gives
+/// none), as offsets, left to right.
+fn offsets(mut mask_of: impl FnMut(usize) -> Option<u64>) -> impl Iterator<Item = usize> {
+    // `block` is the next block to ask for; `mask` what is left of the one before it.
+    let (mut block, mut mask) = (0usize, 0u64);
     std::iter::from_fn(move || loop {
         if mask != 0 {
-            let at = block * 64 + mask.trailing_zeros() as usize;
+            let at = (block - 1) * 64 + mask.trailing_zeros() as usize;
             mask &= mask - 1;
             return Some(at);
         }
+        mask = mask_of(block)?;
         block += 1;
-        mask = *masks.get(block)?;
     })
 }
 
@@ -668,43 +662,12 @@ fn fold_block_swar(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     masks
 }
 
-/// Byte classes as a table, the definitions the block masks are tested against (the
-/// finders read the masks).
+/// A byte of a written identifier number: a digit, an ASCII capital, or a separator
+/// written inside identifiers (space, `.`, `-`, `+`); the definition the `ID` mask is
+/// tested against.
 #[cfg(test)]
-pub(crate) mod class {
-    /// A digit, an ASCII capital, or a separator written inside identifiers: space,
-    /// `.`, `-`, `+`.
-    pub const ID: u8 = 2;
-    /// An ASCII digit.
-    pub const DIGIT: u8 = 4;
-
-    /// The classes of each byte value.
-    #[allow(clippy::indexing_slicing)] // `b` counts to 255 in a table of 256
-    pub static TABLE: [u8; 256] = {
-        let mut table = [0u8; 256];
-        let mut b = 0;
-        while b < 256 {
-            let c = b as u8;
-            let digit = c.is_ascii_digit();
-            let mut class = 0;
-            if digit || c.is_ascii_uppercase() || matches!(c, b' ' | b'.' | b'-' | b'+') {
-                class |= ID;
-            }
-            if digit {
-                class |= DIGIT;
-            }
-            table[b] = class;
-            b += 1;
-        }
-        table
-    };
-
-    /// Whether `b` is in `class`.
-    #[inline(always)]
-    #[allow(clippy::indexing_slicing)] // a byte indexes a table of 256
-    pub fn is(b: u8, class: u8) -> bool {
-        TABLE[usize::from(b)] & class != 0
-    }
+fn id_byte(b: u8) -> bool {
+    b.is_ascii_digit() || b.is_ascii_uppercase() || b" .-+".contains(&b)
 }
 
 /// The bytes a run is made of ([`Text::run_around`], [`Text::digit_runs`]): identifier
@@ -774,7 +737,7 @@ mod tests {
                 assert_eq!(bit(text.digit()), b.is_ascii_digit(), "{b:#x}");
                 assert_eq!(bit(text.dash()), b == b'_' || b == b'-', "{b:#x}");
                 assert_eq!(bit(text.caps()), b.is_ascii_uppercase() || b.is_ascii_digit(), "{b:#x}");
-                assert_eq!(bit(text.id()), class::is(b, class::ID), "{b:#x}");
+                assert_eq!(bit(text.id()), id_byte(b), "{b:#x}");
                 assert_eq!(bit(text.marks()), MARKS.contains(&b), "{b:#x}");
                 assert_eq!(bit(text.kind(OPS)), b"=:>,".contains(&b), "{b:#x}");
                 assert_eq!(bit(text.kind(HIGH)), b >= 0x80, "{b:#x}");
@@ -855,15 +818,6 @@ mod tests {
     }
 
     #[test]
-    fn class_table_matches_its_definitions() {
-        for b in 0..=255u8 {
-            let digit = b.is_ascii_digit();
-            assert_eq!(class::is(b, class::DIGIT), digit);
-            assert_eq!(class::is(b, class::ID), digit || b.is_ascii_uppercase() || b" .-+".contains(&b), "{b:#x}");
-        }
-    }
-
-    #[test]
     fn lanes_classify_every_byte() {
         for b in 0..=255u8 {
             let lanes = alnum(u64::from_le_bytes([b, b'a', 0xff, b, b'0', b' ', b'Z', b]));
@@ -899,7 +853,7 @@ mod tests {
                         if class == 0 {
                             b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
                         } else {
-                            class::is(b, class::ID)
+                            id_byte(b)
                         }
                     };
                     for min in [1, 5, 9, 25, 64] {
