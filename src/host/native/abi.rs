@@ -293,6 +293,39 @@ impl ConfigHandle {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Filter(*mut c_void);
 
+/// Envoy's scheduler for one filter, owned by the module: committed at most once, and
+/// deleted when dropped. Envoy posts a committed event to the filter's worker and drops
+/// it if the filter is gone by then (its post holds the filter weakly, not the
+/// scheduler).
+struct Scheduler(*mut c_void);
+
+// SAFETY: the header makes the scheduler for use from any thread ("dispatch HTTP filter
+// operations from any thread"); it is moved to at most one other thread, used once and
+// deleted there.
+unsafe impl Send for Scheduler {}
+
+impl Scheduler {
+    /// A scheduler for the live filter `filter`, if Envoy gives one.
+    fn new(filter: *mut c_void) -> Option<Scheduler> {
+        // SAFETY: live filter pointer; we own the returned scheduler.
+        let scheduler = unsafe { envoy_dynamic_module_callback_http_filter_scheduler_new(filter) };
+        (!scheduler.is_null()).then_some(Scheduler(scheduler))
+    }
+
+    /// Posts `event_id` to the filter's worker; the scheduler is deleted after.
+    fn commit(self, event_id: u64) {
+        // SAFETY: the scheduler is ours and not deleted yet (`drop` deletes it, after).
+        unsafe { envoy_dynamic_module_callback_http_filter_scheduler_commit(self.0, event_id) }
+    }
+}
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        // SAFETY: ours, deleted once: only here.
+        unsafe { envoy_dynamic_module_callback_http_filter_scheduler_delete(self.0) }
+    }
+}
+
 impl Filter {
     /// Every header of a map, copied.
     pub(super) fn headers(&self, map: HeaderMap) -> Option<Vec<(String, Vec<u8>)>> {
@@ -451,18 +484,7 @@ impl Filter {
     /// Makes Envoy call `on_http_filter_scheduled` for this filter once the current
     /// callback has returned (Envoy posts the event to this worker's dispatcher).
     pub(super) fn wake_soon(&self, event_id: u64) -> bool {
-        // SAFETY: live filter pointer; we own the returned scheduler.
-        let scheduler = unsafe { envoy_dynamic_module_callback_http_filter_scheduler_new(self.0) };
-        if scheduler.is_null() {
-            return false;
-        }
-        // SAFETY: the scheduler is ours; committed once, then deleted (Envoy's post
-        // holds the filter weakly, not the scheduler).
-        unsafe {
-            envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler, event_id);
-            envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler);
-        }
-        true
+        Scheduler::new(self.0).map(|scheduler| scheduler.commit(event_id)).is_some()
     }
 
     pub(super) fn set_filter_state(&self, key: &str, value: &[u8]) -> bool {
@@ -498,26 +520,11 @@ impl Filter {
     /// event through Envoy's scheduler, which is made for other threads). `false` if
     /// Envoy gave no scheduler or no thread could be started.
     pub(super) fn wake_after(&self, delay: std::time::Duration, event_id: u64) -> bool {
-        /// Envoy's scheduler object, owned by the module until it deletes it.
-        struct Scheduler(*mut c_void);
-        // SAFETY: the header makes the scheduler for use from any thread ("dispatch HTTP
-        // filter operations from any thread"); it is moved to one thread, used once and
-        // deleted there.
-        unsafe impl Send for Scheduler {}
-        // SAFETY: live filter pointer; we own the returned scheduler.
-        let scheduler = Scheduler(unsafe { envoy_dynamic_module_callback_http_filter_scheduler_new(self.0) });
-        if scheduler.0.is_null() {
-            return false;
-        }
+        let Some(scheduler) = Scheduler::new(self.0) else { return false };
+        // A thread that cannot start drops the scheduler unused: deleted all the same.
         let spawned = std::thread::Builder::new().name("veil-wake".into()).spawn(move || {
-            let scheduler = scheduler;
             std::thread::sleep(delay);
-            // SAFETY: the scheduler is ours and not deleted yet; Envoy posts the event
-            // to the filter's worker and drops it if the filter is gone by then.
-            unsafe {
-                envoy_dynamic_module_callback_http_filter_scheduler_commit(scheduler.0, event_id);
-                envoy_dynamic_module_callback_http_filter_scheduler_delete(scheduler.0);
-            }
+            scheduler.commit(event_id);
         });
         spawned.is_ok()
     }
