@@ -1121,6 +1121,11 @@ fn city(h: &[u8], p: usize) -> Option<usize> {
         }
         let Some(e) = word(h, q) else { break };
         let w = h.get(q..e).unwrap_or_default();
+        // A state and its postcode end the city: `Springfield IL 62704`, `Sydney NSW
+        // 2000`.
+        if state_zip(h, q).or_else(|| au_state_postcode(h, q)).is_some() {
+            break;
+        }
         if proper(h, q, e) {
             end = e;
         } else if in_list(w, &lists().city_particles)
@@ -1204,7 +1209,16 @@ fn postcode_alone(h: &[u8], p: usize) -> Option<usize> {
     if let Some(end) = pin(h, q).filter(|_| q > p) {
         return Some(end);
     }
-    uk_postcode(h, p).or_else(|| state_zip(h, p))
+    uk_postcode(h, p).or_else(|| state_zip(h, p)).or_else(|| au_state_postcode(h, p))
+}
+
+/// An Australian state or territory and its four-digit postcode (Australia Post):
+/// `NSW 2000`, `VIC 3000`, `ACT 2600`.
+fn au_state_postcode(h: &[u8], p: usize) -> Option<usize> {
+    const STATES: [&[u8]; 8] = [b"NSW", b"VIC", b"QLD", b"SA", b"WA", b"TAS", b"ACT", b"NT"];
+    let state = STATES.iter().find(|st| h.get(p..p + st.len()) == Some(st))?;
+    let q = p + state.len();
+    (byte(h, q) == b' ' && digits_at(h, q + 1, 4) && !is_word(byte(h, q + 5))).then_some(q + 5)
 }
 
 /// `SW1A 2AA`, `M20 2RT`, `LS6 2AB`.
@@ -1654,6 +1668,17 @@ mod tests {
     fn streets_of_every_locale() {
         let cases = [
             ("Lieferadresse: Hauptstraße 5, 10115 Berlin.", "Hauptstraße 5, 10115 Berlin"),
+            // Australia Post: the state or territory and the postcode after the city.
+            ("He lives at 42 Wallaby Way, Sydney NSW 2000", "42 Wallaby Way, Sydney NSW 2000"),
+            (
+                "Office: 12 Collins Street, Melbourne VIC 3000, Australia",
+                "12 Collins Street, Melbourne VIC 3000, Australia",
+            ),
+            ("ship to 5 Smith St, Perth WA 6000", "5 Smith St, Perth WA 6000"),
+            (
+                "Send it to 1600 Amphitheatre Parkway Mountain View CA 94043 please",
+                "1600 Amphitheatre Parkway Mountain View CA 94043",
+            ),
             (
                 "bitte an Berliner Str. 12a, D-60311 Frankfurt am Main schicken",
                 "Berliner Str. 12a, D-60311 Frankfurt am Main",

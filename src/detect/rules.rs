@@ -1319,7 +1319,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "ADDRESS",
         // "1600 Pennsylvania Avenue NW, Washington, DC 20500": number, 1–4 capitalised
         // words, a street suffix, optional unit, optional city, state and ZIP.
-        pattern: r"(?-u)\b\d{1,6}[A-Z]? (?:(?:[NSEW]\.? )?(?:[A-Z][a-z]+|\d{1,3}(?:st|nd|rd|th)) ){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Trl)\.?(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?(?:,? (?:Apt|Apartment|Suite|Ste|Unit|#) ?#?[A-Z0-9-]{1,6})?(?:, (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+,? (?:[A-Z]{2})(?: \d{5}(?:-\d{4})?)?)?",
+        pattern: r"(?-u)\b\d{1,6}[A-Z]? (?:(?:[NSEW]\.? )?(?:[A-Z][a-z]+|\d{1,3}(?:st|nd|rd|th)) ){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Trl)\.?(?: (?:NW|NE|SW|SE|N|S|E|W)\b)?(?:,? (?:Apt|Apartment|Suite|Ste|Unit|#) ?#?[A-Z0-9-]{1,6})?(?:, (?:[A-Z][a-z]+ ){0,2}[A-Z][a-z]+,? [A-Z]{2}\b(?: \d{5}(?:-\d{4})?\b)?)?",
         // A year is no house number ("in 2019 Oxford Street was busy"); the
         // international finder reads such a number with its context.
         validator: Validator::Code(not_a_year),
@@ -1359,7 +1359,12 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 72,
             after: 80,
         },
-        examples: &["Ship to ⟦1600 Pennsylvania Avenue NW, Washington, DC 20500⟧ please", "lives at ⟦42 Oak Street⟧ today"],
+        examples: &[
+            "Ship to ⟦1600 Pennsylvania Avenue NW, Washington, DC 20500⟧ please",
+            "lives at ⟦42 Oak Street⟧ today",
+            // A state is two capitals and a word's end: `NS` of `NSW` is none.
+            "lives at ⟦42 Wallaby Way⟧, Sydney NSW 2000",
+        ],
         negatives: &["In 2019 Oxford Street was busier than ever.", "We walked down Baker Street."],
         severity: Severity::Medium,
         ..BASE
