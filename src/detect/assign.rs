@@ -1004,6 +1004,29 @@ pub fn plausible_password(v: &[u8]) -> bool {
     v.len() >= 4 && !reference(v, true) && !placeholder(v) && !v.iter().all(|b| b.is_ascii_uppercase() || *b == b'_')
 }
 
+/// A value that prose says is a password (`my password is Summer2024!`, `mot de passe
+/// est …`): one token of 6 to 64 bytes once a sentence's end is taken off, no
+/// reference, placeholder or URL, and no word (`required`, `incorrect!`,
+/// `case-sensitive`): it has a digit, or small and capital letters and a symbol, or is
+/// six digits or more.
+pub fn prose_password(v: &[u8]) -> bool {
+    let v = v.trim_ascii();
+    let v = v.strip_suffix(b".").or_else(|| v.strip_suffix(b",")).or_else(|| v.strip_suffix(b";")).unwrap_or(v);
+    let bare = v.strip_suffix(b"!").or_else(|| v.strip_suffix(b"?")).unwrap_or(v);
+    if bare.len() < 6 || v.len() > 64 || reference(v, false) || placeholder(v) || find_folded(v, b"://").is_some() {
+        return false;
+    }
+    let letters = bare.iter().filter(|b| b.is_ascii_alphabetic() || **b >= 0x80).count();
+    let digits = bare.iter().filter(|b| b.is_ascii_digit()).count();
+    let others = bare.len() - letters - digits;
+    let mixed = bare.iter().any(u8::is_ascii_lowercase) && bare.iter().any(u8::is_ascii_uppercase);
+    match (letters, digits) {
+        (0, _) => others == 0 && digits >= 6,
+        (_, 0) => others > 0 && mixed,
+        _ => true,
+    }
+}
+
 /// A reference to a value held elsewhere: an environment variable, a template, a
 /// configuration path, a function call.
 fn reference(v: &[u8], quoted: bool) -> bool {

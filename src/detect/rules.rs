@@ -306,6 +306,21 @@ pub fn user_flag(t: &Text<'_>) -> bool {
     t.minuses().any(|at| t.bytes().get(at + 1) == Some(&b'u'))
 }
 
+/// Windows after the words for "password" in Japanese, Chinese and Korean: the next
+/// 96 bytes.
+pub fn password_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    const WORDS: &[&[u8]] = &[
+        "パスワード".as_bytes(),
+        "暗証番号".as_bytes(),
+        "密码".as_bytes(),
+        "密碼".as_bytes(),
+        "口令".as_bytes(),
+        "비밀번호".as_bytes(),
+        "암호".as_bytes(),
+    ];
+    keyword_windows(t, WORDS, |at, _| (at, at + 96))
+}
+
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
 /// `出生日期`, `出生年月日`, `生日`, `생년월일`, `생일`): the next 40 bytes.
 pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -1058,6 +1073,104 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ..BASE
     },
     BuiltinRule {
+        // `my password is Summer2024!`, `Mein Passwort lautet …`: a password said in
+        // prose, in the languages of the gateway's users. A copula (or `changed to`)
+        // after the word, up to four words between; the value is one token that is no
+        // word (`assign::prose_password`). Colons and `=` are the assignment reader's.
+        id: "secret.password_prose.v1",
+        category: "PASSWORD",
+        pattern: concat!(
+            r#"(?i-u)(?:\b(?:password|passwd|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|"#,
+            r#"wachtwoord|mot[ \t]+de[ \t]+passe|hasło|haslo|parola|lösenord|losenord|sifre)\w{0,3}"#,
+            r#"(?:[ \t]+[^\s]{1,24}){0,4}?[ \t]+"#,
+            r#"(?:(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to|is|was|ist|lautet|war|est|es|era|é|è|är|jest)"#,
+            r#"|\bsalasana\w{0,3}(?:[ \t]+[^\s]{1,24}){0,3}?[ \t]+on)"#,
+            // The value, without a sentence's `.`, `,`, `;` or `:` after it.
+            r#"[ \t]*:?[ \t]+["'`]?((?-i)[^\s"'`]{5,63}[^\s"'`.,;:])"#
+        ),
+        group: 1,
+        validator: Validator::Code(super::assign::prose_password),
+        confidence: 0.8,
+        gate: Gate::Near {
+            words: &[
+                "password",
+                "passwords",
+                "passwd",
+                "passphrase",
+                "passcode",
+                "passwort",
+                "kennwort",
+                "contraseña",
+                "contrasena",
+                "senha",
+                "wachtwoord",
+                "mot",
+                "hasło",
+                "haslo",
+                "parola",
+                "lösenord",
+                "losenord",
+                "sifre",
+                "salasana",
+                "salasanani",
+                "mypassword",
+            ],
+            before: 0,
+            after: 160,
+        },
+        examples: &[
+            "my password is ⟦Summer2024!⟧",
+            "The password for the VPN is ⟦Xk9$mPq2⟧.",
+            "Mein Passwort lautet ⟦Sommer2024!⟧",
+            "Das Kennwort ist: ⟦Xy7#abc12⟧",
+            "Mon mot de passe est ⟦Soleil#2024⟧, merci",
+            "mi contraseña es ⟦Verano2024⟧",
+            "minha senha é ⟦Praia2024!⟧",
+            "het wachtwoord is ⟦Fiets2024!⟧",
+            "moje hasło jest ⟦Lato2024!⟧",
+            "la password è ⟦Estate2024!⟧",
+            "mitt lösenord är ⟦Sommar2024!⟧",
+            "salasanani on ⟦Kesa2024!⟧",
+            "the admin password was changed to ⟦Qw7#rtY9⟧ yesterday",
+            "wifi password is '⟦hunter22⟧'",
+            "the door passcode is ⟦482913⟧",
+        ],
+        negatives: &[
+            "the password is required",
+            "Password is incorrect!",
+            "the password is case-sensitive",
+            "your password is ********",
+            "password is ${DB_PASSWORD}",
+            "the password reset link is https://example.com/reset?t=abc123",
+            "the password is at least 12 characters",
+            "Passwort ist abgelaufen",
+            "the password is the same as before",
+            "password was changed on 12/05/2024",
+            "passwords are stored as bcrypt hashes",
+        ],
+        severity: Severity::High,
+        ..BASE
+    },
+    BuiltinRule {
+        // `パスワードはSakura2024!です`, `密码是Abc12345`, `비밀번호는 Seoul2024!입니다`: the
+        // word, its topic or copula particle, then an ASCII token (the sentence goes on
+        // in the script right after it).
+        id: "secret.password_prose.cjk.v1",
+        category: "PASSWORD",
+        pattern: concat!(
+            r#"(?-u)(?:パスワード|暗証番号|密码|密碼|口令|비밀번호|암호)(?:は|が|是|为|為|는|은|:|：|[ \t])+"#,
+            r#"(?:["'`]|「)?([!#-&(-_a-~]{5,63}[!#-&(-+\-/-9<-_a-~])"#
+        ),
+        group: 1,
+        validator: Validator::Code(super::assign::prose_password),
+        confidence: 0.8,
+        gate: Gate::Windows(password_cjk_windows),
+        examples: &["パスワードは⟦Sakura2024!⟧です", "我的密码是⟦Abc12345⟧。", "비밀번호는 ⟦Seoul2024!⟧입니다"],
+        negatives: &["パスワードは必須です", "密码是必填项", "비밀번호는 8자 이상"],
+        severity: Severity::High,
+        ..BASE
+    },
+    BuiltinRule {
         id: "secret.bearer_token.v1",
         category: "BEARER_TOKEN",
         pattern: r#"(?-u)\b[Bb]earer\s+([A-Za-z0-9._~+/-]{20,}=*)"#,
@@ -1362,8 +1475,6 @@ pub const BUILTIN: &[BuiltinRule] = &[
         examples: &[
             "Ship to ⟦1600 Pennsylvania Avenue NW, Washington, DC 20500⟧ please",
             "lives at ⟦42 Oak Street⟧ today",
-            // A state is two capitals and a word's end: `NS` of `NSW` is none.
-            "lives at ⟦42 Wallaby Way⟧, Sydney NSW 2000",
         ],
         negatives: &["In 2019 Oxford Street was busier than ever.", "We walked down Baker Street."],
         severity: Severity::Medium,
