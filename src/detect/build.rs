@@ -98,10 +98,11 @@ impl Engine {
                         words: ids,
                         before,
                         after,
-                        keep: match (builtin.assignment, builtin.flag) {
-                            (true, _) => KeywordTest::Assignment,
-                            (false, true) => KeywordTest::Flag,
-                            (false, false) => KeywordTest::Any,
+                        keep: match (builtin.assignment, builtin.flag, builtin.sentence) {
+                            (true, _, _) => KeywordTest::Assignment,
+                            (false, true, _) => KeywordTest::Flag,
+                            (false, false, true) => KeywordTest::Sentence,
+                            (false, false, false) => KeywordTest::Any,
                         },
                     }
                 }

@@ -150,6 +150,9 @@ enum KeywordTest {
     Assignment,
     /// The keyword is part of a command-line flag (`BuiltinRule::flag`).
     Flag,
+    /// Blanks and then a byte of a word follow the keyword on its line
+    /// (`BuiltinRule::sentence`).
+    Sentence,
 }
 
 impl KeywordTest {
@@ -166,6 +169,15 @@ impl KeywordTest {
                 let rest = after.get(word..).unwrap_or_default();
                 let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
                 (start > 0 && text.get(start - 1) == Some(&b'-')) || (blanks > 0 && rest.get(blanks) == Some(&b'-'))
+            }
+            KeywordTest::Sentence => {
+                // Past the keyword's letters (any script), blanks, then no white space
+                // and no `=` or `:`.
+                let after = text.get(start..).unwrap_or_default();
+                let word = after.iter().position(|&b| !(b.is_ascii_alphanumeric() || b >= 0x80)).unwrap_or(after.len());
+                let rest = after.get(word..).unwrap_or_default();
+                let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+                blanks > 0 && rest.get(blanks).is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b':'))
             }
         }
     }

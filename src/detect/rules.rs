@@ -394,6 +394,10 @@ pub struct BuiltinRule {
     /// with a `-` just before it (`--password`, `--db-password`) or blanks and a `-`
     /// after it (`sshpass -p`).
     pub flag: bool,
+    /// With a `Near` gate: skip a keyword unless it begins a sentence's clause, with
+    /// blanks and then a word after it on its line (`password is …`), not an operator
+    /// (`password = …`, `password_min_length: …`: the assignment reader's).
+    pub sentence: bool,
     /// The policy's `internal_domains` extend this rule (its pattern is built with
     /// them; `pattern` is empty).
     pub domains: Option<Domains>,
@@ -551,6 +555,7 @@ pub const BASE: BuiltinRule = BuiltinRule {
     context: None,
     assignment: false,
     flag: false,
+    sentence: false,
     domains: None,
     finder: None,
     examples: &[],
@@ -600,6 +605,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -624,6 +630,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&SSN_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: Some(find_ssn),
         examples: &[],
@@ -648,6 +655,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PHONE_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -672,6 +680,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PHONE_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -699,6 +708,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&CARD_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
     },
     BuiltinRule {
@@ -715,6 +725,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -734,6 +745,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -753,6 +765,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -772,6 +785,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -792,6 +806,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -811,6 +826,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -830,6 +846,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -849,6 +866,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -869,6 +887,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[
@@ -892,6 +911,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[
@@ -922,6 +942,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -1012,6 +1033,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // Every match has its keyword in a flag: a `password` elsewhere (`db_password =`,
         // `password_min_length:`) opens no window.
         flag: true,
+        sentence: false,
         examples: &[
             "command: [\"redis-server\", \"--requirepass\", \"⟦Sunset_maple.27⟧\"]",
             "redis-server --requirepass ⟦Harbor-copper_52⟧",
@@ -1082,9 +1104,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: concat!(
             r#"(?i-u)(?:\b(?:password|passwd|passphrase|passcode|passwort|kennwort|contraseña|contrasena|senha|"#,
             r#"wachtwoord|mot[ \t]+de[ \t]+passe|hasło|haslo|parola|lösenord|losenord|sifre)\w{0,3}"#,
-            r#"(?:[ \t]+[^\s]{1,24}){0,4}?[ \t]+"#,
+            r#"(?:[ \t]+[^\s=:]{1,24}){0,4}?[ \t]+"#,
             r#"(?:(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to|is|was|ist|lautet|war|est|es|era|é|è|är|jest)"#,
-            r#"|\bsalasana\w{0,3}(?:[ \t]+[^\s]{1,24}){0,3}?[ \t]+on)"#,
+            r#"|\bsalasana\w{0,3}(?:[ \t]+[^\s=:]{1,24}){0,3}?[ \t]+on)"#,
             // The value, without a sentence's `.`, `,`, `;` or `:` after it.
             r#"[ \t]*:?[ \t]+["'`]?((?-i)[^\s"'`]{5,63}[^\s"'`.,;:])"#
         ),
@@ -1118,6 +1140,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 160,
         },
+        sentence: true,
         examples: &[
             "my password is ⟦Summer2024!⟧",
             "The password for the VPN is ⟦Xk9$mPq2⟧.",
@@ -1186,6 +1209,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -1205,6 +1229,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&IBAN_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &[],
@@ -1224,6 +1249,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&MAC_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: None,
         examples: &["mac ⟦3c:22:fb:1a:9e:07⟧", "Cisco: ⟦0012.3456.789A⟧ on Gi0/1", "hwaddr ⟦3C-22-FB-1A-9E-07⟧"],
@@ -1249,6 +1275,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: Some(&PRIVATE_IP_CONTEXT),
         assignment: false,
         flag: false,
+        sentence: false,
         domains: None,
         finder: Some(find_private_ipv4),
         examples: &[],
@@ -1269,6 +1296,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         context: None,
         assignment: false,
         flag: false,
+        sentence: false,
         domains: Some(Domains { pattern: internal_url_pattern, keywords: &[] }),
         finder: None,
         examples: &[

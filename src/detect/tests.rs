@@ -481,6 +481,42 @@ fn flag_keywords_change_nothing() {
     assert!(count > 40, "{count}");
 }
 
+/// A `Near` rule that keeps only keywords that a clause goes on after finds what it
+/// finds around every keyword: on the corpus, the catalog's examples, and passwords
+/// said every way, in words and with operators and punctuation around the word.
+#[cfg(not(target_family = "wasm"))]
+#[test]
+fn sentence_keywords_change_nothing() {
+    let kept = engine();
+    let mut every = engine();
+    let mut sentences = 0;
+    for rule in &mut every.rules {
+        if let CompiledGate::Near { keep: keep @ KeywordTest::Sentence, .. } = &mut rule.gate {
+            *keep = KeywordTest::Any;
+            sentences += 1;
+        }
+    }
+    assert!(sentences > 0);
+    let mut texts = corpus_texts();
+    texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
+    for word in ["password", "Passwort", "PASSWORD", "passwords", "mot de passe", "hasło", "salasanani", "senha"] {
+        for between in
+            [" ", "  ", "\t", " (for vpn) ", " for the VPN ", ": ", "=", " = ", "_min: ", "\n", " - ", " \" "]
+        {
+            for copula in ["is", "ist", "was changed to", "on", "é", "lautet:", "est"] {
+                texts.push(format!("the {word}{between}{copula} Kq7vR2xm-11 now, {word}{between}Zt5#pLm2Q"));
+            }
+        }
+    }
+    let mut count = 0;
+    for text in &texts {
+        let found = kept.scan(text.as_bytes());
+        assert_eq!(found, every.scan(text.as_bytes()), "{text}");
+        count += found.iter().filter(|f| kept.rules[f.rule].id == "secret.password_prose.v1").count();
+    }
+    assert!(count > 40, "{count}");
+}
+
 /// The prefilter of rules that share windows only skips searches that find nothing:
 /// on every example and negative of the catalog, alone and all in one text (many
 /// windows of every group), findings are those of the same rules without it.
