@@ -612,6 +612,37 @@ pub const BUILTIN: &[BuiltinRule] = &[
         negatives: &[],
     },
     BuiltinRule {
+        // `jane dot doe at example dot com`, `jane [at] example [dot] org`: an address
+        // written so that it dodges an `@` search. Gated by the word `dot`; the domain
+        // must end in a common top-level domain, so prose with `at` and `dot` in it
+        // is not one. (`jane(at)example.org`, with no `dot`, is not read.)
+        id: "pii.email.obfuscated.v1",
+        category: "EMAIL",
+        pattern: concat!(
+            r"(?i-u)\b[a-z0-9_%+-]+(?:(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|[ \t]+dot[ \t]+|\.)[a-z0-9_%+-]+)*",
+            r"(?:\s*[\[({<]\s*at\s*[\])}>]\s*|[ \t]+at[ \t]+)",
+            r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|[ \t]+dot[ \t]+|\.)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*",
+            r"(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|[ \t]+dot[ \t]+|\.)",
+            r"(?:com|org|net|edu|gov|mil|int|io|co|ai|dev|app|info|biz|me|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|pt|br|mx|ar|ca|au|nz|jp|cn|kr|in|sg|hk|tw|ru|tr|za|ie|il|cz|gr|hu|ro)\b"
+        ),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["dot"], before: 96, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "write to ⟦jane dot doe at example dot com⟧ please",
+            "Kontakt: ⟦jane [at] example [dot] org⟧",
+            "mail ⟦j.doe (at) mail (dot) example (dot) co (dot) uk⟧ for access",
+            "⟦JANE AT EXAMPLE DOT COM⟧",
+        ],
+        negatives: &[
+            "look at the example dot com website",
+            "the meeting is at noon, dot the i's",
+            "a dot at the end of the line",
+            "jane at example dot unknowntld",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
         id: "pii.ssn.v1",
         category: "SSN",
         pattern: r"(?-u)\b\d{3}-\d{2}-\d{4}\b",
@@ -1337,6 +1368,28 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 48,
         },
+        ..BASE
+    },
+    BuiltinRule {
+        // A hospital's medical record number (`MRN 00234567`, `Medical record number:
+        // 4829130`, `patient ID MR4829130`): six to ten digits, up to three capitals
+        // before them, after the words that name it (HIPAA's identifiers list it).
+        id: "pii.health_id.mrn.v1",
+        category: "HEALTH_ID",
+        pattern: concat!(
+            r"(?i-u)\b(?:mrn|medical[ \t]+record(?:[ \t]+(?:number|no\.?|#))?|patient[ \t]+(?:id|number|no\.?|#))",
+            r"[^\n\d]{0,16}?\b((?-i:[A-Z]{0,3})\d{6,10})\b"
+        ),
+        group: 1,
+        confidence: 0.8,
+        gate: Gate::Near { words: &["mrn", "medical", "patient"], before: 0, after: 64 },
+        severity: Severity::High,
+        examples: &[
+            "Patient John Smith, MRN ⟦00234567⟧, diagnosed with type 2 diabetes",
+            "Medical record number: ⟦4829130⟧",
+            "patient ID ⟦MR4829130⟧ was discharged",
+        ],
+        negatives: &["MRN pending", "patient 12 in room 4", "medical record 2024 review", "patient ID: unknown"],
         ..BASE
     },
     BuiltinRule {
