@@ -632,6 +632,12 @@ fn compound(h: &[u8], s: usize, e: usize) -> Option<usize> {
     })
 }
 
+/// Whether `h[s..e]` is a street's compound name (`Hauptstraße`, `Coolsingel`,
+/// `Drottninggatan`): for the person matcher, which leaves such runs alone.
+pub(super) fn street_compound(h: &[u8], s: usize, e: usize) -> bool {
+    compound(h, s, e).is_some()
+}
+
 /// Skips spaces and tabs forward.
 fn blanks(h: &[u8], mut i: usize) -> usize {
     while matches!(byte(h, i), b' ' | b'\t') {

@@ -1735,8 +1735,16 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "Ik heet ⟦Joost de Vries⟧ en werk hier",
             "rozmawiałem z ⟦Tomaszem Nowakiem⟧ o tym",
             "my name is ⟦Dan⟧ and",
+            "gebeld door ⟦Jan Vanderlaan⟧ gisteren",
+            "scored by ⟦Virgil van Dijk⟧",
         ],
-        negatives: &["Will it rain? Mark the date.", "Take Baker Street to Park Lane", "Rue Victor Hugo"],
+        negatives: &[
+            "Will it rain? Mark the date.",
+            "Take Baker Street to Park Lane",
+            "Rue Victor Hugo",
+            "Het kantoor ligt aan De Coolsingel in Rotterdam.",
+            "We zitten aan De Keizersgracht.",
+        ],
         ..BASE
     },
     BuiltinRule {
