@@ -439,24 +439,41 @@ fn assignment_windows_change_nothing() {
     assert!(count > 300, "{count}");
 }
 
+/// Holds the `Near` rules that keep only the keyword hits `kind` passes to what they
+/// find around every hit: on the corpus, the catalog's examples and `more`. Returns how
+/// many findings `rule` made.
+#[cfg(not(target_family = "wasm"))]
+fn kept_keywords_change_nothing(kind: KeywordTest, more: Vec<String>, rule: &str) -> usize {
+    let kept = engine();
+    let mut every = engine();
+    let mut keeping = 0;
+    for r in &mut every.rules {
+        if let CompiledGate::Near { keep, .. } = &mut r.gate {
+            if *keep == kind {
+                *keep = KeywordTest::Any;
+                keeping += 1;
+            }
+        }
+    }
+    assert!(keeping > 0);
+    let mut texts = corpus_texts();
+    texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
+    texts.extend(more);
+    let mut count = 0;
+    for text in &texts {
+        let found = kept.scan(text.as_bytes());
+        assert_eq!(found, every.scan(text.as_bytes()), "{text}");
+        count += found.iter().filter(|f| kept.rules[f.rule].id == rule).count();
+    }
+    count
+}
+
 /// A `Near` rule that keeps only keywords in command-line flags finds what it finds
-/// around every keyword: on the corpus, the catalog's examples, and flags written
-/// every way the rule takes them.
+/// around every keyword, with flags written every way the rule takes them.
 #[cfg(not(target_family = "wasm"))]
 #[test]
 fn flag_keywords_change_nothing() {
-    let kept = engine();
-    let mut every = engine();
-    let mut flagged = 0;
-    for rule in &mut every.rules {
-        if let CompiledGate::Near { keep: keep @ KeywordTest::Flag, .. } = &mut rule.gate {
-            *keep = KeywordTest::Any;
-            flagged += 1;
-        }
-    }
-    assert!(flagged > 0);
-    let mut texts = corpus_texts();
-    texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
+    let mut texts = Vec::new();
     for flag in [
         "--password",
         "--PASSWD",
@@ -472,33 +489,17 @@ fn flag_keywords_change_nothing() {
             texts.push(format!("run {flag}{sep}Kq7vR2xm-11 now; password = Kq7vR2xm-12, db_password: x"));
         }
     }
-    let mut count = 0;
-    for text in &texts {
-        let found = kept.scan(text.as_bytes());
-        assert_eq!(found, every.scan(text.as_bytes()), "{text}");
-        count += found.iter().filter(|f| kept.rules[f.rule].id == "secret.cli_password.flag.v1").count();
-    }
+    let count = kept_keywords_change_nothing(KeywordTest::Flag, texts, "secret.cli_password.flag.v1");
     assert!(count > 40, "{count}");
 }
 
 /// A `Near` rule that keeps only keywords that a clause goes on after finds what it
-/// finds around every keyword: on the corpus, the catalog's examples, and passwords
-/// said every way, in words and with operators and punctuation around the word.
+/// finds around every keyword, with passwords said every way, in words and with
+/// operators and punctuation around the word.
 #[cfg(not(target_family = "wasm"))]
 #[test]
 fn sentence_keywords_change_nothing() {
-    let kept = engine();
-    let mut every = engine();
-    let mut sentences = 0;
-    for rule in &mut every.rules {
-        if let CompiledGate::Near { keep: keep @ KeywordTest::Sentence, .. } = &mut rule.gate {
-            *keep = KeywordTest::Any;
-            sentences += 1;
-        }
-    }
-    assert!(sentences > 0);
-    let mut texts = corpus_texts();
-    texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
+    let mut texts = Vec::new();
     for word in ["password", "Passwort", "PASSWORD", "passwords", "mot de passe", "hasło", "salasanani", "senha"] {
         for between in
             [" ", "  ", "\t", " (for vpn) ", " for the VPN ", ": ", "=", " = ", "_min: ", "\n", " - ", " \" "]
@@ -508,12 +509,7 @@ fn sentence_keywords_change_nothing() {
             }
         }
     }
-    let mut count = 0;
-    for text in &texts {
-        let found = kept.scan(text.as_bytes());
-        assert_eq!(found, every.scan(text.as_bytes()), "{text}");
-        count += found.iter().filter(|f| kept.rules[f.rule].id == "secret.password_prose.v1").count();
-    }
+    let count = kept_keywords_change_nothing(KeywordTest::Sentence, texts, "secret.password_prose.v1");
     assert!(count > 40, "{count}");
 }
 
