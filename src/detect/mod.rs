@@ -150,8 +150,8 @@ enum KeywordTest {
     Assignment,
     /// The keyword is part of a command-line flag (`BuiltinRule::flag`).
     Flag,
-    /// Blanks and then a byte of a word follow the keyword on its line
-    /// (`BuiltinRule::sentence`).
+    /// Blanks follow the keyword's letters on its line, then a byte that is no white
+    /// space, `=` or `:` (`BuiltinRule::sentence`).
     Sentence,
 }
 
