@@ -1005,13 +1005,12 @@ pub fn plausible_password(v: &[u8]) -> bool {
 }
 
 /// A value that prose says is a password (`my password is Summer2024!`, `mot de passe
-/// est …`): one token of 6 to 64 bytes once a sentence's end is taken off, no
-/// reference, placeholder or URL, and no word (`required`, `incorrect!`,
-/// `case-sensitive`): it has a digit, or small and capital letters and a symbol, or is
-/// six digits or more.
+/// est …`): one token of 6 to 64 bytes (the rules' patterns leave a sentence's `.`, `,`,
+/// `;` or `:` after it out), at least 6 without a final `!` or `?`, no reference,
+/// placeholder or URL, and no word (`required`, `incorrect!`, `case-sensitive`): it has
+/// a digit, or small and capital letters and a symbol, or is six digits or more.
 pub fn prose_password(v: &[u8]) -> bool {
     let v = v.trim_ascii();
-    let v = v.strip_suffix(b".").or_else(|| v.strip_suffix(b",")).or_else(|| v.strip_suffix(b";")).unwrap_or(v);
     let bare = v.strip_suffix(b"!").or_else(|| v.strip_suffix(b"?")).unwrap_or(v);
     if bare.len() < 6 || v.len() > 64 || reference(v, false) || placeholder(v) || find_folded(v, b"://").is_some() {
         return false;

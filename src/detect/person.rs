@@ -564,7 +564,7 @@ impl NameMatcher {
             let last_end = run.last().map_or(first_end, |w| w.1);
             at = at.max(last_end);
             if rejected
-                || self.street_compound(text, &run)
+                || Self::street_compound(text, &run)
                 || self.street_before(text, start)
                 || article_before(text, start)
                 || self.firm_after(text, last_end)
@@ -658,15 +658,16 @@ impl NameMatcher {
     /// `-gatan`, …) that the tables do not hold as a surname, with no known given name
     /// before it but a particle: a street ("aan De Coolsingel", "in der
     /// Lindenstraße"), not a person ("Jan Vanderlaan" keeps his given name).
-    fn street_compound(&self, text: &[u8], run: &[(usize, usize, NameFlags)]) -> bool {
+    fn street_compound(text: &[u8], run: &[(usize, usize, NameFlags)]) -> bool {
         let Some((&(s, e, last), before)) = run.split_last() else { return false };
+        // A capitalised particle ("De", "Van") may be a given name in the tables too.
         let particle = |&(ws, we, _): &(usize, usize, NameFlags)| {
-            text.get(ws..we).is_some_and(|w| self.particles.contains(w.to_ascii_lowercase().as_slice()))
+            text.get(ws..we).is_some_and(|w| names::PARTICLES.iter().any(|p| w.eq_ignore_ascii_case(p.as_bytes())))
         };
         !last.surname()
             && last.given() == 0
-            && before.iter().all(|w| w.2.given() == 0 || particle(w))
             && super::address::street_compound(text, s, e)
+            && before.iter().all(|w| w.2.given() == 0 || particle(w))
     }
 
     /// A street word right before the run ("Rue Victor Hugo", "ul. Jana Pawła").

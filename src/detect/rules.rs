@@ -1166,7 +1166,6 @@ pub const BUILTIN: &[BuiltinRule] = &[
                 "sifre",
                 "salasana",
                 "salasanani",
-                "mypassword",
             ],
             before: 0,
             after: 160,
