@@ -30,8 +30,22 @@ const MAX_NAME: usize = 64;
 const MAX_VALUE: usize = 512;
 
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+    NAME_BYTES.get(usize::from(b)).copied().unwrap_or(false)
 }
+
+/// [`is_name_byte`] by byte: one load where the reader walks back over a name.
+// Evaluated by the compiler: an index out of range fails the build, not a request.
+#[allow(clippy::indexing_slicing)]
+const NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+        b += 1;
+    }
+    t
+};
 
 /// The leftmost value at or after `from` assigned to a name of `class`: `(start, end)`.
 pub fn find(hay: &[u8], from: usize, class: NameClass) -> Option<(usize, usize)> {
@@ -214,10 +228,11 @@ fn assignment(hay: &[u8], op: usize, names: &mut Names) -> Option<(NameClass, us
         }
         _ => (op, op + 1, Op::Comma),
     };
-    let (name_start, name_end) = name_before(hay, op_start, kind)?;
+    let (name_start, name_end, trigger) = name_before(hay, op_start, kind)?;
     let name = hay.get(name_start..name_end)?;
     // Most names hold no trigger's letters: those are turned away before the memo.
-    let mut class = if may_trigger(name) { names.class(hay, name_start, name_end) } else { None };
+    let trigger = trigger.unwrap_or_else(|| may_trigger(name));
+    let mut class = if trigger { names.class(hay, name_start, name_end) } else { None };
     // `<add key="ApiKey" value="…"/>`, `{"name": "API_TOKEN", "value": "…"}` and a
     // Kubernetes `- name: API_TOKEN` line above `value: …`: the value's name is the
     // key's.
@@ -271,8 +286,9 @@ fn code_name(name: &[u8]) -> bool {
 }
 
 /// The name that ends just before `end` (white space, a closing quote or `]` allowed in
-/// between): `(start, end)` of its bytes.
-fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
+/// between): `(start, end)` of its bytes, and for a bare name [`may_trigger`] of it,
+/// learnt while walking back over it.
+fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize, Option<bool>)> {
     let mut e = end;
     if kind != Op::Element {
         // Aligned columns (`password          = "…"` in HCL) put many spaces here.
@@ -288,29 +304,26 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
             let open = hay.get(line_start..e)?.iter().rposition(|&b| b == b'<')? + line_start;
             let s = open + 1;
             let n = hay.get(s..e)?.iter().take_while(|&&b| is_name_byte(b) || b == b':').count();
-            (n > 0 && n <= MAX_NAME).then_some((s, s + n))
+            (n > 0 && n <= MAX_NAME).then_some((s, s + n, None))
         }
         (Op::Comma, Some(q @ (b'"' | b'\''))) => {
             // `setProperty("KEY", "v")`, `setenv('KEY', 'v')`: the first argument.
             let (s, n) = quoted_before(hay, e - 1, q)?;
             let paren = s.checked_sub(2).and_then(|p| hay.get(p)).copied();
-            (paren == Some(b'(')).then_some((s, s + n))
+            (paren == Some(b'(')).then_some((s, s + n, None))
         }
         (Op::Comma, _) => None,
-        (_, Some(q @ (b'"' | b'\'' | b'`'))) => quoted_before(hay, e - 1, q).map(|(s, n)| (s, s + n)),
+        (_, Some(q @ (b'"' | b'\'' | b'`'))) => quoted_before(hay, e - 1, q).map(|(s, n)| (s, s + n, None)),
         (_, Some(b']')) => {
             // `os.environ["KEY"] =`, `ENV['KEY'] =`.
             let q = e.checked_sub(2).and_then(|p| hay.get(p)).copied()?;
             if !matches!(q, b'"' | b'\'') {
                 return None;
             }
-            quoted_before(hay, e - 2, q).map(|(s, n)| (s, s + n))
+            quoted_before(hay, e - 2, q).map(|(s, n)| (s, s + n, None))
         }
         _ => {
-            let mut s = e;
-            while s > 0 && e - s < MAX_NAME && hay.get(s - 1).copied().is_some_and(is_name_byte) {
-                s -= 1;
-            }
+            let (mut s, trigger) = walk_back(hay, e);
             // A type between the name and `=` (`const API_KEY: &str = "…"`, `let token:
             // string = "…"`, `val key: String = "…"`): the name is before the colon.
             if kind == Op::Equals {
@@ -324,8 +337,8 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
                     && hay.get(c.saturating_sub(2)) != Some(&b':')
                     && s < e
                 {
-                    if let Some((ns, ne)) = name_before(hay, c - 1, Op::Colon) {
-                        return Some((ns, ne));
+                    if let Some(name) = name_before(hay, c - 1, Op::Colon) {
+                        return Some(name);
                     }
                 }
             }
@@ -335,9 +348,26 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize)> {
             }
             let before = s.checked_sub(1).and_then(|p| hay.get(p)).copied();
             let ok = s < e && e - s <= MAX_NAME && !before.is_some_and(|b| b.is_ascii_alphanumeric() || b >= 0x80);
-            ok.then_some((s, e))
+            ok.then_some((s, e, Some(trigger)))
         }
     }
+}
+
+/// Walks back from `end` over the bytes of a name, at most [`MAX_NAME`]: where they
+/// begin, and [`may_trigger`] of them, tested on the way (one pass over the name, not
+/// two: most operators of a configuration or a log have a name without a trigger).
+fn walk_back(hay: &[u8], end: usize) -> (usize, bool) {
+    let mut trigger = Trigger::default();
+    let mut s = end;
+    while s > 0 && end - s < MAX_NAME {
+        let Some(&b) = hay.get(s - 1) else { break };
+        if !is_name_byte(b) {
+            break;
+        }
+        s -= 1;
+        trigger.back(b);
+    }
+    (s, trigger.found)
 }
 
 /// The quoted string whose closing quote `q` is at `close`: its start and length.
@@ -560,31 +590,70 @@ fn word_map() -> &'static WordMap<u8> {
 /// without any cannot be classified: every test of [`classify`] needs one of those
 /// words in it.
 fn may_trigger(name: &[u8]) -> bool {
-    let letter = |i: usize| name.get(i).filter(|b| b.is_ascii_alphabetic()).map(|b| usize::from((b | 0x20) - b'a'));
-    (0..name.len()).any(|i| match (letter(i), letter(i + 1)) {
-        (Some(a), Some(b)) => {
-            let pair = a * 26 + b;
-            TRIGGERS.pairs.get(pair / 64).is_some_and(|w| w >> (pair % 64) & 1 == 1)
-                || letter(i + 2).is_some_and(|c| {
-                    let triple = pair * 26 + c;
-                    TRIGGERS.triples.get(triple / 64).is_some_and(|w| w >> (triple % 64) & 1 == 1)
-                })
-        }
-        _ => false,
-    })
+    let mut trigger = Trigger::default();
+    name.iter().rev().for_each(|&b| trigger.back(b));
+    trigger.found
 }
 
-/// The first letters of the trigger words, as bits: `pairs` for the two-letter words
-/// (`pw`), `triples` for the first three letters of the others.
+/// [`may_trigger`] read right to left, one byte at a time: one look per letter at the
+/// pair it begins (a two-letter word, or the first two letters of a longer one), and at
+/// the triple it begins only if that pair begins one.
+struct Trigger {
+    /// The letters just after the byte read last (0–25), or [`Trigger::NONE`].
+    next: usize,
+    after_next: usize,
+    found: bool,
+}
+
+impl Default for Trigger {
+    fn default() -> Trigger {
+        Trigger { next: Trigger::NONE, after_next: Trigger::NONE, found: false }
+    }
+}
+
+impl Trigger {
+    const NONE: usize = usize::MAX;
+
+    /// Reads the byte before the ones read so far.
+    fn back(&mut self, b: u8) {
+        // An ASCII letter's index in the alphabet, of either case; 26 and up otherwise.
+        let letter = usize::from((b | 0x20).wrapping_sub(b'a'));
+        if letter >= 26 {
+            (self.next, self.after_next) = (Trigger::NONE, Trigger::NONE);
+            return;
+        }
+        if self.next != Trigger::NONE && !self.found {
+            let pair = letter * 26 + self.next;
+            self.found = match TRIGGERS.pairs.get(pair).copied().unwrap_or(0) {
+                0 => false,
+                PAIR_WORD => true,
+                _ => {
+                    self.after_next != Trigger::NONE && {
+                        let triple = pair * 26 + self.after_next;
+                        TRIGGERS.triples.get(triple / 64).is_some_and(|w| w >> (triple % 64) & 1 == 1)
+                    }
+                }
+            };
+        }
+        (self.next, self.after_next) = (letter, self.next);
+    }
+}
+
+/// The first letters of the trigger words: `pairs` by two letters, [`PAIR_WORD`] for a
+/// two-letter word (`pw`) and [`PAIR_HEAD`] for the first two of a longer one;
+/// `triples`, as bits, for the first three letters of the longer ones.
 struct Triggers {
-    pairs: [u64; 11],
+    pairs: [u8; 26 * 26],
     triples: [u64; 275],
 }
+
+const PAIR_WORD: u8 = 1;
+const PAIR_HEAD: u8 = 2;
 
 // Evaluated by the compiler: an index out of range fails the build, not a request.
 #[allow(clippy::indexing_slicing)]
 const TRIGGERS: Triggers = {
-    let mut t = Triggers { pairs: [0; 11], triples: [0; 275] };
+    let mut t = Triggers { pairs: [0; 26 * 26], triples: [0; 275] };
     let lists: [&[&str]; 5] = [PASSWORD_WORDS, PASSWORD_PARTS, SECRET_WORDS, SECRET_PARTS, &["key"]];
     let mut l = 0;
     while l < lists.len() {
@@ -595,8 +664,12 @@ const TRIGGERS: Triggers = {
             // underflows or indexes past the tables, and the build fails.
             let pair = (b[0] - b'a') as usize * 26 + (b[1] - b'a') as usize;
             if b.len() == 2 {
-                t.pairs[pair / 64] |= 1 << (pair % 64);
+                t.pairs[pair] = PAIR_WORD;
             } else {
+                // A pair that is a word already matches: no triple needs it.
+                if t.pairs[pair] != PAIR_WORD {
+                    t.pairs[pair] = PAIR_HEAD;
+                }
                 let triple = pair * 26 + (b[2] - b'a') as usize;
                 t.triples[triple / 64] |= 1 << (triple % 64);
             }
@@ -1284,6 +1357,36 @@ mod tests {
         ] {
             assert!(!may_trigger(name.as_bytes()), "{name}");
         }
+    }
+
+    #[test]
+    fn the_trigger_test_is_its_definition_read_either_way() {
+        // The definition: a trigger word's first two letters (a two-letter word) or
+        // three begin at some byte of the name, whatever the case.
+        let lists: [&[&str]; 5] = [PASSWORD_WORDS, PASSWORD_PARTS, SECRET_WORDS, SECRET_PARTS, &["key"]];
+        let heads: Vec<&[u8]> = lists.iter().flat_map(|l| l.iter()).map(|w| &w.as_bytes()[..w.len().min(3)]).collect();
+        let defined = |name: &[u8]| {
+            (0..name.len())
+                .any(|i| heads.iter().any(|h| name.get(i..i + h.len()).is_some_and(|n| n.eq_ignore_ascii_case(h))))
+        };
+        // Names of letters, digits and separators, many with a trigger's letters.
+        let alphabet = b"aAkKpPsSwWtTeEyYoOcCdDrRnN_-.0x";
+        let (mut seed, mut with) = (5u64, 0);
+        for _ in 0..20_000 {
+            let mut name = Vec::new();
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            for i in 0..(seed >> 60) as usize + 1 {
+                name.push(alphabet[((seed >> (i * 5 % 55)) % alphabet.len() as u64) as usize]);
+            }
+            assert_eq!(may_trigger(&name), defined(&name), "{:?}", String::from_utf8_lossy(&name));
+            with += usize::from(defined(&name));
+            // Walked back from the operator after it, from a byte that is no name's.
+            let mut hay = b"( ".to_vec();
+            hay.extend_from_slice(&name);
+            assert_eq!(walk_back(&hay, hay.len()), (2, defined(&name)), "{:?}", String::from_utf8_lossy(&name));
+        }
+        // Both answers are common in the sample.
+        assert!((500..19_500).contains(&with), "{with}");
     }
 
     #[test]
