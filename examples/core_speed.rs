@@ -97,18 +97,26 @@ fn tech_text(size: usize) -> Vec<u8> {
     out
 }
 
-/// Microseconds per call: the best of 15 batches, after a warm-up (V8 tiers up).
+/// Microseconds per call: the best of 15 batches, after a warm-up. V8 compiles a wasm
+/// function with its baseline compiler first and optimizes it once it has run for a
+/// while: the warm-up runs for at least 300 ms and each batch for at least 5 ms, so that
+/// a small text is timed in optimized code too (30 calls of a 1 KiB scan used to be all
+/// the warm-up it had).
 fn time(mut f: impl FnMut()) -> f64 {
-    for _ in 0..30 {
+    let warm = Instant::now();
+    let mut calls = 0u32;
+    while calls < 30 || warm.elapsed().as_millis() < 300 {
         f();
+        calls += 1;
     }
+    let per_batch = (calls as f64 * 5.0 / warm.elapsed().as_secs_f64().max(1e-9) / 1000.0).ceil().max(10.0) as u32;
     let mut best = f64::MAX;
     for _ in 0..15 {
         let start = Instant::now();
-        for _ in 0..10 {
+        for _ in 0..per_batch {
             f();
         }
-        best = best.min(start.elapsed().as_secs_f64() * 1e6 / 10.0);
+        best = best.min(start.elapsed().as_secs_f64() * 1e6 / f64::from(per_batch));
     }
     best
 }
