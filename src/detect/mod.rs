@@ -518,6 +518,11 @@ impl Engine {
                         }
                     };
                     let found = windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default();
+                    if found.is_empty() {
+                        // Most finders find nothing in most texts: no group's answer
+                        // to ask for (it would allocate its matches first).
+                        continue;
+                    }
                     // Without a group's answer (a rule alone on its finder), every window.
                     match rule.slot.and_then(|slot| answers.windows_for(slot, text, found)) {
                         Some(mine) => {

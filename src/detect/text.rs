@@ -28,8 +28,9 @@ pub struct Text<'a> {
     /// of [`MARKS`] ([`MARKED`]); the assignment operators' bytes `= : > ,` ([`OPS`]);
     /// the bytes of `0x80` and up ([`HIGH`]).
     masks: Vec<u64>,
-    /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked.
-    each_mark: std::cell::OnceCell<[Vec<u64>; MARKS.len()]>,
+    /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked,
+    /// one list of blocks per mark in the order of [`MARKS`].
+    each_mark: std::cell::OnceCell<Vec<u64>>,
     /// Some byte is `0xE0` or more (the lead of a three- or four-byte character):
     /// found when first asked, in the blocks with a byte of `0x80` and up.
     wide: std::cell::OnceCell<bool>,
@@ -229,31 +230,25 @@ impl<'a> Text<'a> {
     /// The offsets of `mark`'s byte, left to right.
     pub(crate) fn positions(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
         let each = self.each_mark.get_or_init(|| {
-            let mut each: [Vec<u64>; MARKS.len()] = std::array::from_fn(|_| vec![0; self.blocks]);
+            // One list of blocks per mark, one after the other (one allocation).
+            let mut each = vec![0u64; self.blocks * MARKS.len()];
             // Block by block, the marked bytes sorted into one word per mark.
             for (block, (&marked, chunk)) in self.marks().iter().zip(self.bytes.chunks(64)).enumerate() {
-                let mut words = [0u64; 8];
                 let mut rest = marked;
                 while rest != 0 {
                     let j = rest.trailing_zeros();
-                    let mark = chunk
-                        .get(j as usize)
-                        .and_then(|&b| MARK_INDEX.get(usize::from(b)))
-                        .map_or(7, |&m| usize::from(m));
-                    if let Some(w) = words.get_mut(mark) {
+                    // A marked byte is one of MARKS: its index is below MARKS.len().
+                    let mark = chunk.get(j as usize).and_then(|&b| MARK_INDEX.get(usize::from(b))).map_or(7, |&m| m);
+                    if let Some(w) = each.get_mut(usize::from(mark) * self.blocks + block) {
                         *w |= 1 << j;
                     }
                     rest &= rest - 1;
                 }
-                for (list, word) in each.iter_mut().zip(words) {
-                    if let Some(w) = list.get_mut(block) {
-                        *w = word;
-                    }
-                }
             }
             each
         });
-        bits(each.get(mark as usize).map_or(&[], Vec::as_slice))
+        let at = mark as usize * self.blocks;
+        bits(each.get(at..at + self.blocks).unwrap_or_default())
     }
 
     /// The offsets of `-`, left to right (from the mask of `_` and `-`).

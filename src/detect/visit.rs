@@ -13,9 +13,10 @@ use super::{CompiledGate, Rule};
 /// The rules behind each prefix slot and keyword, and the rest.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Visits {
-    /// Rules gated otherwise than by a prefix or keywords: visited on every scan.
-    always: Vec<usize>,
-    /// For each prefix slot, its rule.
+    /// Rules gated otherwise than by a prefix or keywords, visited on every scan: one
+    /// bit per rule, 64 rules a word.
+    always: Vec<u64>,
+    /// For each prefix slot, its rule (`usize::MAX` for a slot without one).
     by_slot: Vec<usize>,
     /// For each keyword id, the rules near it.
     by_word: Vec<Vec<usize>>,
@@ -23,7 +24,7 @@ pub(crate) struct Visits {
 
 impl Visits {
     pub fn new(rules: &[Rule]) -> Visits {
-        let mut visits = Visits::default();
+        let mut visits = Visits { always: vec![0; rules.len().div_ceil(64)], ..Visits::default() };
         for (index, rule) in rules.iter().enumerate() {
             match &rule.gate {
                 CompiledGate::Prefix(slot) | CompiledGate::Word(slot) => {
@@ -44,27 +45,43 @@ impl Visits {
                         }
                     }
                 }
-                _ => visits.always.push(index),
+                _ => set(&mut visits.always, index),
             }
         }
         visits
     }
 
-    /// The rules to visit for what the start index `found`, in rule order.
-    pub fn rules(&self, found: &Found) -> Vec<usize> {
+    /// The rules to visit for what the start index `found`, in rule order: a set of
+    /// bits (a copy of the rules always visited, and one bit set per prefix and keyword
+    /// found), read in order. No sort: this runs on every scan, however short.
+    pub fn rules(&self, found: &Found) -> impl Iterator<Item = usize> {
         let mut visit = self.always.clone();
         for (slot, first) in found.first.iter().enumerate() {
             if let (Some(_), Some(&rule)) = (first, self.by_slot.get(slot)) {
-                visit.push(rule);
+                set(&mut visit, rule);
             }
         }
         for hit in &found.hits {
-            visit.extend_from_slice(self.by_word.get(hit.word).map(Vec::as_slice).unwrap_or_default());
+            for &rule in self.by_word.get(hit.word).map(Vec::as_slice).unwrap_or_default() {
+                set(&mut visit, rule);
+            }
         }
-        visit.sort_unstable();
-        visit.dedup();
-        // A slot without a rule (none in a built engine) holds `usize::MAX`.
-        visit.retain(|&r| r != usize::MAX);
-        visit
+        visit.into_iter().enumerate().flat_map(|(word, mut bits)| {
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let at = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    at
+                })
+            })
+        })
+    }
+}
+
+/// Sets rule `index`'s bit; a slot without a rule (`usize::MAX`, none in a built
+/// engine) sets none.
+fn set(bits: &mut [u64], index: usize) {
+    if let Some(word) = bits.get_mut(index / 64) {
+        *word |= 1 << (index % 64);
     }
 }
