@@ -2034,6 +2034,8 @@ pub fn label(category: &str) -> &str {
         "HEALTH_ID" => "Health insurance or patient number",
         "BANK_ACCOUNT" => "Bank account number",
         "ROUTING_NUMBER" => "Bank routing number",
+        "VEHICLE_ID" => "Vehicle identification number",
+        "DEVICE_ID" => "Device identifier (IMEI)",
         other => other,
     }
 }

@@ -38,6 +38,8 @@ pub const CATEGORIES: &[&str] = &[
     "HEALTH_ID",
     "BANK_ACCOUNT",
     "ROUTING_NUMBER",
+    "VEHICLE_ID",
+    "DEVICE_ID",
     "CRYPTO_WALLET",
     "API_KEY",
     "SERVICE_TOKEN",

@@ -100,6 +100,12 @@ pub fn national_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, NATIONAL_ID_KEYWORDS, |at, _| (at, at + 112))
 }
 
+/// Windows after the Thai labels of a national ID number.
+fn thai_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    const LABELS: &[&[u8]] = &["เลขประจำตัวประชาชน".as_bytes(), "เลขบัตรประชาชน".as_bytes(), "บัตรประชาชน".as_bytes()];
+    keyword_windows(t, LABELS, |at, len| (at, at + len + 96))
+}
+
 // ---------------------------------------------------------------------------
 // Shared helpers for the checks
 // ---------------------------------------------------------------------------
@@ -172,9 +178,12 @@ fn yymmdd_at(bytes: &[u8], at: usize) -> bool {
 // Check digits and structures
 // ---------------------------------------------------------------------------
 
-/// Canada SIN: nine digits, Luhn; the first is never 0 (unassigned) or 8 (business numbers).
+/// Canada SIN: nine digits, Luhn; the first is never 8 (a business number). A first 0
+/// is assigned to no one, but it is how the government's specimen (`046 454 286`) and
+/// the numbers people make up to try a form are written: after a SIN label, a number
+/// that passes the check is taken.
 fn ca_sin(value: &[u8]) -> bool {
-    digit_values::<9>(value).is_some_and(|d| !matches!(d.first(), Some(0 | 8)) && luhn(&d))
+    digit_values::<9>(value).is_some_and(|d| d.first() != Some(&8) && luhn(&d))
 }
 
 /// Australian TFN: nine digits weighted 1 4 3 7 5 8 6 9 10 (or eight weighted
@@ -983,6 +992,72 @@ const LICENCE_CONTEXT: Context = Context {
     penalty: 0.5,
 };
 
+/// US EIN: nine digits whose first two are one of the prefixes the IRS assigns (its
+/// list of valid EIN prefixes by campus: none is 00, 07–09, 17–19, 28, 29, 49, 69, 70,
+/// 78, 79, 89, 96 or 97).
+fn us_ein(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<9>(value) else { return false };
+    let prefix = number(d.get(..2).unwrap_or_default());
+    !all_same(&d)
+        && matches!(prefix, 1..=6 | 10..=16 | 20..=27 | 30..=48 | 50..=68 | 71..=77 | 80..=88 | 90..=95 | 98 | 99)
+}
+
+/// US DEA registration number: a registrant-type letter, a letter (the registrant's
+/// last name's, or `9`), seven digits; the last is the sum of the 1st, 3rd and 5th plus
+/// twice the sum of the 2nd, 4th and 6th, modulo 10.
+fn us_dea(value: &[u8]) -> bool {
+    let [kind, second, digits @ ..] = value else { return false };
+    let Some(d) = digit_values::<7>(digits) else { return false };
+    let sum = |i: [usize; 3]| i.iter().map(|&i| u32::from(d.get(i).copied().unwrap_or(0))).sum::<u32>();
+    b"ABCDEFGHJKLMPRSTUX".contains(kind)
+        && (second.is_ascii_uppercase() || *second == b'9')
+        && (sum([0, 2, 4]) + 2 * sum([1, 3, 5])) % 10 == u32::from(d.get(6).copied().unwrap_or(10))
+}
+
+/// Thai national ID: thirteen digits, the first 1–8; the last is (11 − Σ dᵢ × (14 − i)
+/// mod 11) mod 10 over the first twelve.
+fn th_id(value: &[u8]) -> bool {
+    let Some(d) = digit_values::<13>(value) else { return false };
+    let sum = weighted(&d, &[13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
+    matches!(d.first(), Some(1..=8)) && (11 - sum % 11) % 10 == u32::from(d.get(12).copied().unwrap_or(10))
+}
+
+/// A vehicle identification number (ISO 3779): seventeen characters of digits and
+/// capitals without `I`, `O` and `Q`, with a letter, the last four digits; the check
+/// digit in position 9 (North America's and China's; required there) must hold for a
+/// VIN whose first character is a digit 1–5 or `L` (those regions), and is not asked of
+/// the others (Europe's VINs need not carry one).
+fn vin(value: &[u8]) -> bool {
+    let letter_value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'0'..=b'9' => u32::from(c - b'0'),
+            b'A'..=b'H' => u32::from(c - b'A') + 1,
+            b'J'..=b'N' => u32::from(c - b'J') + 1,
+            b'P' => 7,
+            b'R' => 9,
+            b'S'..=b'Z' => u32::from(c - b'S') + 2,
+            _ => return None,
+        })
+    };
+    if value.len() != 17 || !value.iter().any(u8::is_ascii_uppercase) {
+        return false;
+    }
+    if !value.get(13..).is_some_and(|tail| tail.iter().all(u8::is_ascii_digit)) {
+        return false;
+    }
+    let Some(values) = value.iter().map(|&c| letter_value(c)).collect::<Option<Vec<u32>>>() else { return false };
+    let weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+    let remainder = values.iter().zip(weights).map(|(v, w)| v * w).sum::<u32>() % 11;
+    let check = if remainder == 10 { b'X' } else { b'0' + remainder as u8 };
+    let checked_region = matches!(value.first(), Some(b'1'..=b'5' | b'L'));
+    !checked_region || value.get(8) == Some(&check)
+}
+
+/// An IMEI: fifteen digits (separators allowed), Luhn over all of them.
+fn imei(value: &[u8]) -> bool {
+    digit_values::<15>(value).is_some_and(|d| !all_same(&d) && luhn(&d))
+}
+
 // ---------------------------------------------------------------------------
 // The rules
 // ---------------------------------------------------------------------------
@@ -1002,14 +1077,10 @@ pub const RULES: &[BuiltinRule] = &[
             "My SIN is ⟦987 789 328⟧.",
             "Numéro d'assurance sociale (NAS) : ⟦992-174-219⟧",
             "SIN: ⟦196792907⟧",
+            "SIN ⟦046 454 286⟧ is the sample on the form",
             "Please update the social insurance number ⟦200 339 075⟧ on file.",
         ],
-        negatives: &[
-            "SIN: 987 789 329",
-            "order 987789328 shipped",
-            "sin(x) = 0.5 for x = 123456782",
-            "SIN 046 454 286 is the sample on the form",
-        ],
+        negatives: &["SIN: 987 789 329", "order 987789328 shipped", "sin(x) = 0.5 for x = 123456782"],
         ..BASE
     },
     // --- Australia ---
@@ -1489,6 +1560,83 @@ pub const RULES: &[BuiltinRule] = &[
             "UMID CRN ⟦0028-1215160-9⟧",
         ],
         negatives: &["PSN 0000-0000-0000-0000", "crn 12345"],
+        ..BASE
+    },
+    // --- United States: employer identification and DEA numbers; Thailand ---
+    BuiltinRule {
+        id: "pii.tax_id.us_ein.v1",
+        category: "TAX_ID",
+        // `EIN` and `FEIN` in capitals (German's `ein` is no label), or the words.
+        pattern: r"(?-u)(?:\bF?EIN|(?i)\b(?:employer identification (?:number|no\.?)|federal (?:tax|employer) id(?:entification)?(?: number| no\.?)?))\b[^\n\d]{0,24}?\b(\d{2}-?\d{7})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(us_ein),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "ein",
+                "fein",
+                "employer identification",
+                "federal tax id",
+                "federal tax identification",
+                "federal employer id",
+                "federal employer identification",
+            ],
+            before: 0,
+            after: 96,
+        },
+        examples: &[
+            "EIN: ⟦12-3456789⟧",
+            "Our federal tax ID is ⟦94-7021835⟧.",
+            "Employer Identification Number ⟦463918275⟧",
+            "FEIN ⟦27-0418826⟧ on the W-9",
+        ],
+        negatives: &["EIN: 07-3456789", "ein 12-3456789 ist keine Nummer", "EIN 00-0000000", "EIN: 12-345678"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.health_id.us_dea.v1",
+        category: "HEALTH_ID",
+        pattern: r"(?-u)\bDEA\b[^\n\d]{0,24}?\b([A-Z][A-Z9]\d{7})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(us_dea),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["dea"], before: 0, after: 96 },
+        examples: &["DEA# ⟦BJ6139453⟧", "Prescriber DEA number: ⟦AS1234563⟧", "DEA reg. ⟦FM4930219⟧ expires 2027"],
+        negatives: &["DEA# BJ6139454", "DEA ZZ1234563", "the dea form AB12"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.national_id.th_id.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?i-u)\b(?:thai (?:national )?id(?:entification)?(?: card)?(?: number| no\.?)?|thailand id)\b[^\n\d]{0,24}?\b(\d[ -]?\d{4}[ -]?\d{5}[ -]?\d{2}[ -]?\d)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(th_id),
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &["thai id", "thai national id", "thai identification", "thailand id"],
+            before: 0,
+            after: 120,
+        },
+        examples: &["Thai ID: ⟦1-1017-00230-70-8⟧", "Thai national ID number ⟦3 1099 00456 12 6⟧"],
+        negatives: &["Thai ID: 1-1017-00230-70-9", "thai id 9101700230708"],
+        ..BASE
+    },
+    BuiltinRule {
+        // The same number after its Thai label (a script the start index does not
+        // split into words): windows at the labels, found in texts with a wide character.
+        id: "pii.national_id.th_id.thai.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)(?:เลขประจำตัวประชาชน|เลขบัตรประชาชน|บัตรประชาชน)[^\n\d]{0,24}?(\d[ -]?\d{4}[ -]?\d{5}[ -]?\d{2}[ -]?\d)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(th_id),
+        confidence: 0.9,
+        gate: Gate::Windows(thai_id_windows),
+        examples: &["เลขประจำตัวประชาชน ⟦3500100123457⟧", "บัตรประชาชนเลขที่ ⟦1-1017-00230-70-8⟧"],
+        negatives: &["เลขประจำตัวประชาชน 3500100123458"],
         ..BASE
     },
     // --- United States: banking and health ---
@@ -2119,6 +2267,97 @@ pub const RULES: &[BuiltinRule] = &[
         negatives: &["Reisepassnummer ABGELAUFEN", "passport number REQUIRED", "Reisepass gültig bis 2031"],
         ..BASE
     },
+    // --- Vehicles, devices, card security codes ---
+    BuiltinRule {
+        id: "pii.vehicle_id.vin.v1",
+        category: "VEHICLE_ID",
+        pattern: r"(?i-u)\b(?:vin|vehicle identification (?:number|no\.?)|chassis (?:number|no\.?)|fahrgestellnummer|fahrzeug-identifizierungsnummer|num(?:é|e)ro de s(?:é|e)rie du v(?:é|e)hicule|n(?:ú|u)mero de bastidor|numero di telaio|chassinummer)\b[^\n\d]{0,24}?\b((?-i)[A-HJ-NPR-Z0-9]{17})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(vin),
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "vin",
+                "vehicle identification",
+                "chassis number",
+                "chassis no",
+                "fahrgestellnummer",
+                "fahrzeug-identifizierungsnummer",
+                "numéro de série du véhicule",
+                "numero de serie du vehicule",
+                "número de bastidor",
+                "numero de bastidor",
+                "numero di telaio",
+                "chassinummer",
+            ],
+            before: 0,
+            after: 96,
+        },
+        severity: Severity::Medium,
+        examples: &[
+            "VIN: ⟦1ABCD23EXFG123456⟧",
+            "vehicle identification number ⟦4T3ZK3BB4GU000042⟧",
+            "Fahrgestellnummer ⟦WVWZZZ1JZXW000001⟧",
+            "número de bastidor: ⟦VF1RFB00X56000123⟧",
+        ],
+        negatives: &[
+            "VIN: 1ABCD23E0FG123456",
+            "VIN: ABCDEFGHJKLMNPRST",
+            "vin 12345678901234567",
+            "VIN: WVWZZZ1JZXW00000A",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.device_id.imei.v1",
+        category: "DEVICE_ID",
+        pattern: r"(?i-u)\bimei(?:[ -]?(?:number|no\.?|nummer|numéro|número))?\b[^\n\d]{0,24}?\b(\d{2}[ -]?\d{6}[ -]?\d{6}[ -]?\d)\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(imei),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["imei"], before: 0, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "IMEI: ⟦352099001761481⟧",
+            "imei number ⟦86-720604-123456-3⟧",
+            "IMEI ⟦49 015420 323751 8⟧ reported stolen",
+        ],
+        negatives: &["IMEI: 352099001761482", "IMEI 000000000000000", "imei 12345"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.credit_card.security_code.v1",
+        category: "CREDIT_CARD",
+        // A card's security code right after its name: `CVV: 123`, `CVC2 4321`.
+        pattern: r"(?i-u)\b(?:cvv2?|cvc2?|card security code|card verification (?:value|code)|kartenprüfnummer|cryptogramme visuel|código de seguridad)(?:[ \t]*(?:is|:|=|#|-))?[ \t]*(\d{3,4})\b",
+        group: 1,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &[
+                "cvv",
+                "cvv2",
+                "cvc",
+                "cvc2",
+                "card security code",
+                "card verification",
+                "kartenprüfnummer",
+                "cryptogramme visuel",
+                "código de seguridad",
+            ],
+            before: 0,
+            after: 48,
+        },
+        examples: &[
+            "Card 4111 1111 1111 1111, exp 12/27, CVV: ⟦123⟧",
+            "cvc2 ⟦4821⟧",
+            "the CVV is ⟦907⟧",
+            "Kartenprüfnummer ⟦318⟧",
+        ],
+        negatives: &["the CVV field is required", "CVV length: 3 or 4 digits", "cvv 12345"],
+        ..BASE
+    },
 ];
 
 #[cfg(test)]
@@ -2138,7 +2377,8 @@ mod tests {
     fn canada_and_australia() {
         // CRA's sample SIN passes Luhn but starts with 0, which is never issued.
         assert!(luhn(&[0, 4, 6, 4, 5, 4, 2, 8, 6]));
-        assert!(!ca_sin(b"046 454 286"));
+        assert!(ca_sin(b"046 454 286"));
+        assert!(!ca_sin(b"846 454 288"), "a business number");
         assert!(ca_sin(b"987-789-328"));
         // The ATO's specimen TFN, the ABR's ABN and ASIC's ACN examples.
         assert!(au_tfn(b"123 456 782"));
