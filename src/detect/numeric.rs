@@ -15,39 +15,13 @@ pub(super) struct NumericRun {
     pub plus: bool,
 }
 
-/// Each byte's part in a numeric run: [`NOT`] for a byte of none, else what it counts as.
-// Evaluated by the compiler: an index out of range fails the build, not a request.
-#[allow(clippy::indexing_slicing)]
-static CLASS: [u8; 256] = {
-    let mut t = [NOT; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = match b as u8 {
-            b'0'..=b'9' => DIGIT,
-            b'-' => DASH,
-            b'.' => DOT,
-            b'+' => PLUS,
-            b' ' | b'(' | b')' => OTHER,
-            _ => NOT,
-        };
-        b += 1;
-    }
-    t
-};
-const NOT: u8 = 0;
-const DIGIT: u8 = 1;
-const DASH: u8 = 2;
-const DOT: u8 = 3;
-const PLUS: u8 = 4;
-const OTHER: u8 = 5;
-
-fn class(b: u8) -> u8 {
-    CLASS.get(usize::from(b)).copied().unwrap_or(NOT)
+fn is_numeric(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b' ' | b'-' | b'.' | b'(' | b')' | b'+')
 }
 
 /// Finds the numeric runs that contain a digit. Digits are rare in most text: the
 /// digits' mask skips 64 digit-free bytes at a time, then each run grows around its
-/// digits, one table look per byte.
+/// digits.
 pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
     let text = t.bytes();
     let mut runs = Vec::new();
@@ -55,24 +29,22 @@ pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
     let mut last_end = 0;
     while let Some(digit) = t.next_digit(i) {
         let mut start = digit;
-        while start > last_end && text.get(start - 1).is_some_and(|&b| class(b) != NOT) {
+        while start > last_end && text.get(start - 1).copied().is_some_and(is_numeric) {
             start -= 1;
         }
         let mut end = start;
-        // Bytes of each class, by class.
-        let mut counts = [0usize; 6];
+        let (mut digits, mut dashes, mut dots, mut plus) = (0, 0, 0, false);
         while let Some(&b) = text.get(end) {
-            let c = class(b);
-            if c == NOT {
+            if !is_numeric(b) {
                 break;
             }
-            if let Some(n) = counts.get_mut(usize::from(c)) {
-                *n += 1;
-            }
+            digits += usize::from(b.is_ascii_digit());
+            dashes += usize::from(b == b'-');
+            dots += usize::from(b == b'.');
+            plus |= b == b'+';
             end += 1;
         }
-        let [_, digits, dashes, dots, plus, _] = counts;
-        runs.push(NumericRun { start, end, digits, dashes, dots, plus: plus > 0 });
+        runs.push(NumericRun { start, end, digits, dashes, dots, plus });
         last_end = end;
         i = end;
     }

@@ -998,6 +998,70 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ..BASE
     },
     BuiltinRule {
+        // `Authorization: token <credential>` (GitHub's older scheme), `ApiKey`, `Key`,
+        // `SSWS`, `GenieKey`, `Splunk`, `sso-key`: a scheme word the assignment reader
+        // would take as the value, then the credential. `Bearer` and `Basic` have rules
+        // of their own.
+        id: "secret.authorization_scheme.v1",
+        category: "BEARER_TOKEN",
+        pattern: r#"(?i-u)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:token|api-?key|key|ssws|geniekey|splunk|sso-key)[ \t]+["']?([A-Za-z0-9._~+/:-]{16,}=*)"#,
+        group: 1,
+        validator: Validator::Code(scheme_credential),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["authorization"], before: 0, after: 200 },
+        assignment: true,
+        examples: &[
+            "curl -H 'Authorization: token ⟦9f8e7d6c5b4a39281706f5e4d3c2b1a098765432⟧' https://api.github.com/user",
+            "authorization: ApiKey ⟦a7Kq2Zp9Xw4Rt6Ym1Vb8Nc3L⟧",
+            "{\"Authorization\": \"GenieKey ⟦3c9f2a71-8e4b-4d6a-b1f0-7a2e5c9d8b14⟧\"}",
+        ],
+        negatives: &[
+            "Authorization: token ${GITHUB_TOKEN}",
+            "Authorization: token <your-token>",
+            "the authorization key is rotated monthly",
+            "Authorization: token aaaaaaaaaaaaaaaaaaaaaaaa",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        // A password after its label in the languages whose word for it is not ASCII
+        // (`contraseña:`, `hasło:`, `lösenord:`), which the assignment reader's names
+        // (ASCII) do not reach; the value as the prose rule's (`assign::prose_password`).
+        id: "secret.password_label.intl.v1",
+        category: "PASSWORD",
+        pattern: PASSWORD_LABEL_PATTERN,
+        group: 1,
+        validator: Validator::Code(super::assign::prose_password),
+        confidence: 0.8,
+        gate: Gate::Near { words: &["contraseña", "hasło", "lösenord", "parola", "parolam"], before: 0, after: 160 },
+        examples: &["mi contraseña: ⟦Verano2024!⟧", "hasło do wifi: ⟦Lato2024!x⟧", "lösenord = ⟦Sommar2024!⟧", "parola: ⟦Yaz2024!ab⟧"],
+        negatives: &["contraseña: requerida", "hasło - obowiązkowe", "parola: ${PAROLA}"],
+        severity: Severity::High,
+        ..BASE
+    },
+    BuiltinRule {
+        // The same after the Russian and Turkish words (`пароль:`, `пароль — …`,
+        // `şifre:`), which begin with a letter the start index does not read: windows
+        // at them, found in texts with a byte of 0x80 and up.
+        id: "secret.password_label.ru_tr.v1",
+        category: "PASSWORD",
+        pattern: PASSWORD_LABEL_PATTERN,
+        group: 1,
+        validator: Validator::Code(super::assign::prose_password),
+        confidence: 0.8,
+        gate: Gate::Windows(password_label_windows),
+        examples: &[
+            "Мой пароль — ⟦Qwerty2024!⟧",
+            "пароль от почты: ⟦Zima2025#⟧",
+            "Пароль: ⟦Vesna2024!⟧",
+            "şifre: ⟦Yaz2024!⟧",
+            "Şifrem: ⟦Kis2025#ab⟧",
+        ],
+        negatives: &["пароль: ********", "Пароль — минимум 12 символов", "şifre: ${SIFRE}", "şifre zorunludur"],
+        severity: Severity::High,
+        ..BASE
+    },
+    BuiltinRule {
         id: "secret.cli_user_password.v1",
         category: "PASSWORD",
         // `curl -u user:password`, `--user user:password`, `-u 'user:password'`.
@@ -1137,7 +1201,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
             r#"wachtwoord|mot[ \t]+de[ \t]+passe|hasło|haslo|parola|lösenord|losenord|sifre)\w{0,3}"#,
             r#"(?:[ \t]+[^\s=:]{1,24}){0,4}?[ \t]+"#,
             r#"(?:(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to|is|was|ist|lautet|war|est|es|era|é|è|är|jest)"#,
-            r#"|\bsalasana\w{0,3}(?:[ \t]+[^\s=:]{1,24}){0,3}?[ \t]+on)"#,
+            r#"|\bsalasana\w{0,3}(?:[ \t]+[^\s=:]{1,24}){0,3}?[ \t]+on"#,
+            // `the wifi key is …`, `WPA2 key was changed to …`.
+            r#"|\b(?:wi-?fi|wlan|wpa2?|wpa3)[ \t]+(?:key|passkey|pass)[ \t]+(?:(?:(?:is|was|has[ \t]+been)[ \t]+)?(?:changed|set|reset|updated)[ \t]+to|is|was))"#,
             // The value, without a sentence's `.`, `,`, `;` or `:` after it.
             r#"[ \t]*:?[ \t]+["'`]?((?-i)[^\s"'`]{5,63}[^\s"'`.,;:])"#
         ),
@@ -1166,6 +1232,12 @@ pub const BUILTIN: &[BuiltinRule] = &[
                 "sifre",
                 "salasana",
                 "salasanani",
+                "wifi",
+                "wi-fi",
+                "wlan",
+                "wpa",
+                "wpa2",
+                "wpa3",
             ],
             before: 0,
             after: 160,
@@ -1187,6 +1259,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "the admin password was changed to ⟦Qw7#rtY9⟧ yesterday",
             "wifi password is '⟦hunter22⟧'",
             "the door passcode is ⟦482913⟧",
+            "the wifi key is ⟦Gr33nTea!42⟧",
+            "WPA2 key was changed to ⟦Bl4ckCoffee#7⟧",
         ],
         negatives: &[
             "the password is required",
@@ -1980,6 +2054,51 @@ impl Severity {
 /// category of the policy's own.
 pub fn severity(category: &str) -> Severity {
     super::catalog::all().find(|r| r.category == category).map_or(Severity::Medium, |r| r.severity)
+}
+
+/// A password after its label (`contraseña:`, `пароль —`, `şifre:`), up to three words
+/// between (`пароль от почты:`, `contraseña del wifi:`); the value as the prose rule's.
+const PASSWORD_LABEL_PATTERN: &str = concat!(
+    r#"(?i-u)(?:\b(?:contraseña|hasło|lösenord|parolam?)|şifre(?:m|miz|si|niz)?|Şifre(?:m|miz|si|niz)?|пароль|пароля|паролем|Пароль)"#,
+    r#"(?:[ \t]+[^\s=:]{1,24}){0,3}?[ \t]*(?::|=|—|–|-)[ \t]*["'`]?((?-i)[^\s"'`]{5,63}[^\s"'`.,;:])"#
+);
+
+/// Windows after the Russian and Turkish words for a password (`пароль`, `Пароль`,
+/// `şifre`, `Şifre`), which no ASCII byte begins: by `memmem` of a part of them, only
+/// in texts with a byte of 0x80 and up.
+fn password_label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    if !t.has_high() {
+        return Vec::new();
+    }
+    let text = t.bytes();
+    // `ароль` is in every form the pattern reads (`пароль`, `пароля`, `Пароль`); `ifre`
+    // after `ş` or `Ş`. A window begins at the word's first letter.
+    let mut starts: Vec<usize> =
+        memchr::memmem::find_iter(text, "арол".as_bytes()).map(|at| at.saturating_sub(2)).collect();
+    starts.extend(
+        memchr::memmem::find_iter(text, b"ifre")
+            .filter(|&at| at >= 2 && matches!(text.get(at - 2..at), Some([0xC5, 0x9E | 0x9F])))
+            .map(|at| at - 2),
+    );
+    starts.sort_unstable();
+    let mut windows = Vec::new();
+    for start in starts {
+        push_window(&mut windows, start, (start + 200).min(text.len()));
+    }
+    windows
+}
+
+/// The credential after an `Authorization` scheme: random-looking, or GitHub's older
+/// tokens, 40 hex digits (which [`Validator::Entropy`] takes for a digest).
+fn scheme_credential(v: &[u8]) -> bool {
+    let hex = v.len() >= 32 && v.iter().all(u8::is_ascii_hexdigit);
+    let distinct = v.iter().fold([false; 256], |mut seen, &b| {
+        if let Some(s) = seen.get_mut(usize::from(b)) {
+            *s = true;
+        }
+        seen
+    });
+    (hex && distinct.iter().filter(|&&s| s).count() >= 10) || Validator::Entropy.check(v)
 }
 
 /// A human label for a category.
