@@ -77,12 +77,7 @@ mod tests {
     fn runs_are_the_pieces_with_a_digit() {
         let mut seed = 3u64;
         for len in [0, 1, 63, 64, 65, 200, 1000] {
-            let text: Vec<u8> = (0..len)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"0123456789 -.()+ax_\n"[(seed >> 33) as usize % 20]
-                })
-                .collect();
+            let text = crate::detect::text::sample(&mut seed, len, b"0123456789 -.()+ax_\n");
             assert_eq!(numeric_runs(&Text::new(&text)), plain(&text), "{}", String::from_utf8_lossy(&text));
         }
     }

@@ -715,6 +715,18 @@ pub(crate) fn alnum(v: u64) -> u64 {
     between(v, b'0' - 1, b'9' + 1) | between(v | (ONES * 0x20), b'a' - 1, b'z' + 1)
 }
 
+/// `len` bytes drawn from `alphabet` by a seeded generator (the same text on every run):
+/// the texts the tests of the passes over bytes compare with their definitions.
+#[cfg(test)]
+pub(crate) fn sample(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            alphabet.get((*seed >> 33) as usize % alphabet.len().max(1)).copied().unwrap_or(0)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -724,12 +736,8 @@ mod tests {
     fn masks_agree_with_the_byte_classes() {
         let mut seed = 3u64;
         for len in [0, 1, 63, 64, 65, 130, 191] {
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+=~>,"[(seed >> 33) as usize % 31]
-                })
-                .collect();
+            let bytes: Vec<u8> =
+                sample(&mut seed, len, b"aZ09_- .\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80\x7f\xff@[A`{/:+=~>,");
             let text = Text::new(&bytes);
             for (i, &b) in bytes.iter().enumerate() {
                 let bit = |m: &[u64]| (m[i / 64] >> (i % 64)) & 1 == 1;
@@ -755,12 +763,7 @@ mod tests {
     fn name_starts_are_the_capitals_and_high_bytes_after_no_word_byte() {
         let mut seed = 21u64;
         for len in [0, 1, 2, 63, 64, 65, 127, 128, 129, 300] {
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"Aa1 -'_Z\xc3\x84\xc5\x81\xe4(."[(seed >> 33) as usize % 15]
-                })
-                .collect();
+            let bytes: Vec<u8> = sample(&mut seed, len, b"Aa1 -'_Z\xc3\x84\xc5\x81\xe4(.");
             let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80;
             let expected: Vec<usize> = (0..len)
                 .filter(|&i| (bytes[i].is_ascii_uppercase() || bytes[i] >= 0x80) && (i == 0 || !word(bytes[i - 1])))
@@ -775,12 +778,7 @@ mod tests {
     fn marked_searches_agree_with_memmem() {
         let mut seed = 9u64;
         for len in [0, 3, 63, 64, 65, 129, 400] {
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                    b"sig=Q~:/@.ab"[(seed >> 33) as usize % 12]
-                })
-                .collect();
+            let bytes: Vec<u8> = sample(&mut seed, len, b"sig=Q~:/@.ab");
             let text = Text::new(&bytes);
             for needle in [&b"@"[..], b"://", b"Q~", b"sig=", b".a", b"ab", b"a:/", b"zz", b"=~"] {
                 assert_eq!(
@@ -834,12 +832,7 @@ mod tests {
         let mut seed = 5u64;
         for len in [0, 1, 9, 63, 64, 65, 127, 128, 200, 700] {
             for alphabet in [&b"a7_- .X+:"[..], b"0123456789 ", b"ab-9", b"Z1. \n"] {
-                let bytes: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                        alphabet[(seed >> 33) as usize % alphabet.len()]
-                    })
-                    .collect();
+                let bytes: Vec<u8> = sample(&mut seed, len, alphabet);
                 let text = Text::new(&bytes);
                 for class in [0u8, 1] {
                     let found = |min: usize| -> Vec<(usize, usize)> {
