@@ -242,7 +242,8 @@ impl<'a> Text<'a> {
                 let mut rest = marked;
                 while rest != 0 {
                     let j = rest.trailing_zeros();
-                    // A marked byte is one of MARKS: its index is below MARKS.len().
+                    // A marked byte is one of MARKS (index below MARKS.len()); any
+                    // other would read 7, past the lists, and be left out.
                     let mark = chunk.get(j as usize).and_then(|&b| MARK_INDEX.get(usize::from(b))).map_or(7, |&m| m);
                     if let Some(w) = each.get_mut(usize::from(mark) * self.blocks + block) {
                         *w |= 1 << j;
