@@ -94,17 +94,7 @@ impl Engine {
                     }
                     ids.sort_unstable();
                     ids.dedup();
-                    CompiledGate::Near {
-                        words: ids,
-                        before,
-                        after,
-                        keep: match (builtin.assignment, builtin.flag, builtin.sentence) {
-                            (true, _, _) => KeywordTest::Assignment,
-                            (false, true, _) => KeywordTest::Flag,
-                            (false, false, true) => KeywordTest::Sentence,
-                            (false, false, false) => KeywordTest::Any,
-                        },
-                    }
+                    CompiledGate::Near { words: ids, before, after, keep: builtin.keep }
                 }
                 Gate::Windows(f) => CompiledGate::Windows(f),
             };

@@ -142,18 +142,8 @@ enum CompiledGate {
     Dictionary,
 }
 
-/// Which keyword occurrences of a `Near` rule open a window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum KeywordTest {
-    Any,
-    /// A `:` or `=` follows within 48 bytes (`BuiltinRule::assignment`).
-    Assignment,
-    /// The keyword is part of a command-line flag (`BuiltinRule::flag`).
-    Flag,
-    /// Blanks follow the keyword's letters on its line, then a byte that is no white
-    /// space, `=` or `:` (`BuiltinRule::sentence`).
-    Sentence,
-}
+/// Which keyword hits of a `Near` rule open a window: the catalog's [`rules::Keep`].
+use rules::Keep as KeywordTest;
 
 impl KeywordTest {
     /// Whether the keyword that begins at `start` opens a window.

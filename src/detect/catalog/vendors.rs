@@ -10,7 +10,7 @@
 //! give it (`Gate::Near`), with a confidence above the generic assignment rules so the
 //! named category wins on the same span. Every value in the examples is synthetic.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, BASE};
+use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Keep, BASE};
 use crate::detect::text::{Mark, Text};
 use crate::detect::validate::Validator;
 
@@ -363,7 +363,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["together", "togetherai", "together_api_key"], before: 0, after: 128 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"TOGETHER_API_KEY=⟦b1c63d86a2094c4424485e14ed8488d4e9d8a8507f666585b9bd3e7d4e2ace59⟧"##,
             r##"together:
@@ -397,7 +397,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["wandb", "wandb_api_key"], before: 0, after: 128 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"WANDB_API_KEY=⟦f39c9fbb805715529b4521b1364c5a0122f60ae1⟧"##,
             r##"wandb.login(key="⟦a8e3ab89ca830e9ad83a17bfa15aa18dc7f33450⟧")"##,
@@ -498,7 +498,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["deepgram", "deepgram_api_key"], before: 0, after: 128 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"DEEPGRAM_API_KEY=⟦a553aa851353bd4f3c5e70d126a80067e7a6a12d⟧"##,
             r##"deepgram = DeepgramClient(api_key="⟦b96b9a20a70b4c623c6655d72022b973458c744c⟧")"##,
@@ -515,7 +515,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["assemblyai", "assembly_ai", "assemblyai_api_key"], before: 0, after: 128 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"ASSEMBLYAI_API_KEY=⟦c9729e54bfc8207a5f30e80acf7cfa21⟧"##,
             r##"assemblyai:
@@ -569,7 +569,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["clarifai", "clarifai_pat"], before: 0, after: 128 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"CLARIFAI_PAT=⟦8d373ff4e91a94a3f22fd1c1854e1735⟧"##,
             r##"clarifai:
@@ -876,7 +876,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["scaleway", "scw_secret_key", "scw"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"SCW_SECRET_KEY=⟦158a3e9e-b654-4011-af42-99e75035df42⟧"##,
             r##"scaleway:
@@ -898,7 +898,7 @@ pub const RULES: &[BuiltinRule] = &[
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"LINODE_TOKEN=⟦28fac628cf9f23710f14e05efd7751228292ca0459371eb265e9cd0a39060a07⟧"##,
             r##"linode:
@@ -976,7 +976,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["heroku", "heroku_api_key"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"HEROKU_API_KEY=⟦a56f0080-1a87-48ac-afe0-fbdba4e00b91⟧"##,
             r##"heroku:
@@ -1020,7 +1020,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["railway", "railway_token", "railway_api_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"RAILWAY_TOKEN=⟦c6208aec-0529-48ac-afa9-3f7c4c8d9cdc⟧"##,
             r##"railway:
@@ -1105,7 +1105,7 @@ pub const RULES: &[BuiltinRule] = &[
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"CLOUDFLARE_API_KEY=⟦b441bc59ae69c95c0bcf1a76d57fa0957c9eb⟧"##,
             r##"curl -H "X-Auth-Email: ops@example.com" -H "X-Auth-Key: ⟦2eea807c88cb21607c6677557f92f84301030⟧" https://api.cloudflare.com/client/v4/zones"##,
@@ -1376,7 +1376,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"FACEBOOK_APP_SECRET=⟦3000983f67f3bc5dbcac6a5192c0bab5⟧"##,
             r##"facebook:
@@ -1483,7 +1483,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"DD_API_KEY=⟦97223ee2811afc4fd2e8c50b56c04468⟧"##,
             r##"curl -H "DD-API-KEY: ⟦f2513710e3850dbb34ecbc99e0cec0207fe321bc⟧" https://api.datadoghq.com/api/v1/validate"##,
@@ -1546,7 +1546,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"ALGOLIA_ADMIN_KEY=⟦bdf9e8397e687ba64ffcd0ea30440027⟧"##,
             r##"algolia:
@@ -1810,7 +1810,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["plaid", "plaid_secret"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"PLAID_SECRET=⟦83c46300e439c873bb7f5118f48002⟧"##,
             r##"plaid:
@@ -2085,7 +2085,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["snyk", "snyk_token", "snyk_api_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"SNYK_TOKEN=⟦f526aebf-c00f-4b84-a79d-0b21d19c4b13⟧"##,
             r##"snyk:
@@ -2626,7 +2626,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"POSTMARK_SERVER_TOKEN=⟦0413c27f-d40e-4843-a4a6-e11cdb8e1588⟧"##,
             r##"postmark:
@@ -2648,7 +2648,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"MJ_APIKEY_PRIVATE=⟦88c922ca0bcbdde94511b0f6e9681416⟧"##,
             r##"mailjet:
@@ -2751,7 +2751,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"MIXPANEL_API_SECRET=⟦d1cf4d95a43225410c7e5e0f53086bfe⟧"##,
             r##"mixpanel:
@@ -2769,7 +2769,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["amplitude", "amplitude_api_key", "amplitude_secret_key"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"AMPLITUDE_SECRET_KEY=⟦4b3c2a9af5953adb1ecb85108d1b515b⟧"##,
             r##"amplitude:
@@ -2786,7 +2786,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["loggly", "loggly_token", "loggly_customer_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"LOGGLY_TOKEN=⟦c52ea968-240e-4b0e-ac26-c335439a958c⟧"##,
             r##"loggly:
@@ -2804,7 +2804,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["rollbar", "rollbar_access_token", "rollbar_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"ROLLBAR_ACCESS_TOKEN=⟦eb50c2e8bda363ecc7c140004fa377b6⟧"##,
             r##"rollbar:
@@ -2822,7 +2822,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["bugsnag", "bugsnag_api_key", "bugsnag_auth_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"BUGSNAG_API_KEY=⟦6964f2bf4a73bd7223dd8d4cdad29849⟧"##,
             r##"bugsnag:
@@ -2911,7 +2911,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["codecov", "codecov_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"CODECOV_TOKEN=⟦f95cb125-d159-41d2-aa86-2ebfe006e821⟧"##,
             r##"codecov:
@@ -2946,7 +2946,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"CIRCLECI_TOKEN=⟦a774954213221d9c1aa934e847a7b747809449a1⟧"##,
             r##"circleci:
@@ -3141,7 +3141,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"INFURA_API_KEY=⟦74d2f3612c4363b535c470eaf9b622af⟧"##,
             r##"infura:
@@ -3512,7 +3512,7 @@ AAAAB3NzaC1yc2E
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["trello", "trello_token", "trello_api_key", "trello_key"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"TRELLO_TOKEN=⟦ad3153c4bdde176a41b47efd981b2420deeab13ddad2c6d1c0f9949deefecce4⟧"##,
             r##"trello:
@@ -3596,7 +3596,7 @@ AAAAB3NzaC1yc2E
         clean_right: true,
         confidence: 0.91,
         gate: Gate::Near { words: &["opsgenie", "opsgenie_api_key"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"OPSGENIE_API_KEY=⟦ca6d602e-369c-40f8-a4c3-5328fa9172f1⟧"##,
             r##"opsgenie:
@@ -3614,7 +3614,7 @@ AAAAB3NzaC1yc2E
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["gitea", "gitea_token"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"GITEA_TOKEN=⟦bcbbbcf58c4e8497815dd7face93e3bed14c48c4⟧"##,
             r##"gitea:
@@ -3651,7 +3651,7 @@ token = "⟦cioL34lvjYhAEw6Gx34DWs9IPFz4mGfsp86⟧""##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"JENKINS_API_TOKEN=⟦110c29db67977ee290c7a2e7fd865314d3⟧"##,
             r##"jenkins:
@@ -3690,7 +3690,7 @@ token = "⟦cioL34lvjYhAEw6Gx34DWs9IPFz4mGfsp86⟧""##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"SPOTIFY_CLIENT_SECRET=⟦e0c79a4ab36eb5f6b34377edc3374795⟧"##,
             r##"spotify:
@@ -3775,7 +3775,7 @@ token = "⟦cioL34lvjYhAEw6Gx34DWs9IPFz4mGfsp86⟧""##,
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["sparkpost", "sparkpost_api_key"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"SPARKPOST_API_KEY=⟦bd67db0ce5ab5bdbe37e276820740e37c24e3c05⟧"##,
             r##"sparkpost:
@@ -3817,7 +3817,7 @@ token = "⟦cioL34lvjYhAEw6Gx34DWs9IPFz4mGfsp86⟧""##,
             before: 0,
             after: 160,
         },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"MONGODB_ATLAS_PRIVATE_KEY=⟦46bfa277-0b0a-4984-a66d-d53835926b2d⟧"##,
             r##"atlas:
@@ -3914,7 +3914,7 @@ token = "⟦cioL34lvjYhAEw6Gx34DWs9IPFz4mGfsp86⟧""##,
         validator: Validator::Code(varied),
         confidence: 0.91,
         gate: Gate::Near { words: &["pusher", "pusher_secret", "pusher_app_secret"], before: 0, after: 160 },
-        assignment: true,
+        keep: Keep::Assignment,
         examples: &[
             r##"PUSHER_APP_SECRET=⟦556acfa6437adef17be7⟧"##,
             r##"pusher:
