@@ -1069,6 +1069,13 @@ fn identifier_like(v: &[u8]) -> bool {
     v.iter().all(|b| b.is_ascii_alphabetic() || *b == b'_') && humps <= 3
 }
 
+/// A value the reader would take as a secret's (a random-looking value, or a 32–64
+/// digit hex key; no reference or placeholder), for rules that find one by other means
+/// (the credential after an `Authorization` scheme).
+pub fn secret_value(v: &[u8]) -> bool {
+    accept(NameClass::Secret, v, true, false)
+}
+
 /// A password written after a command-line flag or keyword (`mysql -p'…'`,
 /// `htpasswd -b … user …`, `ConvertTo-SecureString "…"`, `.netrc`): not a reference,
 /// a placeholder or a bare identifier.

@@ -42,7 +42,7 @@ pub use config::{
 #[cfg(test)]
 use numeric::numeric_runs;
 use person::{NameMatcher, BOTH_NAMES_KNOWN};
-use rules::{Context, Severity};
+use rules::{Context, Keep, Severity};
 use starts::StartIndex;
 use text::Text;
 use validate::Validator;
@@ -136,31 +136,28 @@ enum CompiledGate {
         words: Vec<usize>,
         before: usize,
         after: usize,
-        keep: KeywordTest,
+        keep: Keep,
     },
     Windows(WindowsFn),
     Dictionary,
 }
 
-/// Which keyword hits of a `Near` rule open a window: the catalog's [`rules::Keep`].
-use rules::Keep as KeywordTest;
-
-impl KeywordTest {
+impl Keep {
     /// Whether the keyword that begins at `start` opens a window.
     fn keeps(self, text: &[u8], start: usize) -> bool {
         match self {
-            KeywordTest::Any => true,
-            KeywordTest::Assignment => {
+            Keep::Any => true,
+            Keep::Assignment => {
                 text.get(start..(start + 48).min(text.len())).is_some_and(|t| memchr::memchr2(b'=', b':', t).is_some())
             }
-            KeywordTest::Flag => {
+            Keep::Flag => {
                 let after = text.get(start..).unwrap_or_default();
                 let word = after.iter().position(|b| !b.is_ascii_alphanumeric()).unwrap_or(after.len());
                 let rest = after.get(word..).unwrap_or_default();
                 let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
                 (start > 0 && text.get(start - 1) == Some(&b'-')) || (blanks > 0 && rest.get(blanks) == Some(&b'-'))
             }
-            KeywordTest::Sentence => {
+            Keep::Sentence => {
                 // Past the keyword's letters (any script), blanks, then no white space
                 // and no `=` or `:`.
                 let after = text.get(start..).unwrap_or_default();

@@ -1007,7 +1007,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         category: "BEARER_TOKEN",
         pattern: r#"(?i-u)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:token|api-?key|key|ssws|geniekey|splunk|sso-key)[ \t]+["']?([A-Za-z0-9._~+/:-]{16,}=*)"#,
         group: 1,
-        validator: Validator::Code(scheme_credential),
+        validator: Validator::Code(super::assign::secret_value),
         confidence: 0.9,
         gate: Gate::Near { words: &["authorization"], before: 0, after: 200 },
         keep: Keep::Assignment,
@@ -2076,19 +2076,6 @@ fn password_label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         push_window(&mut windows, start, (start + 200).min(text.len()));
     }
     windows
-}
-
-/// The credential after an `Authorization` scheme: random-looking, or GitHub's older
-/// tokens, 40 hex digits (which [`Validator::Entropy`] takes for a digest).
-fn scheme_credential(v: &[u8]) -> bool {
-    let hex = v.len() >= 32 && v.iter().all(u8::is_ascii_hexdigit);
-    let distinct = v.iter().fold([false; 256], |mut seen, &b| {
-        if let Some(s) = seen.get_mut(usize::from(b)) {
-            *s = true;
-        }
-        seen
-    });
-    (hex && distinct.iter().filter(|&&s| s).count() >= 10) || Validator::Entropy.check(v)
 }
 
 /// A human label for a category.

@@ -443,14 +443,14 @@ fn assignment_windows_change_nothing() {
 /// find around every hit: on the corpus, the catalog's examples and `more`. Returns how
 /// many findings `rule` made.
 #[cfg(not(target_family = "wasm"))]
-fn kept_keywords_change_nothing(kind: KeywordTest, more: Vec<String>, rule: &str) -> usize {
+fn kept_keywords_change_nothing(kind: Keep, more: Vec<String>, rule: &str) -> usize {
     let kept = engine();
     let mut every = engine();
     let mut keeping = 0;
     for r in &mut every.rules {
         if let CompiledGate::Near { keep, .. } = &mut r.gate {
             if *keep == kind {
-                *keep = KeywordTest::Any;
+                *keep = Keep::Any;
                 keeping += 1;
             }
         }
@@ -489,7 +489,7 @@ fn flag_keywords_change_nothing() {
             texts.push(format!("run {flag}{sep}Kq7vR2xm-11 now; password = Kq7vR2xm-12, db_password: x"));
         }
     }
-    let count = kept_keywords_change_nothing(KeywordTest::Flag, texts, "secret.cli_password.flag.v1");
+    let count = kept_keywords_change_nothing(Keep::Flag, texts, "secret.cli_password.flag.v1");
     assert!(count > 40, "{count}");
 }
 
@@ -509,7 +509,7 @@ fn sentence_keywords_change_nothing() {
             }
         }
     }
-    let count = kept_keywords_change_nothing(KeywordTest::Sentence, texts, "secret.password_prose.v1");
+    let count = kept_keywords_change_nothing(Keep::Sentence, texts, "secret.password_prose.v1");
     assert!(count > 40, "{count}");
 }
 

@@ -1045,9 +1045,10 @@ fn vin(value: &[u8]) -> bool {
     if !value.get(13..).is_some_and(|tail| tail.iter().all(u8::is_ascii_digit)) {
         return false;
     }
-    let Some(values) = value.iter().map(|&c| letter_value(c)).collect::<Option<Vec<u32>>>() else { return false };
     let weights = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
-    let remainder = values.iter().zip(weights).map(|(v, w)| v * w).sum::<u32>() % 11;
+    let sum = value.iter().zip(weights).try_fold(0u32, |sum, (&c, w)| Some(sum + letter_value(c)? * w));
+    let Some(sum) = sum else { return false };
+    let remainder = sum % 11;
     let check = if remainder == 10 { b'X' } else { b'0' + remainder as u8 };
     let checked_region = matches!(value.first(), Some(b'1'..=b'5' | b'L'));
     !checked_region || value.get(8) == Some(&check)
@@ -1566,16 +1567,29 @@ pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.tax_id.us_ein.v1",
         category: "TAX_ID",
-        // `EIN` and `FEIN` in capitals (German's `ein` is no label), or the words.
-        pattern: r"(?-u)(?:\bF?EIN|(?i)\b(?:employer identification (?:number|no\.?)|federal (?:tax|employer) id(?:entification)?(?: number| no\.?)?))\b[^\n\d]{0,24}?\b(\d{2}-?\d{7})\b",
+        // `EIN` and `FEIN` in capitals, found as case-sensitive prefixes: German's `ein`
+        // as a keyword opened a window at every article (+390 µs in 128 KiB of German
+        // prose in V8).
+        pattern: r"(?-u)\bF?EIN\b[^\n\d]{0,24}?\b(\d{2}-?\d{7})\b",
+        group: 1,
+        clean_right: true,
+        validator: Validator::Code(us_ein),
+        confidence: 0.85,
+        gate: Gate::Prefix(&[b"EIN", b"FEIN"]),
+        examples: &["EIN: ⟦12-3456789⟧", "FEIN ⟦27-0418826⟧ on the W-9"],
+        negatives: &["EIN: 07-3456789", "ein 12-3456789 ist keine Nummer", "EIN 00-0000000", "EIN: 12-345678"],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.tax_id.us_ein.words.v1",
+        category: "TAX_ID",
+        pattern: r"(?i-u)\b(?:employer identification (?:number|no\.?)|federal (?:tax|employer) id(?:entification)?(?: number| no\.?)?)\b[^\n\d]{0,24}?\b(\d{2}-?\d{7})\b",
         group: 1,
         clean_right: true,
         validator: Validator::Code(us_ein),
         confidence: 0.85,
         gate: Gate::Near {
             words: &[
-                "ein",
-                "fein",
                 "employer identification",
                 "federal tax id",
                 "federal tax identification",
@@ -1585,13 +1599,8 @@ pub const RULES: &[BuiltinRule] = &[
             before: 0,
             after: 96,
         },
-        examples: &[
-            "EIN: ⟦12-3456789⟧",
-            "Our federal tax ID is ⟦94-7021835⟧.",
-            "Employer Identification Number ⟦463918275⟧",
-            "FEIN ⟦27-0418826⟧ on the W-9",
-        ],
-        negatives: &["EIN: 07-3456789", "ein 12-3456789 ist keine Nummer", "EIN 00-0000000", "EIN: 12-345678"],
+        examples: &["Our federal tax ID is ⟦94-7021835⟧.", "Employer Identification Number ⟦463918275⟧"],
+        negatives: &["employer identification number: pending", "federal tax ID 07-3456789"],
         ..BASE
     },
     BuiltinRule {
