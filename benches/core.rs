@@ -134,7 +134,7 @@ fn detection(c: &mut Criterion) {
 /// quadratic would be sixteen.
 fn hostile(c: &mut Criterion) {
     #[allow(clippy::type_complexity)]
-    const HOSTILE: [(&str, fn(usize) -> Vec<u8>); 9] = [
+    const HOSTILE: [(&str, fn(usize) -> Vec<u8>); 14] = [
         ("7777", |n| vec![b'7'; n]),
         ("1-1-", |n| b"1-".repeat(n / 2)),
         ("1 1 ", |n| b"1 ".repeat(n / 2)),
@@ -144,6 +144,11 @@ fn hostile(c: &mut Criterion) {
         ("key=key=", |n| b"key=".repeat(n / 4)),
         ("::::", |n| b"::".repeat(n / 2)),
         ("random", |n| (0..n as u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect()),
+        ("corp.corp.x", |n| [&b"a "[..], &b"corp.".repeat(n / 5), b"x"].concat()),
+        ("a.int.example.com.x", |n| [&b"a "[..], &b"a.int.".repeat(n / 6), b"example.com.x"].concat()),
+        ("Dan.Dan.x", |n| [&b"a "[..], &b"Dan.".repeat(n / 4), b"x"].concat()),
+        ("kind: Secret data: k: v", |n| [&b"kind: Secret\ndata:\n"[..], &b"  k: v\n".repeat(n / 7)].concat()),
+        ("sv=…&sig=…", |n| [&b"sv=2022-11-02&sig="[..], &[b'A'; 44]].concat().repeat(n / 62)),
     ];
     let policy = CompiledPolicy::from_json(b"").unwrap();
     let mut group = c.benchmark_group("hostile");

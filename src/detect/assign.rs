@@ -114,20 +114,53 @@ pub fn find_secret(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     find(hay, from, NameClass::Secret)
 }
 
+/// Where the last call of [`find_kubernetes_secret`] in this thread stopped: the text
+/// (by address and length), the end of the value it returned, the line after it and
+/// the block it was in. [`Rule::search`](super::Rule) asks again from that end, for
+/// the next value: it goes on from there instead of reading the manifest from its
+/// first line again (a Secret of thousands of keys was read thousands of times:
+/// quadratic). Forgotten at the start of every search ([`forget_resume`]), so a text
+/// that later lies at the same address is never read as its predecessor.
+#[derive(Clone, Copy)]
+struct Resume {
+    hay: usize,
+    len: usize,
+    from: usize,
+    line: usize,
+    block: Option<usize>,
+}
+
+thread_local! {
+    static RESUME: std::cell::Cell<Option<Resume>> = const { std::cell::Cell::new(None) };
+}
+
+/// Forgets where [`find_kubernetes_secret`] stopped (see [`Resume`]).
+pub(super) fn forget_resume() {
+    RESUME.with(|r| r.set(None));
+}
+
 /// The leftmost value at or after `from` under `data:` or `stringData:` in a text that
 /// declares `kind: Secret` (a Kubernetes Secret manifest): every key's value, whatever
 /// the key is called. A value is one line; block scalars (`|`, `>`) are not read.
 pub fn find_kubernetes_secret(hay: &[u8], from: usize) -> Option<(usize, usize)> {
-    let secret = [&b"kind: Secret"[..], b"kind: \"Secret\"", b"kind: 'Secret'"]
-        .iter()
-        .any(|k| memchr::memmem::find(hay, k).is_some());
-    if !secret {
-        return None;
-    }
+    let address = hay.as_ptr() as usize;
+    let resume = RESUME
+        .with(std::cell::Cell::take)
+        .filter(|r| r.hay == address && r.len == hay.len() && r.from == from && r.line <= hay.len());
+    let (mut at, mut block) = match resume {
+        Some(r) => (r.line, r.block),
+        None => {
+            let secret = [&b"kind: Secret"[..], b"kind: \"Secret\"", b"kind: 'Secret'"]
+                .iter()
+                .any(|k| memchr::memmem::find(hay, k).is_some());
+            if !secret {
+                return None;
+            }
+            (0, None)
+        }
+    };
     let indent = |line: &[u8]| line.iter().take_while(|&&b| b == b' ').count();
-    let mut block: Option<usize> = None;
-    let mut at = 0;
-    for line in hay.split(|&b| b == b'\n') {
+    for line in hay.get(at..).unwrap_or_default().split(|&b| b == b'\n') {
         let start = at;
         at += line.len() + 1;
         let body = line.trim_ascii();
@@ -146,7 +179,10 @@ pub fn find_kubernetes_secret(hay: &[u8], from: usize) -> Option<(usize, usize)>
                     let offset = memchr::memmem::find(line, v).unwrap_or(0);
                     let s = start + offset;
                     if s >= from && !v.is_empty() && !reference(v, true) {
-                        return Some((s, s + v.len()));
+                        let end = s + v.len();
+                        let line = at.min(hay.len());
+                        RESUME.with(|r| r.set(Some(Resume { hay: address, len: hay.len(), from: end, line, block })));
+                        return Some((s, end));
                     }
                 }
                 continue;

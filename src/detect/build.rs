@@ -82,7 +82,7 @@ impl Engine {
                 Gate::Test(t) => CompiledGate::Test(t),
                 Gate::AfterCountryCode { span } => CompiledGate::AfterCountryCode { span },
                 Gate::PersonNames | Gate::PolicyWords(_) => CompiledGate::Dictionary,
-                Gate::Near { words, before, after } => {
+                Gate::Near { words, .. } | Gate::InHostName(words) => {
                     let mut ids: Vec<usize> = words.iter().map(|w| keyword_id(&mut keywords, w)).collect();
                     // A rule the policy's domains extend runs near them too.
                     if let Some(domains) = builtin.domains {
@@ -94,7 +94,11 @@ impl Engine {
                     }
                     ids.sort_unstable();
                     ids.dedup();
-                    CompiledGate::Near { words: ids, before, after, keep: builtin.keep }
+                    let span = match builtin.gate {
+                        Gate::Near { before, after, .. } => Span::Around { before, after },
+                        _ => Span::HostName,
+                    };
+                    CompiledGate::Near { words: ids, span, keep: builtin.keep }
                 }
                 Gate::Windows(f) => CompiledGate::Windows(f),
             };
@@ -131,7 +135,7 @@ impl Engine {
             .iter()
             .map(|r| {
                 let gate = match &r.gate {
-                    CompiledGate::Near { before, after, .. } => (*before).max(*after),
+                    CompiledGate::Near { span: Span::Around { before, after }, .. } => (*before).max(*after),
                     CompiledGate::AfterCountryCode { span } => *span,
                     _ => 0,
                 };

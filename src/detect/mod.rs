@@ -134,12 +134,42 @@ enum CompiledGate {
     /// Keyword ids in the engine's keyword automaton.
     Near {
         words: Vec<usize>,
-        before: usize,
-        after: usize,
+        span: Span,
         keep: Keep,
     },
     Windows(WindowsFn),
     Dictionary,
+}
+
+/// The window a `Near` rule searches around a keyword that begins at `start`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Span {
+    /// `before` bytes before it to `after` bytes after its start.
+    Around { before: usize, after: usize },
+    /// The host name it is in (a run of ASCII letters, digits, `.` and `-`), with the
+    /// byte after it for the rule's right-hand check.
+    HostName,
+}
+
+/// A byte of a host name as [`Span::HostName`] reads one.
+fn host_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'-'
+}
+
+impl Span {
+    /// The window of the keyword at `start`.
+    fn window(self, text: &[u8], start: usize) -> (usize, usize) {
+        match self {
+            Span::Around { before, after } => (start.saturating_sub(before), (start + after).min(text.len())),
+            Span::HostName => {
+                let left = text.get(..start).unwrap_or_default();
+                let s = left.iter().rposition(|&b| !host_byte(b)).map_or(0, |at| at + 1);
+                let right = text.get(start..).unwrap_or_default();
+                let e = start + right.iter().position(|&b| !host_byte(b)).unwrap_or(right.len());
+                (s, (e + 1).min(text.len()))
+            }
+        }
+    }
 }
 
 impl Keep {
@@ -526,7 +556,7 @@ impl Engine {
                         }
                     }
                 }
-                CompiledGate::Near { words, before, after, keep } => {
+                CompiledGate::Near { words, span, keep } => {
                     let (heads, by_word) = hits_by_word.get_or_insert_with(|| starts::by_word(&found.hits));
                     // This rule's keyword positions, in order. Its keyword ids are
                     // sorted: past the last id with a head, none was hit.
@@ -540,9 +570,14 @@ impl Engine {
                     }
                     // Windows around them, merged so that no byte is searched twice
                     // (and no match reported twice).
+                    // A keyword inside the last window is in its host name too: skipped,
+                    // so a long name full of keywords is walked once.
                     let mut window: Option<(usize, usize)> = None;
                     for &start in near.iter().filter(|&&start| keep.keeps(text, start)) {
-                        let (s, e) = (start.saturating_sub(*before), (start + after).min(text.len()));
+                        if *span == Span::HostName && window.is_some_and(|(_, we)| start < we) {
+                            continue;
+                        }
+                        let (s, e) = span.window(text, start);
                         match window {
                             Some((ws, we)) if s <= we => window = Some((ws, we.max(e))),
                             Some((ws, we)) => {
@@ -737,7 +772,13 @@ fn find_words(automaton: &AhoCorasick, text: &[u8], rule: usize, confidence: f32
 impl Rule {
     /// Appends this rule's validated matches in `hay[from..]` to `out`.
     fn search(&self, index: usize, hay: &[u8], from: usize, out: &mut Vec<Finding>) {
+        if matches!(self.matcher, Matcher::Code(_)) {
+            assign::forget_resume();
+        }
         let mut at = from;
+        // Candidates refused for their boundaries in a row that all end at the same
+        // byte (see below).
+        let mut refused: (usize, usize) = (usize::MAX, 0);
         while at <= hay.len() {
             let found = match &self.matcher {
                 Matcher::Regex(regex) if self.group == 0 => {
@@ -753,16 +794,17 @@ impl Rule {
             let Some((start, end, next)) = found else {
                 break;
             };
-            if self.clean_left
+            let runs_in = self.clean_left
                 && start > 0
-                && hay.get(start - 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_')
-            {
-                // Not a match here; a later start inside it may still be one.
-                at = start + 1;
-                continue;
-            }
-            if self.clean_right && runs_on(hay, end) {
-                at = start + 1;
+                && hay.get(start - 1).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'_');
+            if runs_in || (self.clean_right && runs_on(hay, end)) {
+                // Not a match here; a later start inside it may still be one. But a
+                // long candidate that every later start finds again, to the same end
+                // (`corp.corp.corp….x`: each a host name that runs on), would make the
+                // search quadratic: after REFUSED_IN_A_ROW of them the search goes on
+                // from that end.
+                refused = if refused.0 == end { (end, refused.1 + 1) } else { (end, 1) };
+                at = if refused.1 >= REFUSED_IN_A_ROW { end.max(start + 1) } else { start + 1 };
                 continue;
             }
             let accepted =
@@ -794,6 +836,10 @@ impl Rule {
         }
     }
 }
+
+/// How many candidates in a row, refused for their boundaries and all ending at the
+/// same byte, [`Rule::search`] retries one byte on before it goes on from their end.
+const REFUSED_IN_A_ROW: usize = 8;
 
 /// Does the text at `end` continue a word or host name?
 fn runs_on(hay: &[u8], end: usize) -> bool {

@@ -20,6 +20,14 @@ use super::{is_word_byte, names, DetectError, DetectorsConfig, Finding};
 /// too, or a phrase introduces it.
 pub(super) const BOTH_NAMES_KNOWN: f32 = 0.15;
 
+/// The most bytes a walk back over one word reads. A word of more does not fold
+/// ([`nametable::fold`] holds 64 bytes, and no letter folds to less than a third of
+/// its bytes; only a word of 200 apostrophes, which fold to nothing, would), so it is
+/// no intro word either way; without the bound, a token of
+/// thousands of capitalised words joined by `.` (`Foo.Foo.…`) was walked back over
+/// from each of them: quadratic.
+const WORD_WALK: usize = 256;
+
 /// Surnames that are also common given names or words ("Martin", "Park", "Lee"): after
 /// an unknown capitalised word they are not enough.
 const WEAK_SURNAMES: &[&str] = &[
@@ -417,7 +425,9 @@ impl NameMatcher {
                 at -= 1;
             }
             let end = at;
+            // At most WORD_WALK bytes: a longer word does not fold (see the constant).
             while at > 0
+                && end - at < WORD_WALK
                 && text.get(at - 1).is_some_and(|&b| b.is_ascii_alphabetic() || b >= 0x80 || b == b'\'' || b == b'.')
             {
                 at -= 1;
@@ -457,7 +467,10 @@ impl NameMatcher {
                         back -= 1;
                     }
                     let e = back;
-                    while back > 0 && text.get(back - 1).is_some_and(|&b| b.is_ascii_alphabetic() || b >= 0x80) {
+                    while back > 0
+                        && e - back < WORD_WALK
+                        && text.get(back - 1).is_some_and(|&b| b.is_ascii_alphabetic() || b >= 0x80)
+                    {
                         back -= 1;
                     }
                     if back == e {

@@ -40,6 +40,11 @@ pub enum Gate {
     /// All keywords of all rules are found in one Aho-Corasick pass per scan; a rule
     /// that needs a context word ("passport", "born", "Dr") never sees the rest.
     Near { words: &'static [&'static str], before: usize, after: usize },
+    /// Run only in the host names (runs of ASCII letters, digits, `.` and `-`) around
+    /// whole-word, case-insensitive occurrences of these keywords: for a pattern whose
+    /// every match is a host name that holds one of them. The window is the name
+    /// itself, however long, not a fixed span around the keyword.
+    InHostName(&'static [&'static str]),
     /// Matched by the engine's name dictionaries (given names and surnames), not a regex.
     PersonNames,
     /// Matched by this policy dictionary.
@@ -58,12 +63,12 @@ pub enum PolicyList {
 }
 
 /// A rule the policy's `internal_domains` extend: each is one more internal host
-/// suffix for its pattern and, with a `Near` gate, one more keyword.
+/// suffix for its pattern and, with a `Near` or `InHostName` gate, one more keyword.
 #[derive(Debug, Clone, Copy)]
 pub struct Domains {
     /// The rule's pattern, with the policy's domains as more suffixes.
     pub pattern: fn(&[String]) -> String,
-    /// More keyword lists for its `Near` gate, beside the gate's own words.
+    /// More keyword lists for its `Near` or `InHostName` gate, beside the gate's own words.
     pub keywords: &'static [&'static [&'static str]],
 }
 
@@ -1387,7 +1392,10 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::None,
         confidence: 0.9,
-        gate: Gate::Contains(b"://"),
+        // Around each `://`, to the next space: a URL's scheme is 5 bytes at most and no
+        // match crosses a space, so the windows hold every match a search of the whole
+        // text would find.
+        gate: Gate::Windows(scheme_windows),
         severity: Severity::Low,
         context: None,
         keep: Keep::Any,
@@ -1951,7 +1959,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_left: true,
         clean_right: true,
         confidence: 0.85,
-        gate: Gate::Near { words: INTERNAL_SUFFIXES, before: 192, after: 64 },
+        gate: Gate::InHostName(INTERNAL_SUFFIXES),
         domains: Some(Domains { pattern: internal_host_pattern, keywords: &[INTERNAL_LABELS] }),
         severity: Severity::Low,
         examples: &[

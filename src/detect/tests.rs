@@ -161,8 +161,9 @@ fn detects_each_builtin_category() {
     }
 }
 
-/// Every gate except `Near` (context required) and the dictionaries only decides
-/// where the regex runs: with each replaced by `Always`, nothing found changes. The
+/// Every gate except `Near` (context required; see `host_names_are_found_as_everywhere`
+/// for the host-name span) and the dictionaries only decides where the regex runs:
+/// with each replaced by `Always`, nothing found changes. The
 /// texts put values after non-ASCII bytes, `_`, digits and inside words, at every
 /// alignment, where a word-start or substring gate could drift from `\b`.
 #[test]
@@ -205,6 +206,7 @@ fn gates_only_skip_work_never_findings() {
         "GB82 WEST 1234 5698 7654 32",
         "3c:22:fb:1a:9e:07",
         "http://wiki.corp/x",
+        "https://grafana.intra:8443/app",
         "postgres://a:b@db.example.com/p",
         "2001:db8:85a3::8a2e:370:7334",
         "912-78-1234",
@@ -363,7 +365,9 @@ fn every_keyword_and_prefix_can_begin_a_word() {
     let mut literals: Vec<(&str, &[u8], bool)> = Vec::new();
     for r in catalog::all() {
         match r.gate {
-            Gate::Near { words, .. } => literals.extend(words.iter().map(|w| (r.id, w.as_bytes(), false))),
+            Gate::Near { words, .. } | Gate::InHostName(words) => {
+                literals.extend(words.iter().map(|w| (r.id, w.as_bytes(), false)));
+            }
             Gate::Prefix(prefixes) | Gate::Word(prefixes) => literals.extend(prefixes.iter().map(|p| (r.id, *p, true))),
             _ => {}
         }
@@ -630,7 +634,7 @@ fn context_words_count_only_as_whole_words_in_the_same_sentence() {
 /// bench (`benches/core.rs`, which builds the same inputs), not in a test: a bound on
 /// wall time fails on a loaded machine.
 #[allow(clippy::type_complexity)]
-const HOSTILE: [(&str, fn(usize) -> Vec<u8>, &[(&str, [usize; 2])]); 9] = [
+const HOSTILE: [(&str, fn(usize) -> Vec<u8>, &[(&str, [usize; 2])]); 14] = [
     ("7777", |n| vec![b'7'; n], &[]),
     ("1-1-", |n| b"1-".repeat(n / 2), &[]),
     ("1 1 ", |n| b"1 ".repeat(n / 2), &[]),
@@ -640,6 +644,19 @@ const HOSTILE: [(&str, fn(usize) -> Vec<u8>, &[(&str, [usize; 2])]); 9] = [
     ("key=key=", |n| b"key=".repeat(n / 4), &[]),
     ("::::", |n| b"::".repeat(n / 2), &[]),
     ("random", |n| (0..n as u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect(), &[]),
+    ("corp.corp.x", |n| [&b"a "[..], &b"corp.".repeat(n / 5), b"x"].concat(), &[]),
+    ("a.int.example.com.x", |n| [&b"a "[..], &b"a.int.".repeat(n / 6), b"example.com.x"].concat(), &[]),
+    ("Dan.Dan.x", |n| [&b"a "[..], &b"Dan.".repeat(n / 4), b"x"].concat(), &[]),
+    (
+        "kind: Secret data: k: v",
+        |n| [&b"kind: Secret\ndata:\n"[..], &b"  k: v\n".repeat(n / 7)].concat(),
+        &[("secret.kubernetes_secret.v1", [2340, 9362])],
+    ),
+    (
+        "sv=…&sig=…",
+        |n| [&b"sv=2022-11-02&sig="[..], &[b'A'; 44]].concat().repeat(n / 62),
+        &[("secret.azure.sas_token.v1", [1, 1])],
+    ),
 ];
 
 /// The hostile inputs scan to completion with exactly their expected findings, in
@@ -1012,4 +1029,65 @@ pub(super) fn every_match(find: Finder, text: &str) -> Vec<&str> {
         at = e;
     }
     out
+}
+
+/// A host-name span is the name around the keyword, with the byte after it; a name
+/// full of keywords is one window, whatever its length.
+#[test]
+fn host_name_span_is_the_name() {
+    let w = |t: &str, at: usize| Span::HostName.window(t.as_bytes(), at);
+    assert_eq!(w("ssh db01.prod.corp now", 14), (4, 19));
+    assert_eq!(w("db01.prod.corp", 10), (0, 14));
+    assert_eq!(w("x_db01.corp_y", 7), (2, 12), "`_` ends a name");
+    assert_eq!(w("at ldap.corp.example.com:389", 8), (3, 25));
+    let long = "corp.".repeat(20_000);
+    let text = format!("a {long}corp b");
+    let found = engine().scan(text.as_bytes());
+    assert_eq!(found.len(), 1, "one name");
+    assert_eq!((found[0].start, found[0].end), (2, text.len() - 2), "the whole name");
+    let text = format!("a {long}x");
+    assert_eq!(engine().scan(text.as_bytes()), vec![], "a name that ends in `.x` is no internal host");
+}
+
+/// A host-name span only decides where the regex runs, as long as the keyword is a
+/// whole word: with it replaced by `Always`, nothing found changes (with ASCII around
+/// the name; `db01.corpé` has no keyword `corp`, and is no internal host either way).
+#[test]
+fn host_names_are_found_as_everywhere() {
+    let gated = engine();
+    let mut always = engine();
+    let mut spans = 0;
+    for rule in &mut always.rules {
+        if matches!(rule.gate, CompiledGate::Near { span: Span::HostName, .. }) {
+            rule.gate = CompiledGate::Always;
+            spans += 1;
+        }
+    }
+    assert!(spans > 0);
+    always.visits = visit::Visits::new(&always.rules);
+    let values = [
+        "db01.prod.corp",
+        "ldap.corp.example.com",
+        "pg-primary.intra",
+        "build.int.example.net",
+        "a.corp..b",
+        "x.local.lan",
+        "home.arpa",
+        "router.home.arpa",
+        "corp.corp.corp.x",
+        "-db.corp-",
+    ];
+    let glue = ["", " ", "_", "x", "9", "-", ".", "(", "\n", "=", "\"", "/", "+", ":", "@", ".."];
+    let mut count = 0;
+    for (i, value) in values.iter().enumerate() {
+        for before in glue {
+            for after in glue {
+                let text = format!("{before}{value}{after} and {}{after}", values[(i + 1) % values.len()]);
+                let (a, b) = (gated.scan(text.as_bytes()), always.scan(text.as_bytes()));
+                assert_eq!(a, b, "{text}");
+                count += a.len();
+            }
+        }
+    }
+    assert!(count > 300, "the texts must contain findings: {count}");
 }

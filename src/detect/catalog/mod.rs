@@ -71,7 +71,7 @@ pub fn summaries() -> impl Iterator<Item = Summary> {
         category: r.category,
         severity: r.severity,
         near: match r.gate {
-            Gate::Near { words, .. } => words,
+            Gate::Near { words, .. } | Gate::InHostName(words) => words,
             _ => &[],
         },
         dictionary: match r.gate {
@@ -120,6 +120,11 @@ pub fn reference() -> String {
                 let list: Vec<String> = words.iter().take(4).map(|w| format!("`{w}`")).collect();
                 let more = if words.len() > 4 { format!(" +{}", words.len() - 4) } else { String::new() };
                 format!("near {}{more}", list.join(" "))
+            }
+            Gate::InHostName(words) => {
+                let list: Vec<String> = words.iter().take(4).map(|w| format!("`{w}`")).collect();
+                let more = if words.len() > 4 { format!(" +{}", words.len() - 4) } else { String::new() };
+                format!("host names with {}{more}", list.join(" "))
             }
             Gate::PersonNames => "capitalised words: name table, context in ten languages".to_string(),
             Gate::PolicyWords(_) => "policy dictionary".to_string(),

@@ -617,7 +617,11 @@ pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "secret.azure.sas_token.v1",
         category: "CLOUD_CREDENTIAL",
-        pattern: r##"(?-u)(?:https://[a-z0-9]{3,24}\.(?:blob|file|queue|table|dfs)\.core\.windows\.net/[^\s?"\'<>]*\?)?(?:[a-z]{2,4}=[^\s&"\'<>]*&)*sv=\d{4}-\d{2}-\d{2}&[^\s"\'<>]*?sig=[A-Za-z0-9%+/]{40,}(?:%3[Dd]|=){0,2}(?:&[^\s&"\'<>]+)*"##,
+        // A parameter before `sv=` has no `=` in its value (a query string encodes it
+        // `%3D`): with one, a run of SAS tokens with no space between them was one long
+        // chain of parameters, kept alive to the end of the run at every match
+        // (quadratic).
+        pattern: r##"(?-u)(?:https://[a-z0-9]{3,24}\.(?:blob|file|queue|table|dfs)\.core\.windows\.net/[^\s?"\'<>]*\?)?(?:[a-z]{2,4}=[^\s&="\'<>]*&)*sv=\d{4}-\d{2}-\d{2}&[^\s"\'<>]*?sig=[A-Za-z0-9%+/]{40,}(?:%3[Dd]|=){0,2}(?:&[^\s&"\'<>]+)*"##,
         clean_left: true,
         confidence: 0.97,
         gate: Gate::Contains(b"sig="),
