@@ -18,6 +18,9 @@
 //!   digit (`AKIA…`, `MzQ…`, `SG.`, `1//0`): case-sensitive, like the prefixes, and
 //!   asked only at the starts with a capital or a digit (a mask of [`Text`]). Three
 //!   raw bytes say more than a segment: `1/0` is not every `1-…`. A prefix that begins
+//!   with a small letter and a capital (`dG9rO`, Intercom's base64 of `tok:`) is asked
+//!   of the raw set too, at the starts whose second byte is a capital (a shift of the
+//!   capitals' mask; rare in words: `iPhone`, `eBay`). Another prefix that begins
 //!   with a small letter and goes on with letters or digits has no segment of its own
 //!   and would be asked at every start; the catalog has none (a test holds it to
 //!   that). A two-byte prefix (`AC`, `SK`) is entered once for every third byte.
@@ -106,9 +109,12 @@ pub(crate) struct StartIndex {
     heads: [Vec<u32>; 2],
     entries: Vec<Entry>,
     slots: usize,
-    /// Some open prefix begins with a small letter: the raw set is asked at every
-    /// start, not only at capitals and digits.
+    /// Some open prefix begins with a small letter (and goes on with another): the raw
+    /// set is asked at every start, not only at capitals and digits.
     raw_everywhere: bool,
+    /// Some open prefix begins with a small letter and a capital (`dG9rO`, base64 of
+    /// `tok:`): the raw set is asked at the starts whose second byte is a capital too.
+    raw_second_capital: bool,
     /// Some entry of the segment set begins with a digit: the segment set is asked at
     /// every start, not only at letters (no keyword of the catalog begins with a
     /// digit, and a run of digits is a third of the starts of logs).
@@ -189,6 +195,7 @@ impl StartIndex {
     pub fn new(keywords: &[String], prefixes: &[&[&[u8]]]) -> StartIndex {
         let mut entries = Vec::new();
         let mut raw_everywhere = false;
+        let mut raw_second_capital = false;
         let mut add = |literal: &[u8], kind: Kind| {
             if !literal.first().is_some_and(u8::is_ascii_alphanumeric) {
                 return;
@@ -205,12 +212,16 @@ impl StartIndex {
             // whether or not it goes on with letters: its three raw bytes say more than
             // its segment (`1/0` and `SG.` are not every `1-…` and `sg …`).
             let capital = literal.first().is_some_and(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+            // One that begins with a small letter and a capital is asked where the
+            // second byte is a capital (rare in words: `iPhone`, `eBay`).
+            let second_capital = !capital && literal.get(1).is_some_and(u8::is_ascii_uppercase);
             let mut push = |key: u64, set: usize| entries.push(Entry { key, set, literal: literal.into(), kind });
-            if matches!(kind, Kind::Keyword(_)) || (closed && !capital) {
+            if matches!(kind, Kind::Keyword(_)) || (closed && !capital && !second_capital) {
                 push(segment(head), SEGMENT);
                 return;
             }
-            raw_everywhere |= !capital;
+            raw_everywhere |= !capital && !second_capital;
+            raw_second_capital |= second_capital;
             match literal {
                 [a, b] => (0..=255u8).for_each(|third| push(raw_three(&[*a, *b, third], 0), RAW)),
                 _ => push(raw_three(literal, 0), RAW),
@@ -244,7 +255,7 @@ impl StartIndex {
         });
         let segment_digits =
             entries.iter().any(|e| e.set == SEGMENT && e.literal.first().is_some_and(u8::is_ascii_digit));
-        StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere, segment_digits }
+        StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere, raw_second_capital, segment_digits }
     }
 
     /// Whether the raw set is asked at every start (some open prefix begins with a
@@ -260,6 +271,11 @@ impl StartIndex {
         let (folded, masks) = (prepared.folded(), prepared.alnum_masks());
         let caps = if self.raw_everywhere { masks } else { prepared.caps_masks() };
         let digits = prepared.digit_masks();
+        // The capitals (not digits) of a block, for the starts whose second byte is one.
+        let upper = |block: usize| match (caps.get(block), digits.get(block)) {
+            (Some(c), Some(d)) if self.raw_second_capital && !self.raw_everywhere => c & !d,
+            _ => 0,
+        };
         let [seg_bits, raw_bits] = &self.bits;
         // Which word starts of a block pass a set, as a mask (whether one passes is
         // unpredictable: no branch on it).
@@ -277,7 +293,9 @@ impl StartIndex {
                 pass |= bit(seg_bits, hash(seg, SEGMENT)) << j;
                 each &= each - 1;
             }
-            let mut each = starts & caps;
+            // Bit j: byte j + 1 is a capital (the next block's first byte for bit 63).
+            let second = upper(block) >> 1 | upper(block + 1) << 63;
+            let mut each = starts & (caps | second);
             while each != 0 {
                 let j = each.trailing_zeros();
                 let raw = raw_three(text, base + j as usize);
@@ -402,10 +420,18 @@ mod tests {
         // With every prefix (the raw set asked everywhere), and without the one that
         // begins with a small letter (asked at capitals and digits only).
         let keywords: Vec<String> = KEYWORDS.iter().map(|s| s.to_string()).collect();
+        // And with prefixes that begin with a small letter and a capital (asked where
+        // the second byte is a capital).
         let some = PREFIXES.get(..5).unwrap_or_default();
-        let indexes = [(index(), PREFIXES), (StartIndex::new(&keywords, some), some)];
-        assert!(indexes[0].0.raw_everywhere && !indexes[1].0.raw_everywhere);
-        let base = b"1-0 1/0 sg.x SG.y 0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC".to_vec();
+        let second: &[&[&[u8]]] = &[&[b"sk-"], &[b"dG9rO"], &[b"iP", b"AKIA"]];
+        let indexes = [
+            (index(), PREFIXES),
+            (StartIndex::new(&keywords, some), some),
+            (StartIndex::new(&keywords, second), second),
+        ];
+        assert!(indexes[0].0.raw_everywhere && !indexes[1].0.raw_everywhere && !indexes[2].0.raw_everywhere);
+        assert!(indexes[2].0.raw_second_capital && !indexes[1].0.raw_second_capital);
+        let base = b"1-0 1/0 sg.x SG.y 0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC dG9rOj dG9ro xdG9rO iPhone ip iPdG9rO dG".to_vec();
         for shift in 0..16 {
             let mut text = b"ab c-".repeat(shift);
             text.extend_from_slice(&base);

@@ -66,9 +66,10 @@ struct Masks {
 
 /// The punctuation bytes the window finders and the `Contains` gates look for (`://`,
 /// `h:h:h`, a bot id's `:`, a `/` between digits, `@`, `sig=`, `Q~`, Cisco's
-/// `hhhh.hhhh`): one mask holds them all, and a finder reads the byte under each bit.
-/// Each used to be a `memchr` pass of its own, four of them over the `:` of a log.
-pub(crate) const MARKS: [u8; 6] = [b':', b'/', b'@', b'=', b'~', b'.'];
+/// `hhhh.hhhh`, `info(at)…`): one mask holds them all, and a finder reads the byte
+/// under each bit. Each used to be a `memchr` or `memmem` pass of its own, four of them
+/// over the `:` of a log.
+pub(crate) const MARKS: [u8; 7] = [b':', b'/', b'@', b'=', b'~', b'.', b'('];
 
 /// Each byte's index in [`MARKS`], 7 for the others: a table, not a `match` whose
 /// branches the marks of a log take in no predictable order.
@@ -92,11 +93,13 @@ pub(crate) enum Mark {
     Equals = 3,
     Tilde = 4,
     Dot = 5,
+    Paren = 6,
 }
 
 impl Mark {
     /// The marks in the order of [`MARKS`] (a test holds the two to it).
-    const ALL: [Mark; MARKS.len()] = [Mark::Colon, Mark::Slash, Mark::At, Mark::Equals, Mark::Tilde, Mark::Dot];
+    const ALL: [Mark; MARKS.len()] =
+        [Mark::Colon, Mark::Slash, Mark::At, Mark::Equals, Mark::Tilde, Mark::Dot, Mark::Paren];
 
     /// The mark of byte `b`, if it has one (by [`MARK_INDEX`]).
     pub(crate) fn of(b: u8) -> Option<Mark> {
@@ -539,9 +542,9 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
         masks.id |= u64::from(u8x16_bitmask(id)) << shift;
         let is = |b: u8| i8x16_eq(v, u8x16_splat(b));
-        let [c, s, a, e, t, d] = MARKS;
+        let [c, s, a, e, t, d, p] = MARKS;
         let colon_equals = v128_or(is(c), is(e));
-        let marked = v128_or(v128_or(colon_equals, v128_or(is(s), is(a))), v128_or(is(t), is(d)));
+        let marked = v128_or(v128_or(colon_equals, v128_or(is(s), is(a))), v128_or(v128_or(is(t), is(d)), is(p)));
         masks.marks |= u64::from(u8x16_bitmask(marked)) << shift;
         let ops = v128_or(colon_equals, v128_or(is(b'>'), is(b',')));
         masks.ops |= u64::from(u8x16_bitmask(ops)) << shift;
@@ -605,11 +608,11 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.dash |= bitmask(dash) << shift;
         masks.caps |= bitmask(caps) << shift;
         masks.id |= bitmask(id) << shift;
-        let [c, s, a, e, t, d] = MARKS;
+        let [c, s, a, e, t, d, p] = MARKS;
         let colon_equals = _mm_or_si128(is(v, c), is(v, e));
         let marked = _mm_or_si128(
             _mm_or_si128(colon_equals, _mm_or_si128(is(v, s), is(v, a))),
-            _mm_or_si128(is(v, t), is(v, d)),
+            _mm_or_si128(_mm_or_si128(is(v, t), is(v, d)), is(v, p)),
         );
         masks.marks |= bitmask(marked) << shift;
         masks.ops |= bitmask(_mm_or_si128(colon_equals, _mm_or_si128(is(v, b'>'), is(v, b',')))) << shift;

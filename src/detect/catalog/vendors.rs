@@ -2713,7 +2713,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         pattern: r##"(?-u)\bdG9rO[A-Za-z0-9+/_-]{50,120}={0,2}"##,
         validator: Validator::Entropy,
         confidence: 0.95,
-        gate: Gate::Contains(b"dG9rO"),
+        gate: Gate::Prefix(&[b"dG9rO"]),
         examples: &[
             r##"INTERCOM_ACCESS_TOKEN=⟦dG9rOjvn+XD1vS+uWpheYojQnITRxm/oyn63t5NWsyUKDNMhiAvA9wc0R5qZ=⟧"##,
             r##"curl -H "Authorization: Bearer ⟦dG9rOjie513eQO+wH7JuCtxJeyWVufY4XuiSQRsJuUZsZFE0ZYr7qPP8jTfw=⟧" https://api.intercom.io/me"##,
