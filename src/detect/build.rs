@@ -18,6 +18,8 @@ impl Engine {
         }
         let mut compiled = Vec::new();
         let mut contexts = Vec::new();
+        // The distinct window finders, in order of first use: a rule's list index.
+        let mut finders: Vec<WindowsFn> = Vec::new();
         let mut keywords: Vec<String> = Vec::new();
         let mut prefixes: Vec<&'static [&'static [u8]]> = Vec::new();
         // Custom rules first: on equal spans and confidence, the earlier rule is the
@@ -100,7 +102,16 @@ impl Engine {
                     };
                     CompiledGate::Near { words: ids, span, keep: builtin.keep }
                 }
-                Gate::Windows(f) => CompiledGate::Windows(f),
+                Gate::Windows(f) => {
+                    let list = match finders.iter().position(|&g| std::ptr::fn_addr_eq(g, f)) {
+                        Some(list) => list,
+                        None => {
+                            finders.push(f);
+                            finders.len() - 1
+                        }
+                    };
+                    CompiledGate::Windows { find: f, list }
+                }
             };
             let source = match (&matcher, &builtin.gate) {
                 (Matcher::Names | Matcher::Words(_), _) => Source::Dictionary,
@@ -160,6 +171,7 @@ impl Engine {
             dictionaries,
             groups,
             numeric_min_digits,
+            finders: finders.len(),
             visits,
             reach,
             memo: config.memory.then(memo::Memo::new),
@@ -174,7 +186,7 @@ fn group_rules(rules: &mut [Rule]) -> Vec<prefilter::Group> {
     let mut finders: Vec<Option<WindowsFn>> = Vec::new();
     for rule in rules.iter() {
         let finder = match rule.gate {
-            CompiledGate::Windows(f) => Some(f),
+            CompiledGate::Windows { find, .. } => Some(find),
             CompiledGate::NumericRun { .. } => None,
             _ => continue,
         };
@@ -193,7 +205,7 @@ fn group_rules(rules: &mut [Rule]) -> Vec<prefilter::Group> {
             .iter()
             .enumerate()
             .filter(|(_, r)| match (&r.gate, finder) {
-                (CompiledGate::Windows(f), Some(g)) => std::ptr::fn_addr_eq(*f, g),
+                (CompiledGate::Windows { find, .. }, Some(g)) => std::ptr::fn_addr_eq(*find, g),
                 (CompiledGate::NumericRun { .. }, None) => true,
                 _ => false,
             })

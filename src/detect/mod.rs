@@ -137,7 +137,12 @@ enum CompiledGate {
         span: Span,
         keep: Keep,
     },
-    Windows(WindowsFn),
+    /// A window finder, and the index of its list among the engine's finders (rules
+    /// that share a finder share its list, found once per scan).
+    Windows {
+        find: WindowsFn,
+        list: usize,
+    },
     Dictionary,
 }
 
@@ -238,6 +243,8 @@ pub struct Engine {
     groups: Vec<prefilter::Group>,
     /// The fewest digits that a rule gated by numeric runs needs in a run.
     numeric_min_digits: usize,
+    /// How many distinct window finders the rules have (see [`CompiledGate::Windows`]).
+    finders: usize,
     /// How far any rule looks around a position for its context (`Near` windows, the
     /// context window, a country code's span): [`Engine::scan_parts`] keeps parts this
     /// far apart.
@@ -451,7 +458,9 @@ impl Engine {
         let mut long_runs: Option<Vec<usize>> = None;
         let prepared = Text::new(text);
         let found = self.find_starts(&prepared);
-        let mut windows: Vec<(WindowsFn, Vec<(usize, usize)>)> = Vec::new();
+        // Each finder's windows, by its list index, when found (allocated at the first
+        // rule with a finder).
+        let mut windows: Vec<Option<Vec<(usize, usize)>>> = Vec::new();
         let mut answers = prefilter::Answers::new(&self.groups);
         let mut hits_by_word: Option<(Vec<u32>, Vec<usize>)> = None;
         let mut near: Vec<usize> = Vec::new();
@@ -525,16 +534,15 @@ impl Engine {
                         }
                     }
                 }
-                CompiledGate::Windows(find) => {
+                CompiledGate::Windows { find, list } => {
                     // Rules that share a finder share its windows: found once per scan.
-                    let at = match windows.iter().position(|(f, _)| std::ptr::fn_addr_eq(*f, *find)) {
-                        Some(at) => at,
-                        None => {
-                            windows.push((*find, find(&prepared)));
-                            windows.len() - 1
-                        }
+                    if windows.len() < self.finders {
+                        windows.resize_with(self.finders, || None);
+                    }
+                    let found = match windows.get_mut(*list) {
+                        Some(slot) => slot.get_or_insert_with(|| find(&prepared)).as_slice(),
+                        None => &[],
                     };
-                    let found = windows.get(at).map(|(_, w)| w.as_slice()).unwrap_or_default();
                     if found.is_empty() {
                         // Most finders find nothing in most texts: no group's answer
                         // to ask for (it would allocate its matches first).

@@ -83,12 +83,18 @@ struct ByRule {
 }
 
 impl<'g> Answers<'g> {
+    /// No answer yet; the lists of answers are allocated when a group is first asked
+    /// (most scans of short texts ask none).
     pub fn new(groups: &'g [Group]) -> Answers<'g> {
-        Answers {
-            groups,
-            per_group: groups.iter().map(|_| None).collect(),
-            per_rule: groups.iter().map(|_| None).collect(),
+        Answers { groups, per_group: Vec::new(), per_rule: Vec::new() }
+    }
+
+    /// `list`, grown to one entry per group.
+    fn sized<T>(groups: usize, list: &mut Vec<Option<T>>) -> &mut Vec<Option<T>> {
+        if list.len() < groups {
+            list.resize_with(groups, || None);
         }
+        list
     }
 
     /// The indexes, in order, of the `windows` (the list that every rule of the group
@@ -97,7 +103,8 @@ impl<'g> Answers<'g> {
     /// (most visit none), not every window to ask. `None` if the slot names no group
     /// (the engine builds none such): then the rule searches every window.
     pub fn windows_for(&mut self, slot: Slot, text: &[u8], windows: &[(usize, usize)]) -> Option<&[u32]> {
-        let (Some(group), Some(entry)) = (self.groups.get(slot.group), self.per_rule.get_mut(slot.group)) else {
+        let per_rule = Self::sized(self.groups.len(), &mut self.per_rule);
+        let (Some(group), Some(entry)) = (self.groups.get(slot.group), per_rule.get_mut(slot.group)) else {
             return None;
         };
         let by_rule = entry.get_or_insert_with(|| {
@@ -152,7 +159,8 @@ impl<'g> Answers<'g> {
         window: (usize, usize),
     ) -> bool {
         let Some(slot) = slot else { return true };
-        let (Some(group), Some(entry)) = (self.groups.get(slot.group), self.per_group.get_mut(slot.group)) else {
+        let per_group = Self::sized(self.groups.len(), &mut self.per_group);
+        let (Some(group), Some(entry)) = (self.groups.get(slot.group), per_group.get_mut(slot.group)) else {
             return true;
         };
         let (found, masks) = entry.get_or_insert_with(|| (group.matches(), vec![None; count]));

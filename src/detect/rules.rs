@@ -305,18 +305,21 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// `(at)` somewhere in the text, any case, blanks inside the brackets allowed: what
-/// `pii.email.obfuscated.bracketed.v1` puts between a name and its domain.
+/// `(at)` or `[at]` somewhere in the text, any case, blanks inside the brackets
+/// allowed: what `pii.email.obfuscated.bracketed.v1` puts between a name and its
+/// domain.
 pub fn bracketed_at(t: &Text<'_>) -> bool {
     let text = t.bytes();
     let blanks = |from: usize| {
         from + text.get(from..).unwrap_or_default().iter().take_while(|&&b| b == b' ' || b == b'\t').count()
     };
-    t.positions(Mark::Paren).any(|at| {
-        let word = blanks(at + 1);
+    let at_then = |open: usize, close: u8| {
+        let word = blanks(open + 1);
         text.get(word..word + 2).is_some_and(|w| w.eq_ignore_ascii_case(b"at"))
-            && text.get(blanks(word + 2)) == Some(&b')')
-    })
+            && text.get(blanks(word + 2)) == Some(&close)
+    };
+    t.positions(Mark::Paren).any(|open| at_then(open, b')'))
+        || t.positions(Mark::Bracket).any(|open| at_then(open, b']'))
 }
 
 /// `-u` or `--user` as a command-line flag somewhere in the text.
@@ -677,15 +680,15 @@ pub const BUILTIN: &[BuiltinRule] = &[
     },
     BuiltinRule {
         // The same with `(at)` and real dots (`jane(at)example.org`, common on contact
-        // pages). Gated by a bracketed `at` after some `(` of the text (a mark: no pass
-        // of its own; a `memmem` pass for `(at)` cost ~1 µs per 16 KiB in V8, and missed
+        // pages), or `[at]`. Gated by a bracketed `at` after some `(` or `[` of the text
+        // (marks: no pass of its own; a `memmem` pass for `(at)` cost ~1 µs per 16 KiB in V8, and missed
         // `( at )`); the word `at` as a keyword cost ~190 µs in 128 KiB of English that
         // says `at` often (each hit recorded and tested), even with only bracketed
         // hits kept.
         id: "pii.email.obfuscated.bracketed.v1",
         category: "EMAIL",
         // `at` only in brackets, blanks inside: what the keyword test keeps.
-        pattern: obfuscated_email!(r"[ \t]*\([ \t]*at[ \t]*\)[ \t]*"),
+        pattern: obfuscated_email!(r"[ \t]*(?:\([ \t]*at[ \t]*\)|\[[ \t]*at[ \t]*\])[ \t]*"),
         confidence: 0.85,
         gate: Gate::Test(bracketed_at),
         severity: Severity::Medium,
@@ -694,8 +697,14 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "write to ⟦jane.doe (at) example.org⟧",
             "⟦ops(at)mail.example.co.uk⟧",
             "Presse: ⟦presse( AT )example.de⟧",
+            "contact ⟦jane [at] example.org⟧ or ⟦press[at]example.co.uk⟧",
         ],
-        negatives: &["meet me (at) noon", "look at example.com (at) once", "jane(at)example.unknowntld"],
+        negatives: &[
+            "meet me (at) noon",
+            "look at example.com (at) once",
+            "jane(at)example.unknowntld",
+            "rows[at] = example.value",
+        ],
         ..BASE
     },
     BuiltinRule {

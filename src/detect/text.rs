@@ -66,16 +66,19 @@ struct Masks {
 
 /// The punctuation bytes the window finders and the `Contains` gates look for (`://`,
 /// `h:h:h`, a bot id's `:`, a `/` between digits, `@`, `sig=`, `Q~`, Cisco's
-/// `hhhh.hhhh`, `info(at)…`): one mask holds them all, and a finder reads the byte
-/// under each bit. Each used to be a `memchr` or `memmem` pass of its own, four of them
-/// over the `:` of a log.
-pub(crate) const MARKS: [u8; 7] = [b':', b'/', b'@', b'=', b'~', b'.', b'('];
+/// `hhhh.hhhh`, `info(at)…`, `info[at]…`): one mask holds them all, and a finder reads
+/// the byte under each bit. Each used to be a `memchr` or `memmem` pass of its own,
+/// four of them over the `:` of a log.
+pub(crate) const MARKS: [u8; 8] = [b':', b'/', b'@', b'=', b'~', b'.', b'(', b'['];
 
-/// Each byte's index in [`MARKS`], 7 for the others: a table, not a `match` whose
+/// What [`MARK_INDEX`] holds for a byte that is no mark.
+const NO_MARK: u8 = MARKS.len() as u8;
+
+/// Each byte's index in [`MARKS`], [`NO_MARK`] for the others: a table, not a `match` whose
 /// branches the marks of a log take in no predictable order.
 #[allow(clippy::indexing_slicing)] // evaluated by the compiler: `i` counts to 5
 static MARK_INDEX: [u8; 256] = {
-    let mut table = [7u8; 256];
+    let mut table = [NO_MARK; 256];
     let mut i = 0;
     while i < MARKS.len() {
         table[MARKS[i] as usize] = i as u8;
@@ -94,12 +97,13 @@ pub(crate) enum Mark {
     Tilde = 4,
     Dot = 5,
     Paren = 6,
+    Bracket = 7,
 }
 
 impl Mark {
     /// The marks in the order of [`MARKS`] (a test holds the two to it).
     const ALL: [Mark; MARKS.len()] =
-        [Mark::Colon, Mark::Slash, Mark::At, Mark::Equals, Mark::Tilde, Mark::Dot, Mark::Paren];
+        [Mark::Colon, Mark::Slash, Mark::At, Mark::Equals, Mark::Tilde, Mark::Dot, Mark::Paren, Mark::Bracket];
 
     /// The mark of byte `b`, if it has one (by [`MARK_INDEX`]).
     pub(crate) fn of(b: u8) -> Option<Mark> {
@@ -246,8 +250,9 @@ impl<'a> Text<'a> {
                 while rest != 0 {
                     let j = rest.trailing_zeros();
                     // A marked byte is one of MARKS (index below MARKS.len()); any
-                    // other would read 7, past the lists, and be left out.
-                    let mark = chunk.get(j as usize).and_then(|&b| MARK_INDEX.get(usize::from(b))).map_or(7, |&m| m);
+                    // other would read NO_MARK, past the lists, and be left out.
+                    let mark =
+                        chunk.get(j as usize).and_then(|&b| MARK_INDEX.get(usize::from(b))).map_or(NO_MARK, |&m| m);
                     if let Some(w) = each.get_mut(usize::from(mark) * self.blocks + block) {
                         *w |= 1 << j;
                     }
@@ -542,9 +547,12 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
         masks.id |= u64::from(u8x16_bitmask(id)) << shift;
         let is = |b: u8| i8x16_eq(v, u8x16_splat(b));
-        let [c, s, a, e, t, d, p] = MARKS;
+        let [c, s, a, e, t, d, p, b] = MARKS;
         let colon_equals = v128_or(is(c), is(e));
-        let marked = v128_or(v128_or(colon_equals, v128_or(is(s), is(a))), v128_or(v128_or(is(t), is(d)), is(p)));
+        let marked = v128_or(
+            v128_or(colon_equals, v128_or(is(s), is(a))),
+            v128_or(v128_or(is(t), is(d)), v128_or(is(p), is(b))),
+        );
         masks.marks |= u64::from(u8x16_bitmask(marked)) << shift;
         let ops = v128_or(colon_equals, v128_or(is(b'>'), is(b',')));
         masks.ops |= u64::from(u8x16_bitmask(ops)) << shift;
@@ -608,11 +616,11 @@ fn fold_block_sse2(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         masks.dash |= bitmask(dash) << shift;
         masks.caps |= bitmask(caps) << shift;
         masks.id |= bitmask(id) << shift;
-        let [c, s, a, e, t, d, p] = MARKS;
+        let [c, s, a, e, t, d, p, b] = MARKS;
         let colon_equals = _mm_or_si128(is(v, c), is(v, e));
         let marked = _mm_or_si128(
             _mm_or_si128(colon_equals, _mm_or_si128(is(v, s), is(v, a))),
-            _mm_or_si128(_mm_or_si128(is(v, t), is(v, d)), is(v, p)),
+            _mm_or_si128(_mm_or_si128(is(v, t), is(v, d)), _mm_or_si128(is(v, p), is(v, b))),
         );
         masks.marks |= bitmask(marked) << shift;
         masks.ops |= bitmask(_mm_or_si128(colon_equals, _mm_or_si128(is(v, b'>'), is(v, b',')))) << shift;
