@@ -1079,8 +1079,9 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
             }
             let hex = v.iter().all(u8::is_ascii_hexdigit);
             if hex {
-                // A hex key: 32 to 64 digits (128 to 256 bits), not one digit repeated.
-                return (32..=64).contains(&v.len()) && letters > 0 && digits > 0;
+                // A hex key: 32 to 128 digits (128 to 512 bits: Rails' `secret_key_base`
+                // is 128), not one digit repeated.
+                return (32..=128).contains(&v.len()) && letters > 0 && digits > 0;
             }
             if v.len() >= 16 {
                 return super::validate::Validator::Entropy.check(v);

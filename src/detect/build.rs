@@ -135,6 +135,7 @@ impl Engine {
                 gate,
                 context: builtin.context.map(|c| compiled_context(&mut contexts, c)),
                 slot: None,
+                credential: builtin.id.starts_with("secret."),
             });
         }
         let groups = group_rules(&mut compiled);
@@ -251,5 +252,6 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         gate: CompiledGate::Always,
         context: None,
         slot: None,
+        credential: false,
     })
 }

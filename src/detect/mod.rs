@@ -96,6 +96,9 @@ pub struct Rule {
     context: Option<std::sync::Arc<CompiledContext>>,
     /// The rule's place in the prefilter of the rules that share its windows.
     slot: Option<prefilter::Slot>,
+    /// A credential rule (`secret.*`): a match that is a placeholder is no finding
+    /// (see [`placeholder`]).
+    credential: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -815,8 +818,12 @@ impl Rule {
                 at = if refused.1 >= REFUSED_IN_A_ROW { end.max(start + 1) } else { start + 1 };
                 continue;
             }
-            let accepted =
-                if start < end { self.validator.accept(hay.get(start..end).unwrap_or_default()) } else { None };
+            let value = hay.get(start..end).unwrap_or_default();
+            let accepted = if start < end && !(self.credential && placeholder(value)) {
+                self.validator.accept(value)
+            } else {
+                None
+            };
             if let Some(len) = accepted.filter(|&len| len > 0) {
                 out.push(Finding { start, end: start + len, rule: index, confidence: self.confidence });
                 at = if matches!(self.validator, Validator::PaymentCard) {
@@ -843,6 +850,21 @@ impl Rule {
             }
         }
     }
+}
+
+/// Whether a credential-shaped match is a placeholder that documentation and templates
+/// put where the credential goes: six or more `x`, `X`, `*` or `#` in a row
+/// (`AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx…`), or an instruction (`xoxb-your-bot-token`,
+/// `sk-your_key_here`). A random credential holds neither.
+fn placeholder(value: &[u8]) -> bool {
+    let filler = value.windows(6).any(|w| {
+        let first = w.first().copied().unwrap_or(0);
+        matches!(first, b'x' | b'X' | b'*' | b'#') && w.iter().all(|&b| b == first)
+    });
+    let said = [&b"your-"[..], b"your_", b"-here", b"_here"]
+        .iter()
+        .any(|words| value.windows(words.len()).any(|w| w.eq_ignore_ascii_case(words)));
+    filler || said
 }
 
 /// How many candidates in a row, refused for their boundaries and all ending at the

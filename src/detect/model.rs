@@ -142,6 +142,7 @@ impl ModelStage {
                 gate: CompiledGate::Dictionary,
                 context: None,
                 slot: None,
+                credential: false,
             })
             .collect();
         ModelStage { config: config.clone(), rules, memo: Memo::new() }

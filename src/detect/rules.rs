@@ -638,7 +638,18 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.email.v1",
         category: "EMAIL",
-        pattern: r"(?i-u)\b[a-z0-9][a-z0-9._%+-]*@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,24}\b",
+        // Letters of other scripts in the name and the domain too (RFC 6531, IDN:
+        // `jürgen.weiß@exämple.de`), as UTF-8: a two-byte letter (lead byte C3 to DF:
+        // Latin, Greek, Cyrillic, …) or a three-byte one (E3 to E9: kana, CJK), not
+        // punctuation (`«`, `“` begin with C2 and E2). Without them `müller@…` gave
+        // `ller@…`. The top-level domain stays ASCII.
+        pattern: concat!(
+            r"(?i-u)(?:\b[a-z0-9]|[\xc3-\xdf][\x80-\xbf]|[\xe3-\xe9][\x80-\xbf]{2})",
+            r"(?:[a-z0-9._%+-]|[\xc3-\xdf][\x80-\xbf]|[\xe3-\xe9][\x80-\xbf]{2})*@",
+            r"(?:(?:[a-z0-9]|[\xc3-\xdf][\x80-\xbf]|[\xe3-\xe9][\x80-\xbf]{2})",
+            r"(?:(?:[a-z0-9-]|[\xc3-\xdf][\x80-\xbf]|[\xe3-\xe9][\x80-\xbf]{2})*(?:[a-z0-9]|[\xc3-\xdf][\x80-\xbf]|[\xe3-\xe9][\x80-\xbf]{2}))?\.)+",
+            r"[a-z]{2,24}\b"
+        ),
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -650,8 +661,12 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
-        examples: &[],
-        negatives: &[],
+        examples: &[
+            "⟦jane.doe@example.com⟧",
+            "E-Mail: ⟦müller@example.de⟧, Kontakt: ⟦jürgen.weiß@example.de⟧",
+            "⟦émile@exämple.fr⟧ «⟦anna@example.org⟧»",
+        ],
+        negatives: &["user@localhost", "a@b"],
     },
     BuiltinRule {
         // `jane dot doe at example dot com`, `jane [at] example [dot] org`: an address
@@ -1068,9 +1083,20 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Code(super::assign::prose_password),
         confidence: 0.8,
-        gate: Gate::Near { words: &["contraseña", "hasło", "lösenord", "parola", "parolam"], before: 0, after: 160 },
-        examples: &["mi contraseña: ⟦Verano2024!⟧", "hasło do wifi: ⟦Lato2024!x⟧", "lösenord = ⟦Sommar2024!⟧", "parola: ⟦Yaz2024!ab⟧"],
-        negatives: &["contraseña: requerida", "hasło - obowiązkowe", "parola: ${PAROLA}"],
+        gate: Gate::Near {
+            words: &["contraseña", "hasło", "lösenord", "parola", "parolam", "mot de passe", "mot_de_passe"],
+            before: 0,
+            after: 160,
+        },
+        examples: &[
+            "mi contraseña: ⟦Verano2024!⟧",
+            "hasło do wifi: ⟦Lato2024!x⟧",
+            "lösenord = ⟦Sommar2024!⟧",
+            "parola: ⟦Yaz2024!ab⟧",
+            "Mot de passe : ⟦Azerty!2024x⟧",
+            "mot_de_passe=⟦Azerty!2024x⟧",
+        ],
+        negatives: &["contraseña: requerida", "hasło - obowiązkowe", "parola: ${PAROLA}", "Mot de passe : oublié ?"],
         severity: Severity::High,
         ..BASE
     },
@@ -1497,7 +1523,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // nine-digit run is anything, so only after the words that name it.
         id: "pii.ssn.context.v1",
         category: "SSN",
-        pattern: r"(?i-u)(?:\bssn|social[ \t]+security)[^\n\d]{0,32}?\b(\d{3}[ .]?\d{2}[ .]?\d{4})\b",
+        // `my social is …`, `social: …`: the word alone only before `is`, `number`,
+        // `no`, `#` or `:`.
+        pattern: r"(?i-u)(?:\bssn|social(?:[ \t]+security|[ \t]+(?:is|number|no\.?)\b|[ \t]*[:#]))[^\n\d]{0,32}?\b(\d{3}[ .]?\d{2}[ .]?\d{4})\b",
         group: 1,
         validator: Validator::Ssn,
         confidence: 0.85,
@@ -1506,8 +1534,13 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 64,
         },
-        examples: &["SSN: ⟦123456789⟧", "social security number ⟦123 45 6789⟧", "ssn ⟦123.45.6789⟧ on file"],
-        negatives: &["ssn 000456789", "social security office, room 123456789000"],
+        examples: &[
+            "SSN: ⟦123456789⟧",
+            "social security number ⟦123 45 6789⟧",
+            "ssn ⟦123.45.6789⟧ on file",
+            "my social is ⟦512 83 4097⟧",
+        ],
+        negatives: &["ssn 000456789", "social security office, room 123456789000", "social media reach 512 83 4097"],
         ..BASE
     },
     BuiltinRule {
@@ -2086,7 +2119,7 @@ pub fn severity(category: &str) -> Severity {
 /// A password after its label (`contraseña:`, `пароль —`, `şifre:`), up to three words
 /// between (`пароль от почты:`, `contraseña del wifi:`); the value as the prose rule's.
 const PASSWORD_LABEL_PATTERN: &str = concat!(
-    r#"(?i-u)(?:\b(?:contraseña|hasło|lösenord|parolam?)|şifre(?:m|miz|si|niz)?|Şifre(?:m|miz|si|niz)?|пароль|пароля|паролем|Пароль)"#,
+    r#"(?i-u)(?:\b(?:contraseña|hasło|lösenord|parolam?|mot[ \t_]de[ \t_]passe)|şifre(?:m|miz|si|niz)?|Şifre(?:m|miz|si|niz)?|пароль|пароля|паролем|Пароль)"#,
     r#"(?:[ \t]+[^\s=:]{1,24}){0,3}?[ \t]*(?::|=|—|–|-)[ \t]*["'`]?((?-i)[^\s"'`]{5,63}[^\s"'`.,;:])"#
 );
 

@@ -1091,3 +1091,29 @@ fn host_names_are_found_as_everywhere() {
     }
     assert!(count > 300, "the texts must contain findings: {count}");
 }
+
+/// A placeholder where a credential goes is no finding; the same shape with random
+/// characters is.
+#[test]
+fn credential_placeholders_are_not_findings() {
+    let e = engine();
+    let secret =
+        |t: &str| e.scan(t.as_bytes()).iter().any(|f| e.rule(f.rule).is_some_and(|r| r.id.starts_with("secret.")));
+    for text in [
+        "AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX",
+        "OPENAI_API_KEY=sk-proj-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "SLACK_BOT_TOKEN=xoxb-your-bot-token",
+        "token: sk-ant-api03-************************",
+    ] {
+        assert!(!secret(text), "{text}");
+    }
+    for text in [
+        "AWS_ACCESS_KEY_ID=AKIA2OGYBAH6STMJQX7P",
+        "GITHUB_TOKEN=ghp_4Rk9QzXw2LmN7bV5cT8yH1jP0sD6fG3aE9uI",
+        "SLACK_BOT_TOKEN=xoxb-7391046251-4829173650-Qz8kLmN2pR5tV7wX9yB3cD6f",
+        "secret_key_base: 3f9a1c0d2b4e6f8a0c1e3d5b7a9f2e4c6b8d0a1f3f9a1c0d2b4e6f8a0c1e3d5b7a9f2e4c6b8d0a1f3f9a1c0d2b4e6f8a0c1e3d5b7a9f2e4c6b8d0a1f3f9a1c0d",
+    ] {
+        assert!(secret(text), "{text}");
+    }
+}

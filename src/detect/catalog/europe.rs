@@ -1521,14 +1521,21 @@ pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.national_id.es_dni.v1",
         category: "NATIONAL_ID",
-        pattern: r"(?-u)\b\d{8}[ -]?[A-HJ-NP-TV-Z]\b",
+        // Also with the thousands dots of the printed card (`05.839.271-P`).
+        pattern: r"(?-u)\b(?:\d{8}|\d{2}\.\d{3}\.\d{3})[ -]?[A-HJ-NP-TV-Z]\b",
         clean_right: true,
         validator: Validator::Code(es_dni),
         confidence: 0.9,
         gate: Gate::Windows(id_runs),
         severity: Severity::High,
         context: Some(&ES_CONTEXT),
-        examples: &["DNI: ⟦12345678Z⟧", "Mi DNI es ⟦95597297-M⟧.", "Spanish ID card (DNI) ⟦92622439 J⟧", "⟦33283679B⟧"],
+        examples: &[
+            "DNI: ⟦12345678Z⟧",
+            "Mi DNI es ⟦95597297-M⟧.",
+            "Spanish ID card (DNI) ⟦92622439 J⟧",
+            "⟦33283679B⟧",
+            "con D.N.I. nº ⟦95.597.297-M⟧ y NIF ⟦12.345.678Z⟧",
+        ],
         negatives: &["DNI: 12345678A", "pedido 33283679B enviado", "tel 91 234 56 78 ext B"],
         ..BASE
     },
@@ -1809,6 +1816,9 @@ pub const RULES: &[BuiltinRule] = &[
             words: &[
                 "fødselsnummer",
                 "fodselsnummer",
+                "fødselsnr",
+                "fodselsnr",
+                "f.nr",
                 "personnummer",
                 "dnummer",
                 "fnr",
@@ -1824,6 +1834,7 @@ pub const RULES: &[BuiltinRule] = &[
             "fnr ⟦231299 34514⟧",
             "Norwegian national identity number ⟦11089032174⟧",
             "D-nummer / fødselsnummer ⟦55058512337⟧",
+            "fødselsnr. ⟦150585 12343⟧, f.nr. ⟦11089032174⟧",
         ],
         negatives: &["Fødselsnummer 15058512344", "fnr 32058512343"],
         ..BASE

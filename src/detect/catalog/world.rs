@@ -499,6 +499,19 @@ fn cn_resident_id(value: &[u8]) -> bool {
     }
 }
 
+/// [`cn_resident_id`] of a number written in its groups (`320102 19900807 421X`,
+/// region, birth date, sequence and check): the separators dropped.
+fn cn_resident_id_grouped(value: &[u8]) -> bool {
+    let mut plain = [0u8; 18];
+    let mut n = 0;
+    for &b in value.iter().filter(|&&b| b != b' ' && b != b'-') {
+        let Some(slot) = plain.get_mut(n) else { return false };
+        *slot = b;
+        n += 1;
+    }
+    n == 18 && cn_resident_id(&plain)
+}
+
 /// South African identity number: `YYMMDD`, four sequence digits, citizenship 0–2,
 /// a digit (8 or 9 in practice), Luhn.
 fn za_id(value: &[u8]) -> bool {
@@ -1488,6 +1501,25 @@ pub const RULES: &[BuiltinRule] = &[
             "GB 11643 example ⟦11010519491231002X⟧",
         ],
         negatives: &["ID 440301199207040509", "order 440301199213040508", "tracking 910104200102280649"],
+        ..BASE
+    },
+    BuiltinRule {
+        // The same in its three groups, as forms and people write it (the ungrouped
+        // number is the rule above's): between the groups a space or a dash.
+        id: "pii.national_id.cn_resident_id.grouped.v1",
+        category: "NATIONAL_ID",
+        pattern: r"(?-u)\b[1-8]\d{5}[ -](?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ -]\d{3}[\dX]\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(cn_resident_id_grouped),
+        confidence: 0.94,
+        gate: Gate::Windows(super::europe::id_runs),
+        examples: &[
+            "ID card: ⟦320102 19900807 421X⟧",
+            "身份证号：⟦320102-19900807-421X⟧",
+            "Resident ID ⟦310104 20010228 0649⟧ verified",
+        ],
+        negatives: &["ID 440301 19920704 0509", "order 440301 19921304 0508", "320102 19900807 4210"],
         ..BASE
     },
     // --- South Africa ---
