@@ -343,9 +343,14 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize, Option
             (n > 0 && n <= MAX_NAME).then_some((s, s + n, None))
         }
         (Op::Comma, Some(q @ (b'"' | b'\''))) => {
-            // `setProperty("KEY", "v")`, `setenv('KEY', 'v')`: the first argument.
+            // `setProperty("KEY", "v")`, `setenv('KEY', 'v')`, PHP's `define( 'KEY',
+            // 'v' )`: the first argument.
             let (s, n) = quoted_before(hay, e - 1, q)?;
-            let paren = s.checked_sub(2).and_then(|p| hay.get(p)).copied();
+            let mut p = s.checked_sub(1)?;
+            while p > 0 && s - p < 4 && matches!(hay.get(p - 1), Some(b' ' | b'\t')) {
+                p -= 1;
+            }
+            let paren = p.checked_sub(1).and_then(|p| hay.get(p)).copied();
             (paren == Some(b'(')).then_some((s, s + n, None))
         }
         (Op::Comma, _) => None,
@@ -1075,6 +1080,14 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
         }
         NameClass::Secret => {
             if v.iter().any(|b| b.is_ascii_whitespace()) || v.len() < 8 {
+                return false;
+            }
+            // An SSH key's type (`authorized_keys: ssh-ed25519 AAAA…`, a public key).
+            let key_type = [&b"ssh-"[..], b"ecdsa-sha2-", b"sk-ssh-", b"sk-ecdsa-"].iter().any(|p| v.starts_with(p));
+            if key_type
+                && v.len() <= 40
+                && v.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'@' | b'.'))
+            {
                 return false;
             }
             let hex = v.iter().all(u8::is_ascii_hexdigit);

@@ -482,11 +482,19 @@ impl Engine {
                         // The run starts at its first digit or just before it.
                         let digit = (run.start..run.end).find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
                         let Some(d) = digit else { continue };
-                        let country =
-                            d >= 2 && text.get(d - 2..d).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
-                        if country {
+                        // Right before it, or a space before it (`PL 61 1090 …`).
+                        let code =
+                            |at: usize| text.get(at..at + 2).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
+                        let country = if d >= 2 && code(d - 2) {
+                            Some(d - 2)
+                        } else if d >= 3 && text.get(d - 1) == Some(&b' ') && code(d - 3) {
+                            Some(d - 3)
+                        } else {
+                            None
+                        };
+                        if let Some(from) = country {
                             let hay = text.get(..(d + span).min(text.len())).unwrap_or(text);
-                            rule.search(index, hay, d - 2, &mut candidates);
+                            rule.search(index, hay, from, &mut candidates);
                         }
                     }
                 }

@@ -1149,6 +1149,78 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ..BASE
     },
     BuiltinRule {
+        // The password flags of other clients: `sqlcmd -P`, `bcp`/`osql -P`,
+        // `ldapsearch -w` (and the other OpenLDAP tools), `redis-cli -a`/`--pass`,
+        // `ssh-keygen -N`/`-P` (a key's passphrase), `mongosh -p`/`--password`.
+        id: "secret.cli_password.flags.v1",
+        category: "PASSWORD",
+        pattern: concat!(
+            r#"(?-u)\b(?:(?:sqlcmd|bcp|osql)\b[^\n]{0,200}?[ \t]-P"#,
+            r#"|ldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)\b[^\n]{0,200}?[ \t]-w"#,
+            r#"|redis-cli\b[^\n]{0,200}?[ \t](?:-a|--pass)"#,
+            r#"|ssh-keygen\b[^\n]{0,200}?[ \t]-[NP]"#,
+            r#"|mongo(?:sh|dump|restore|import|export)?\b[^\n]{0,200}?[ \t](?:-p|--password))"#,
+            r#"(?:[ \t]+|=)['"]?([^\s'"-][^\s'"]{3,})"#
+        ),
+        group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
+        confidence: 0.9,
+        gate: Gate::Near {
+            words: &[
+                "sqlcmd",
+                "bcp",
+                "osql",
+                "ldapsearch",
+                "ldapmodify",
+                "ldapadd",
+                "ldapdelete",
+                "ldappasswd",
+                "ldapwhoami",
+                "ldapcompare",
+                "ldapmodrdn",
+                "ldapexop",
+                "redis-cli",
+                "ssh-keygen",
+                "mongo",
+                "mongosh",
+                "mongodump",
+                "mongorestore",
+                "mongoimport",
+                "mongoexport",
+            ],
+            before: 0,
+            after: 260,
+        },
+        examples: &[
+            "sqlcmd -S sql01 -U sa -P '⟦Sq1!Pass77⟧' -Q \"SELECT 1\"",
+            "ldapsearch -x -D \"cn=admin,dc=example,dc=org\" -w '⟦Ld4p!Adm1n⟧' -b dc=example,dc=org",
+            "redis-cli -h cache01 -a ⟦R3dis!Pw9⟧ ping",
+            "ssh-keygen -t ed25519 -N '⟦Ph4se!key⟧' -f id_ed25519",
+            "mongosh \"mongodb://db01/admin\" -u admin -p ⟦M0ng0!Adm1n⟧",
+        ],
+        negatives: &[
+            "sqlcmd -S sql01 -U sa -P $SQL_PASSWORD",
+            "ssh-keygen -t ed25519 -N '' -f id_ed25519",
+            "redis-cli -h cache01 -a \"$REDIS_PASSWORD\" ping",
+            "ldapsearch -x -W -b dc=example,dc=org",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        // `net use \\server\share /user:DOMAIN\name PASSWORD` (Windows): the password
+        // follows the user as an argument.
+        id: "secret.cli_password.net_use.v1",
+        category: "PASSWORD",
+        pattern: r#"(?i-u)\bnet[ \t]+use\b[^\n]{0,200}?[ \t]/u(?:ser)?:[^\s]+[ \t]+['"]?([^\s'"/*][^\s'"]{3,})"#,
+        group: 1,
+        validator: Validator::Code(super::assign::plausible_password),
+        confidence: 0.9,
+        gate: Gate::Near { words: &["net use"], before: 0, after: 260 },
+        examples: &["net use \\\\fs01\\share /user:CORP\\svc_backup ⟦P@ssw0rd!24⟧", "NET USE Z: \\\\srv01\\data /u:admin ⟦Adm1n#2024⟧ /persistent:no"],
+        negatives: &["net use \\\\fs01\\share /user:CORP\\svc_backup *", "net use Z: /delete"],
+        ..BASE
+    },
+    BuiltinRule {
         id: "secret.cli_password.htpasswd.v1",
         category: "PASSWORD",
         // `htpasswd -b [-c] FILE USER PASSWORD` (batch mode takes the password as an argument).
@@ -1380,7 +1452,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.iban.v1",
         category: "IBAN",
-        pattern: r#"(?-u)\b[A-Z]{2}\d{2} ?(?:[A-Z0-9]{4} ?){2,7}[A-Z0-9]{1,4}\b"#,
+        pattern: r#"(?-u)\b[A-Z]{2} ?\d{2} ?(?:[A-Z0-9]{4} ?){2,7}[A-Z0-9]{1,4}\b"#,
         group: 0,
         clean_left: false,
         clean_right: false,
@@ -1392,7 +1464,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
-        examples: &[],
+        examples: &["IBAN ⟦DE89 3704 0044 0532 0130 00⟧", "Nr rachunku: ⟦PL 61 1090 1014 0000 0712 1981 2874⟧"],
         negatives: &[],
     },
     BuiltinRule {
@@ -1579,7 +1651,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.drivers_license.v1",
         category: "DRIVERS_LICENSE",
-        pattern: r"(?i-u)(?:driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|\bDL)[^\n\d]{0,24}?\b((?-i:[A-Z]{1,2}\d{5,12}|\d{7,12}|[A-Z]\d{3}-\d{4}-\d{4}(?:-\d{1,3})?|[A-Z]{5}\d{6}[A-Z0-9]{5}))\b",
+        pattern: r"(?i-u)(?:driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|\bDL)[^\n\d]{0,24}?\b((?-i:[A-Z]{1,2}\d{5,12}|\d{7,12}|\d{3} \d{3} \d{3}|[A-Z]\d{3}-\d{4}-\d{4}(?:-\d{1,3})?|[A-Z]{5}\d{6}[A-Z0-9]{5}))\b",
         group: 1,
         validator: Validator::DocumentNumber,
         confidence: 0.85,
@@ -1588,6 +1660,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 56,
         },
+        // New York prints its nine digits in threes.
+        examples: &["NY DL# ⟦482 917 365⟧", "Driver's License #: ⟦482917365⟧"],
         ..BASE
     },
     BuiltinRule {

@@ -563,6 +563,18 @@ fn bank_account(value: &[u8]) -> bool {
     !date && plain_number(value, &[6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
 }
 
+/// A Polish account number (NRB): the 26 digits of a Polish IBAN without its `PL`,
+/// checked as that IBAN (mod 97, with `PL` read as 25 21).
+fn pl_nrb(value: &[u8]) -> bool {
+    let digits: Vec<u8> = value.iter().filter(|b| b.is_ascii_digit()).map(|b| b - b'0').collect();
+    if digits.len() != 26 || value.iter().any(|b| !b.is_ascii_digit() && *b != b' ') {
+        return false;
+    }
+    let (check, rest) = digits.split_at(2);
+    let rem = rest.iter().chain(&[2, 5, 2, 1]).chain(check).fold(0u32, |r, &d| (r * 10 + u32::from(d)) % 97);
+    rem == 1
+}
+
 /// A UK sort code or an Australian BSB: six digits, not one digit repeated.
 fn six_digit_branch(value: &[u8]) -> bool {
     digit_values::<6>(value).is_some_and(|d| !all_same(&d))
@@ -1697,6 +1709,22 @@ pub const RULES: &[BuiltinRule] = &[
             "ABA/transit no. ⟦011000015⟧",
         ],
         negatives: &["routing number 070576031", "transit time 123456789 ms", "ABA 990000005"],
+        ..BASE
+    },
+    BuiltinRule {
+        // Poland's account number (NRB) is its IBAN without `PL`, written so on every
+        // invoice (`61 1090 1014 0000 0712 1981 2874`): 26 digits with the IBAN's check,
+        // one in 97 by chance, so no label is needed.
+        id: "pii.bank_account.pl_nrb.v1",
+        category: "BANK_ACCOUNT",
+        pattern: r"(?-u)\b\d{2}(?: ?\d{4}){6}\b",
+        clean_left: true,
+        clean_right: true,
+        validator: Validator::Code(pl_nrb),
+        confidence: 0.85,
+        gate: Gate::NumericRun { min_digits: 26, min_dashes: 0, min_dots: 0, plus: false },
+        examples: &["Nr rachunku: ⟦61 1090 1014 0000 0712 1981 2874⟧", "numer konta: ⟦61109010140000071219812874⟧"],
+        negatives: &["61 1090 1014 0000 0712 1981 2875", "order 12345678901234567890123456"],
         ..BASE
     },
     BuiltinRule {
