@@ -863,7 +863,9 @@ impl Rule {
 /// Whether a credential-shaped match is a placeholder that documentation and templates
 /// put where the credential goes: six or more `x`, `X`, `*` or `#` in a row
 /// (`AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx…`), or an instruction (`xoxb-your-bot-token`,
-/// `sk-your_key_here`). A random credential holds neither.
+/// `sk-your_key_here`). A random credential holds neither. Narrower than the assignment
+/// reader's `assign::placeholder` on purpose: a vendor's documented example
+/// (`AKIAIOSFODNN7EXAMPLE`) is still tokenized like a real key.
 fn placeholder(value: &[u8]) -> bool {
     let filler = value.windows(6).any(|w| {
         let first = w.first().copied().unwrap_or(0);

@@ -566,13 +566,15 @@ fn bank_account(value: &[u8]) -> bool {
 /// A Polish account number (NRB): the 26 digits of a Polish IBAN without its `PL`,
 /// checked as that IBAN (mod 97, with `PL` read as 25 21).
 fn pl_nrb(value: &[u8]) -> bool {
-    let digits: Vec<u8> = value.iter().filter(|b| b.is_ascii_digit()).map(|b| b - b'0').collect();
-    if digits.len() != 26 || value.iter().any(|b| !b.is_ascii_digit() && *b != b' ') {
+    if value.iter().any(|b| !b.is_ascii_digit() && *b != b' ') {
         return false;
     }
-    let (check, rest) = digits.split_at(2);
-    let rem = rest.iter().chain(&[2, 5, 2, 1]).chain(check).fold(0u32, |r, &d| (r * 10 + u32::from(d)) % 97);
-    rem == 1
+    let mut digits = value.iter().filter(|b| b.is_ascii_digit()).map(|b| b - b'0');
+    let (Some(c1), Some(c2)) = (digits.next(), digits.next()) else { return false };
+    // The 24 digits of the account, then `PL` and the check digits.
+    let (rem, count) = digits.fold((0u32, 0usize), |(r, n), d| ((r * 10 + u32::from(d)) % 97, n + 1));
+    let rem = [2, 5, 2, 1, c1, c2].iter().fold(rem, |r, &d| (r * 10 + u32::from(d)) % 97);
+    count == 24 && rem == 1
 }
 
 /// A UK sort code or an Australian BSB: six digits, not one digit repeated.
