@@ -15,19 +15,33 @@ pub(super) struct NumericRun {
     pub plus: bool,
 }
 
+/// Whether each byte can appear in a written number: a table, read once per byte of
+/// every run.
+#[allow(clippy::indexing_slicing)] // evaluated by the compiler: `i` counts to 255
+static NUMERIC: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        table[i] = b.is_ascii_digit() || matches!(b, b' ' | b'-' | b'.' | b'(' | b')' | b'+');
+        i += 1;
+    }
+    table
+};
+
 fn is_numeric(b: u8) -> bool {
-    b.is_ascii_digit() || matches!(b, b' ' | b'-' | b'.' | b'(' | b')' | b'+')
+    NUMERIC.get(usize::from(b)).copied().unwrap_or(false)
 }
 
-/// Finds the numeric runs that contain a digit. Digits are rare in most text: the
-/// digits' mask skips 64 digit-free bytes at a time, then each run grows around its
-/// digits.
+/// Finds the numeric runs that contain a digit, but for a lone digit between two
+/// ASCII letters ([`Text::next_run_digit`]: no reader wants it). Digits are rare in most
+/// text: the digits' mask skips 64 digit-free bytes at a time, then each run grows
+/// around its digits.
 pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
     let text = t.bytes();
     let mut runs = Vec::new();
-    let mut i = 0;
     let mut last_end = 0;
-    while let Some(digit) = t.next_digit(i) {
+    while let Some(digit) = t.next_run_digit(last_end) {
         let mut start = digit;
         while start > last_end && text.get(start - 1).copied().is_some_and(is_numeric) {
             start -= 1;
@@ -46,7 +60,6 @@ pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
         }
         runs.push(NumericRun { start, end, digits, dashes, dots, plus });
         last_end = end;
-        i = end;
     }
     runs
 }
@@ -56,15 +69,17 @@ mod tests {
     use super::*;
 
     /// The runs, written the plain way: split the text at every byte that no number
-    /// is written with, keep the pieces with a digit.
+    /// is written with, keep the pieces with a digit but a lone digit between letters.
     fn plain(text: &[u8]) -> Vec<NumericRun> {
         let numeric = |b: &u8| b.is_ascii_digit() || b" -.()+".contains(b);
         let mut runs = Vec::new();
-        let mut at = 0;
+        let mut at = 0usize;
         for piece in text.split(|b| !numeric(b)) {
             let count = |c: u8| piece.iter().filter(|&&b| b == c).count();
             let digits = piece.iter().filter(|b| b.is_ascii_digit()).count();
-            if digits > 0 {
+            let letter = |i: Option<usize>| i.and_then(|i| text.get(i)).is_some_and(u8::is_ascii_alphabetic);
+            let lone = piece.len() == 1 && letter(at.checked_sub(1)) && letter(Some(at + 1));
+            if digits > 0 && !lone {
                 let (dashes, dots, plus) = (count(b'-'), count(b'.'), count(b'+') > 0);
                 runs.push(NumericRun { start: at, end: at + piece.len(), digits, dashes, dots, plus });
             }
@@ -77,7 +92,7 @@ mod tests {
     fn runs_are_the_pieces_with_a_digit() {
         let mut seed = 3u64;
         for len in [0, 1, 63, 64, 65, 200, 1000] {
-            let text = crate::detect::text::sample(&mut seed, len, b"0123456789 -.()+ax_\n");
+            let text = crate::detect::text::sample(&mut seed, len, b"0123456789 -.()+axQ_\n");
             assert_eq!(numeric_runs(&Text::new(&text)), plain(&text), "{}", String::from_utf8_lossy(&text));
         }
     }

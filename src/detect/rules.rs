@@ -4,7 +4,7 @@
 //! so invalid UTF-8 cannot make them fail, and the ASCII classes keep the compiled
 //! automata (and the wasm binary) small.
 
-use super::text::{Mark, Text};
+use super::text::{block_bits, chains, shifted, Mark, Text};
 use super::validate::Validator;
 
 /// A cheap test that decides where a rule's regex must run at all. Most chat text
@@ -104,16 +104,16 @@ fn not_a_year(m: &[u8]) -> bool {
 pub fn mac_like(t: &Text<'_>) -> bool {
     let text = t.bytes();
     let hex = |i: usize| text.get(i).is_some_and(u8::is_ascii_hexdigit);
-    // Cisco's `hhhh.hhhh.hhhh`.
+    // Cisco's `hhhh.hhhh.hhhh`: two dots five bytes apart (found by the dots' masks,
+    // a block at a time), then the hex digits around them.
     let quad = |i: usize| (i..i + 4).all(hex);
-    let dotted = t
-        .positions(Mark::Dot)
+    let dotted = chains(t.mark_masks(Mark::Dot), 5, 2)
         .any(|at| text.get(at + 5) == Some(&b'.') && at >= 4 && quad(at - 4) && quad(at + 1) && quad(at + 6));
     if dotted {
         return true;
     }
-    // The separators first: in logs most `:` and `-` have hex digits around them
-    // (`10:00`, a UUID) but no second separator three bytes on.
+    // Five separators three bytes apart, by their masks: a log's `10:00:00` and a
+    // UUID's dashes have hex digits around them but not five in a row.
     let full = |at: usize| {
         let sep = text.get(at).copied();
         (1..5).all(|k| text.get(at + 3 * k).copied() == sep)
@@ -122,7 +122,8 @@ pub fn mac_like(t: &Text<'_>) -> bool {
             && hex(at - 1)
             && (0..5).all(|k| hex(at + 3 * k + 1) && hex(at + 3 * k + 2))
     };
-    t.positions(Mark::Colon).any(full) || t.minuses().any(full)
+    chains(t.mark_masks(Mark::Colon), 3, 5).any(full)
+        || chains(t.dash_masks(), 3, 5).filter(|&at| text.get(at) == Some(&b'-')).any(full)
 }
 
 const PHONE_CONTEXT: Context = Context {
@@ -269,7 +270,14 @@ pub fn ipv6_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         }
         true
     };
-    for at in t.positions(Mark::Colon) {
+    // By the masks first: a `:` with a `:` right after it, or with a letter or digit
+    // before it and another `:` two to five bytes on (a YAML key's lone `:` is none).
+    let (colons, alnum) = (t.mark_masks(Mark::Colon), t.alnum_masks());
+    let candidates = block_bits(colons, |b, colon| {
+        let near = (2..=5).fold(0, |m, k| m | shifted(colons, b, k));
+        colon & (shifted(colons, b, 1) | (shifted(alnum, b, -1) & near))
+    });
+    for at in candidates {
         // `::` with hex on one side and not a word on the other (`fe80::1`, `::1`,
         // `2001:db8::`), never `Vec::new` or `std::io`.
         let double = text.get(at + 1) == Some(&b':') && {
@@ -291,8 +299,9 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     /// The longest scheme the rule reads.
     const LONGEST_SCHEME: usize = 20;
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    // `:` is rare in prose: cheaper to find than to build a substring searcher.
-    let schemes = t.positions(Mark::Colon).filter(|&at| text.get(at + 1..at + 3) == Some(b"//"));
+    // By the masks: a `:` with `/` at the next two bytes.
+    let (colons, slashes) = (t.mark_masks(Mark::Colon), t.mark_masks(Mark::Slash));
+    let schemes = block_bits(colons, |b, colon| colon & shifted(slashes, b, 1) & shifted(slashes, b, 2));
     for at in schemes {
         if windows.last().is_some_and(|last| at < last.1) {
             continue; // inside the previous window: already searched
@@ -324,8 +333,11 @@ pub fn bracketed_at(t: &Text<'_>) -> bool {
 
 /// `-u` or `--user` as a command-line flag somewhere in the text.
 pub fn user_flag(t: &Text<'_>) -> bool {
-    // `--user` and `--proxy-user` contain `-u` too.
-    t.minuses().any(|at| t.bytes().get(at + 1) == Some(&b'u'))
+    // `--user` and `--proxy-user` contain `-u` too. By the masks first: a `-` or `_`
+    // with a letter after it.
+    let (dashes, alnum, digits) = (t.dash_masks(), t.alnum_masks(), t.digit_masks());
+    block_bits(dashes, |b, dash| dash & shifted(alnum, b, 1) & !shifted(digits, b, 1))
+        .any(|at| t.bytes().get(at..at + 2) == Some(b"-u"))
 }
 
 /// Windows after the words for "password" in Japanese, Chinese and Korean: the next

@@ -234,6 +234,19 @@ impl<'a> Text<'a> {
         self.digit()
     }
 
+    /// The masks of `_` and `-`, one per 64-byte block.
+    pub(crate) fn dash_masks(&self) -> &[u64] {
+        self.dash()
+    }
+
+    /// The ASCII letters of block `block` (0 past the end).
+    pub(crate) fn letters(&self, block: usize) -> u64 {
+        match (self.alnum().get(block), self.digit().get(block)) {
+            (Some(a), Some(d)) => a & !d,
+            _ => 0,
+        }
+    }
+
     /// The capital-or-digit masks, one per 64-byte block.
     pub(crate) fn caps_masks(&self) -> &[u64] {
         self.caps()
@@ -241,6 +254,12 @@ impl<'a> Text<'a> {
 
     /// The offsets of `mark`'s byte, left to right.
     pub(crate) fn positions(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
+        bits(self.mark_masks(mark))
+    }
+
+    /// The masks of `mark`'s byte, one per 64-byte block (split from the marks' mask
+    /// when first asked, for every mark at once).
+    pub(crate) fn mark_masks(&self, mark: Mark) -> &[u64] {
         let each = self.each_mark.get_or_init(|| {
             // One list of blocks per mark, one after the other (one allocation).
             let mut each = vec![0u64; self.blocks * MARKS.len()];
@@ -262,12 +281,7 @@ impl<'a> Text<'a> {
             each
         });
         let at = mark as usize * self.blocks;
-        bits(each.get(at..at + self.blocks).unwrap_or_default())
-    }
-
-    /// The offsets of `-`, left to right (from the mask of `_` and `-`).
-    pub(crate) fn minuses(&self) -> impl Iterator<Item = usize> + '_ {
-        bits(self.dash()).filter(|&at| self.bytes.get(at) == Some(&b'-'))
+        each.get(at..at + self.blocks).unwrap_or_default()
     }
 
     /// Whether `needle` is in the text: at the bits of the mask of one of its bytes
@@ -287,6 +301,32 @@ impl<'a> Text<'a> {
     /// The first ASCII digit at or after `from`.
     pub fn next_digit(&self, from: usize) -> Option<usize> {
         next_bit(self.digit(), from).filter(|&at| at < self.bytes.len())
+    }
+
+    /// The first ASCII digit at or after `from` that is not alone between two ASCII
+    /// letters. A digit inside `4f1c2a9e` is a numeric run of its own, one digit long,
+    /// which no reader of the numeric runs wants (they read runs of two digits and
+    /// more, or runs beside a `/`); a hex id or a digest holds dozens of them. Per
+    /// 64-byte block, by its masks.
+    pub(crate) fn next_run_digit(&self, from: usize) -> Option<usize> {
+        let digit = self.digit();
+        let mut block = from / 64;
+        let mut floor = u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
+        loop {
+            let digits = digit.get(block)? & floor;
+            if digits != 0 {
+                let here = self.letters(block);
+                // A letter right before / right after each byte, across the block's edges.
+                let before = (here << 1) | block.checked_sub(1).map_or(0, |b| self.letters(b) >> 63);
+                let after = (here >> 1) | (self.letters(block + 1) << 63);
+                let wanted = digits & !(before & after);
+                if wanted != 0 {
+                    return Some(block * 64 + wanted.trailing_zeros() as usize).filter(|&at| at < self.bytes.len());
+                }
+            }
+            block += 1;
+            floor = u64::MAX;
+        }
     }
 
     /// The mask of `K`'s bytes in block `block` (0 past the end).
@@ -456,7 +496,7 @@ impl<'a> Text<'a> {
 
 /// The set bits of masks of 64 bits each, as offsets, left to right.
 pub(crate) fn bits(masks: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    offsets(move |block| masks.get(block).copied())
+    block_bits(masks, |_, mask| mask)
 }
 
 /// The set bits of the masks `mask_of` gives for blocks 0, 1, … (until it gives
@@ -473,6 +513,75 @@ fn offsets(mut mask_of: impl FnMut(usize) -> Option<u64>) -> impl Iterator<Item 
         mask = mask_of(block)?;
         block += 1;
     })
+}
+
+/// The offsets of the bits of `first` (one mask per 64-byte block) that `narrow`
+/// keeps, left to right: `narrow(block, mask)` tests a block's bits by the masks of
+/// the bytes around them (with [`shifted`]) before a finder looks at any byte. A block
+/// without a bit in `first` is passed over untested.
+pub(crate) fn block_bits<F: FnMut(usize, u64) -> u64>(first: &[u64], narrow: F) -> BlockBits<'_, F> {
+    BlockBits { first, narrow, block: 0, mask: 0 }
+}
+
+/// The iterator of [`block_bits`].
+pub(crate) struct BlockBits<'m, F> {
+    first: &'m [u64],
+    narrow: F,
+    /// The next block to look at.
+    block: usize,
+    /// The bits of block `block - 1` not yet given.
+    mask: u64,
+}
+
+impl<F: FnMut(usize, u64) -> u64> Iterator for BlockBits<'_, F> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            if self.mask != 0 {
+                let at = (self.block - 1) * 64 + self.mask.trailing_zeros() as usize;
+                self.mask &= self.mask - 1;
+                return Some(at);
+            }
+            // The blocks without a bit, in one tight loop (most blocks of most texts).
+            let rest = self.first.get(self.block..)?;
+            let Some(skip) = rest.iter().position(|&m| m != 0) else {
+                self.block = self.first.len();
+                return None;
+            };
+            self.block += skip;
+            let first = rest.get(skip).copied().unwrap_or(0);
+            self.mask = (self.narrow)(self.block, first);
+            self.block += 1;
+        }
+    }
+}
+
+/// The offsets where `masks` has a bit, and again `period` bytes on, and so on:
+/// `count` bits in all, `period` apart (`count - 1` periods at most 63 bytes).
+pub(crate) fn chains(masks: &[u64], period: i32, count: i32) -> impl Iterator<Item = usize> + '_ {
+    block_bits(masks, move |b, first| {
+        // This block and the next, read once.
+        let both = u128::from(first) | u128::from(masks.get(b + 1).copied().unwrap_or(0)) << 64;
+        (1..count).fold(first, |m, k| m & (both >> (period * k).clamp(0, 63)) as u64)
+    })
+}
+
+/// Block `block` of `masks` moved by `shift` bytes: bit `j` is the bit of byte
+/// `64 * block + j + shift` (0 outside the masks). A positive shift reads the bytes
+/// after, a negative one the bytes before; `shift` is at most 63 either way.
+#[inline(always)]
+pub(crate) fn shifted(masks: &[u64], block: usize, shift: i32) -> u64 {
+    let at = |b: usize| masks.get(b).copied().unwrap_or(0);
+    let s = shift.unsigned_abs().min(63);
+    if s == 0 {
+        at(block)
+    } else if shift > 0 {
+        (at(block) >> s) | (at(block + 1) << (64 - s))
+    } else {
+        (at(block) << s) | block.checked_sub(1).map_or(0, |before| at(before) >> (64 - s))
+    }
 }
 
 /// The first set bit at or after `from` in masks of 64 bits each.
@@ -742,6 +851,41 @@ pub(crate) fn sample(seed: &mut u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `shifted` and `chains` against their definitions, byte by byte, across block
+    /// edges and at the text's two ends.
+    #[test]
+    fn shifted_masks_and_chains_read_the_bytes_around() {
+        let mut seed = 5u64;
+        for len in [0, 1, 63, 64, 65, 200, 700] {
+            let bytes = sample(&mut seed, len, b"a::b-:9");
+            let text = Text::new(&bytes);
+            let colons = text.mark_masks(Mark::Colon);
+            let colon = |i: i64| i >= 0 && bytes.get(i as usize) == Some(&b':');
+            for shift in [-63, -9, -1, 0, 1, 3, 12, 63] {
+                for block in 0..text.blocks {
+                    let got = shifted(colons, block, shift);
+                    for j in 0..64i64 {
+                        let at = block as i64 * 64 + j + i64::from(shift);
+                        assert_eq!((got >> j) & 1 == 1, colon(at), "shift {shift}, byte {}", block as i64 * 64 + j);
+                    }
+                }
+            }
+            for (period, count) in [(3, 5), (5, 2), (1, 3)] {
+                let want: Vec<usize> = (0..bytes.len())
+                    .filter(|&at| (0..count).all(|k| colon(at as i64 + i64::from(period * k))))
+                    .collect();
+                assert_eq!(chains(colons, period, count).collect::<Vec<_>>(), want, "{period} x {count}");
+            }
+            let letter = |i: Option<usize>| i.and_then(|i| bytes.get(i)).is_some_and(u8::is_ascii_alphabetic);
+            let wanted: Vec<usize> = (0..bytes.len())
+                .filter(|&at| bytes[at].is_ascii_digit() && !(letter(at.checked_sub(1)) && letter(Some(at + 1))))
+                .collect();
+            let got: Vec<usize> =
+                std::iter::successors(text.next_run_digit(0), |&at| text.next_run_digit(at + 1)).collect();
+            assert_eq!(got, wanted);
+        }
+    }
 
     /// Bytes of every class at every offset of three blocks, against the definitions.
     #[test]

@@ -11,7 +11,7 @@
 //! named category wins on the same span. Every value in the examples is synthetic.
 
 use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Keep, BASE};
-use crate::detect::text::{Mark, Text};
+use crate::detect::text::{block_bits, shifted, Mark, Text};
 use crate::detect::validate::Validator;
 
 use super::world::id_token_windows;
@@ -123,7 +123,10 @@ fn pem_private_key(value: &[u8]) -> bool {
 fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    for at in t.positions(Mark::Colon) {
+    // By the masks first: a `:` with eight digits right before it.
+    let (colons, digit) = (t.mark_masks(Mark::Colon), t.digit_masks());
+    let candidates = block_bits(colons, |b, colon| (1..=8).fold(colon, |m, k| m & shifted(digit, b, -k)));
+    for at in candidates {
         let digits = text
             .get(at.saturating_sub(11)..at)
             .map_or(0, |t| t.iter().rev().take_while(|b| b.is_ascii_digit()).count());
@@ -143,7 +146,14 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let mut windows: Vec<(usize, usize)> = Vec::new();
     // At the `-` of the text (from its block mask): a pass of `memmem` over a text
     // with none cost more than the rule.
-    for at in t.minuses().filter(|&at| text.get(at + 1..at + 3) == Some(b"us")) {
+    // By the masks first: a `-` or `_` with a letter or digit before it, two letters
+    // after it and a digit after those.
+    let (dashes, alnum, digit) = (t.dash_masks(), t.alnum_masks(), t.digit_masks());
+    let candidates = block_bits(dashes, |b, dash| {
+        let letter = |k: i32| shifted(alnum, b, k) & !shifted(digit, b, k);
+        dash & shifted(alnum, b, -1) & letter(1) & letter(2) & shifted(digit, b, 3)
+    });
+    for at in candidates.filter(|&at| text.get(at..at + 3) == Some(b"-us")) {
         let hex_before = at > 0 && text.get(at - 1).is_some_and(u8::is_ascii_hexdigit);
         if !hex_before || !text.get(at + 3).is_some_and(u8::is_ascii_digit) {
             continue;
