@@ -623,7 +623,10 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
     // signed compare (adding 0x80 moves unsigned order to signed), which V8 lowers to
     // one instruction; its unsigned `lt` takes three or four.
     let within = |v: v128, lo: u8, n: u8| i8x16_lt(u8x16_sub(v, u8x16_splat(lo ^ 0x80)), i8x16_splat((n ^ 0x80) as i8));
-    let mut masks = Masks::default();
+    // Each kind's four 16-bit masks, joined into one word per kind at the end: or-ing
+    // each into a `u64` as it comes let LLVM pack the eight kinds into vector lanes
+    // (lane inserts and 64-bit vector shifts), which V8 runs slower than this.
+    let mut parts = [[0u16; 4]; KINDS];
     for (j, (chunk, out)) in bytes.chunks_exact(16).zip(out.chunks_exact_mut(16)).enumerate() {
         let (lo, hi) = halves(chunk);
         let v = u64x2(lo, hi);
@@ -649,12 +652,6 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
         if let Some(dst) = out.get_mut(8..16) {
             dst.copy_from_slice(&hi.to_le_bytes());
         }
-        let shift = 16 * j;
-        masks.alnum |= u64::from(u8x16_bitmask(keep)) << shift;
-        masks.digit |= u64::from(u8x16_bitmask(digit)) << shift;
-        masks.dash |= u64::from(u8x16_bitmask(dash)) << shift;
-        masks.caps |= u64::from(u8x16_bitmask(caps)) << shift;
-        masks.id |= u64::from(u8x16_bitmask(id)) << shift;
         let is = |b: u8| i8x16_eq(v, u8x16_splat(b));
         let [c, s, a, e, t, d, p, b] = MARKS;
         let colon_equals = v128_or(is(c), is(e));
@@ -662,12 +659,17 @@ fn fold_block(bytes: &[u8; 64], out: &mut [u8]) -> Masks {
             v128_or(colon_equals, v128_or(is(s), is(a))),
             v128_or(v128_or(is(t), is(d)), v128_or(is(p), is(b))),
         );
-        masks.marks |= u64::from(u8x16_bitmask(marked)) << shift;
         let ops = v128_or(colon_equals, v128_or(is(b'>'), is(b',')));
-        masks.ops |= u64::from(u8x16_bitmask(ops)) << shift;
-        masks.high |= u64::from(u8x16_bitmask(v)) << shift;
+        let kinds = [keep, digit, dash, caps, id, marked, ops, v];
+        for (part, kind) in parts.iter_mut().zip(kinds) {
+            if let Some(slot) = part.get_mut(j) {
+                *slot = u8x16_bitmask(kind);
+            }
+        }
     }
-    masks
+    let join = |p: [u16; 4]| u64::from(p[0]) | u64::from(p[1]) << 16 | u64::from(p[2]) << 32 | u64::from(p[3]) << 48;
+    let [alnum, digit, dash, caps, id, marks, ops, high] = parts.map(join);
+    Masks { alnum, digit, dash, caps, id, marks, ops, high }
 }
 
 /// Folds 64 bytes into `out` and returns their masks, sixteen at a time with SSE2.
