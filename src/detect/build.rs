@@ -139,7 +139,7 @@ impl Engine {
             });
         }
         let groups = group_rules(&mut compiled);
-        let visits = visit::Visits::new(&compiled);
+        let visits = visit::Visits::new(&compiled, config.confidence_threshold);
         let starts =
             if keywords.is_empty() && prefixes.is_empty() { None } else { Some(StartIndex::new(&keywords, &prefixes)) };
         let names = if wants_names { Some(NameMatcher::new(config)?) } else { None };
@@ -172,7 +172,6 @@ impl Engine {
             dictionaries,
             groups,
             numeric_min_digits,
-            finders: finders.len(),
             visits,
             reach,
             memo: config.memory.then(memo::Memo::new),

@@ -246,8 +246,6 @@ pub struct Engine {
     groups: Vec<prefilter::Group>,
     /// The fewest digits that a rule gated by numeric runs needs in a run.
     numeric_min_digits: usize,
-    /// How many distinct window finders the rules have (see [`CompiledGate::Windows`]).
-    finders: usize,
     /// How far any rule looks around a position for its context (`Near` windows, the
     /// context window, a country code's span): [`Engine::scan_parts`] keeps parts this
     /// far apart.
@@ -461,17 +459,16 @@ impl Engine {
         let mut long_runs: Option<Vec<usize>> = None;
         let prepared = Text::new(text);
         let found = self.find_starts(&prepared);
-        // Each finder's windows, by its list index, when found (allocated at the first
-        // rule with a finder).
-        let mut windows: Vec<Option<Vec<(usize, usize)>>> = Vec::new();
         let mut answers = prefilter::Answers::new(&self.groups);
         let mut hits_by_word: Option<(Vec<u32>, Vec<usize>)> = None;
         let mut near: Vec<usize> = Vec::new();
-        for index in self.visits.rules(&found) {
+        let mut visit = self.visits.rules(&found);
+        // Each finder's windows, by its list index; the rules of the finders that
+        // found none are taken out of the visit.
+        let windows = self.visits.find_windows(&prepared, &mut visit);
+        for index in visit::each(visit) {
             let Some(rule) = self.rules.get(index) else { continue };
-            let known_both = if matches!(rule.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
-            let best = rule.confidence + rule.context.as_ref().map_or(0.0, |c| c.context.boost) + known_both;
-            if best < self.min_confidence {
+            if rule.best() < self.min_confidence {
                 continue;
             }
             let from = candidates.len();
@@ -545,15 +542,9 @@ impl Engine {
                         }
                     }
                 }
-                CompiledGate::Windows { find, list } => {
+                CompiledGate::Windows { list, .. } => {
                     // Rules that share a finder share its windows: found once per scan.
-                    if windows.len() < self.finders {
-                        windows.resize_with(self.finders, || None);
-                    }
-                    let found = match windows.get_mut(*list) {
-                        Some(slot) => slot.get_or_insert_with(|| find(&prepared)).as_slice(),
-                        None => &[],
-                    };
+                    let found = windows.get(*list).map_or(&[][..], Vec::as_slice);
                     if found.is_empty() {
                         // Most finders find nothing in most texts: no group's answer
                         // to ask for (it would allocate its matches first).
@@ -789,6 +780,14 @@ fn find_words(automaton: &AhoCorasick, text: &[u8], rule: usize, confidence: f32
 }
 
 impl Rule {
+    /// The highest confidence a finding of this rule can have: its own, with its
+    /// context's boost (and, for the names, both names known). A rule whose best is
+    /// below the policy's threshold is never searched.
+    pub(crate) fn best(&self) -> f32 {
+        let known_both = if matches!(self.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
+        self.confidence + self.context.as_ref().map_or(0.0, |c| c.context.boost) + known_both
+    }
+
     /// Appends this rule's validated matches in `hay[from..]` to `out`.
     fn search(&self, index: usize, hay: &[u8], from: usize, out: &mut Vec<Finding>) {
         if matches!(self.matcher, Matcher::Code(_)) {

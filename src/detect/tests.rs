@@ -161,6 +161,36 @@ fn detects_each_builtin_category() {
     }
 }
 
+/// A scan visits the rules of a window finder only where the finder found windows:
+/// in a plain sentence none of the finders' rules is left to visit; with an IPv6
+/// address in it, the IPv6 rule is, and the Telegram token's rule (whose finder wants
+/// a bot id before a `:`) is not.
+#[test]
+fn rules_of_finders_that_found_nothing_are_not_visited() {
+    let e = engine();
+    let windowed = |visit: &[u64]| {
+        e.rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| matches!(r.gate, CompiledGate::Windows { .. }) && (visit[i / 64] >> (i % 64)) & 1 == 1)
+            .map(|(_, r)| r.id.clone())
+            .collect::<Vec<_>>()
+    };
+    let plain = text::Text::new(b"the rollout went fine and nobody was paged");
+    let mut visit = e.visits.rules(&e.find_starts(&plain));
+    let before = windowed(&visit).len();
+    let windows = e.visits.find_windows(&plain, &mut visit);
+    assert!(before > 20, "{before} rules gated by window finders");
+    assert_eq!(windowed(&visit), Vec::<String>::new());
+    assert!(windows.iter().all(Vec::is_empty));
+    let v6 = text::Text::new(b"the rollout went to fe80::1ff:fe23:4567:890a and nobody was paged");
+    let mut visit = e.visits.rules(&e.find_starts(&v6));
+    e.visits.find_windows(&v6, &mut visit);
+    let left = windowed(&visit);
+    assert!(left.iter().any(|id| id == "net.ipv6.v1"), "{left:?}");
+    assert!(!left.iter().any(|id| id == "secret.telegram.bot_token.v1"), "{left:?}");
+}
+
 /// Every gate except `Near` (context required; see `host_names_are_found_as_everywhere`
 /// for the host-name span) and the dictionaries only decides where the regex runs:
 /// with each replaced by `Always`, nothing found changes. The
@@ -175,7 +205,7 @@ fn gates_only_skip_work_never_findings() {
             rule.gate = CompiledGate::Always;
         }
     }
-    always.visits = visit::Visits::new(&always.rules);
+    always.visits = visit::Visits::new(&always.rules, always.min_confidence);
     let values = [
         "AKIAIOSFODNN7EXAMPLE",
         "sk-proj-abcdefghijklmnopqrstuvwx12",
@@ -430,7 +460,7 @@ fn assignment_windows_change_nothing() {
             rule.gate = CompiledGate::Always;
         }
     }
-    whole.visits = visit::Visits::new(&whole.rules);
+    whole.visits = visit::Visits::new(&whole.rules, whole.min_confidence);
     let mut texts = corpus_texts();
     assert!(texts.len() > 1000, "the corpus is there: {}", texts.len());
     texts.extend(catalog::all().flat_map(|r| r.examples.iter().chain(r.negatives)).map(|t| unmark(t).0));
@@ -1064,7 +1094,7 @@ fn host_names_are_found_as_everywhere() {
         }
     }
     assert!(spans > 0);
-    always.visits = visit::Visits::new(&always.rules);
+    always.visits = visit::Visits::new(&always.rules, always.min_confidence);
     let values = [
         "db01.prod.corp",
         "ldap.corp.example.com",

@@ -562,9 +562,12 @@ impl<F: FnMut(usize, u64) -> u64> Iterator for BlockBits<'_, F> {
 /// `count` bits in all, `period` apart (`count - 1` periods at most 63 bytes).
 pub(crate) fn chains(masks: &[u64], period: i32, count: i32) -> impl Iterator<Item = usize> + '_ {
     block_bits(masks, move |b, first| {
-        // This block and the next, read once.
-        let both = u128::from(first) | u128::from(masks.get(b + 1).copied().unwrap_or(0)) << 64;
-        (1..count).fold(first, |m, k| m & (both >> (period * k).clamp(0, 63)) as u64)
+        // This block and the next, read once (in 64-bit words: wasm has no 128-bit shift).
+        let next = masks.get(b + 1).copied().unwrap_or(0);
+        (1..count).fold(first, |m, k| {
+            let s = (period * k).clamp(1, 63) as u32;
+            m & ((first >> s) | (next << (64 - s)))
+        })
     })
 }
 

@@ -8,7 +8,8 @@
 //! keywords that were found, and the rules with other gates, in rule order.
 
 use super::starts::Found;
-use super::{CompiledGate, Rule};
+use super::text::Text;
+use super::{CompiledGate, Rule, WindowsFn};
 
 /// The rules behind each prefix slot and keyword, and the rest.
 #[derive(Debug, Clone, Default)]
@@ -20,12 +21,25 @@ pub(crate) struct Visits {
     by_slot: Vec<usize>,
     /// For each keyword id, the rules near it.
     by_word: Vec<Vec<usize>>,
+    /// For each window finder (by its list index, [`CompiledGate::Windows`]), the
+    /// function and its rules' bits.
+    finders: Vec<(WindowsFn, Vec<u64>)>,
 }
 
+/// The windows each finder found in one text, by list index (empty for a finder that
+/// found none or was not run).
+pub(crate) type Windows = Vec<Vec<(usize, usize)>>;
+
 impl Visits {
-    pub fn new(rules: &[Rule]) -> Visits {
-        let mut visits = Visits { always: vec![0; rules.len().div_ceil(64)], ..Visits::default() };
+    /// The visits of `rules`; a rule that can never reach `min_confidence` (its
+    /// confidence with every boost) is visited never.
+    pub fn new(rules: &[Rule], min_confidence: f32) -> Visits {
+        let words = rules.len().div_ceil(64);
+        let mut visits = Visits { always: vec![0; words], ..Visits::default() };
         for (index, rule) in rules.iter().enumerate() {
+            if rule.best() < min_confidence {
+                continue;
+            }
             match &rule.gate {
                 CompiledGate::Prefix(slot) | CompiledGate::Word(slot) => {
                     if visits.by_slot.len() <= *slot {
@@ -45,16 +59,25 @@ impl Visits {
                         }
                     }
                 }
-                _ => set(&mut visits.always, index),
+                gate => {
+                    if let CompiledGate::Windows { find, list } = gate {
+                        while visits.finders.len() <= *list {
+                            visits.finders.push((*find, vec![0; words]));
+                        }
+                        if let Some((_, bits)) = visits.finders.get_mut(*list) {
+                            set(bits, index);
+                        }
+                    }
+                    set(&mut visits.always, index);
+                }
             }
         }
         visits
     }
 
-    /// The rules to visit for what the start index `found`, in rule order: a set of
-    /// bits (a copy of the rules always visited, and one bit set per prefix and keyword
-    /// found), read in order. No sort: this runs on every scan, however short.
-    pub fn rules(&self, found: &Found) -> impl Iterator<Item = usize> {
+    /// The rules to visit for what the start index `found`, as a set of bits (a copy
+    /// of the rules always visited, and one bit set per prefix and keyword found).
+    pub fn rules(&self, found: &Found) -> Vec<u64> {
         let mut visit = self.always.clone();
         for (slot, first) in found.first.iter().enumerate() {
             if let (Some(_), Some(&rule)) = (first, self.by_slot.get(slot)) {
@@ -66,16 +89,39 @@ impl Visits {
                 set(&mut visit, rule);
             }
         }
-        visit.into_iter().enumerate().flat_map(|(word, mut bits)| {
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let at = word * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    at
-                })
+        visit
+    }
+
+    /// Runs each window finder that a rule of `visit` uses, once, and takes out of
+    /// `visit` the rules of the finders that found nothing: most finders find nothing
+    /// in most texts, and a short text's scan was mostly visits to their rules.
+    pub fn find_windows(&self, text: &Text<'_>, visit: &mut [u64]) -> Windows {
+        let mut windows = vec![Vec::new(); self.finders.len()];
+        for ((find, bits), found) in self.finders.iter().zip(windows.iter_mut()) {
+            if !visit.iter().zip(bits).any(|(v, b)| v & b != 0) {
+                continue;
+            }
+            *found = find(text);
+            if found.is_empty() {
+                visit.iter_mut().zip(bits).for_each(|(v, b)| *v &= !b);
+            }
+        }
+        windows
+    }
+}
+
+/// The rules of a set of bits, in rule order. No sort: this runs on every scan,
+/// however short.
+pub(crate) fn each(visit: Vec<u64>) -> impl Iterator<Item = usize> {
+    visit.into_iter().enumerate().flat_map(|(word, mut bits)| {
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let at = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                at
             })
         })
-    }
+    })
 }
 
 /// Sets rule `index`'s bit; a slot without a rule (`usize::MAX`, none in a built
