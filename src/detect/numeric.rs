@@ -34,14 +34,15 @@ fn is_numeric(b: u8) -> bool {
 }
 
 /// Finds the numeric runs that contain a digit, but for a lone digit between two
-/// ASCII letters ([`Text::next_run_digit`]: no reader wants it). Digits are rare in most
+/// ASCII letters ([`Text::run_digits`]: no reader wants it). Digits are rare in most
 /// text: the digits' mask skips 64 digit-free bytes at a time, then each run grows
 /// around its digits.
 pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
     let text = t.bytes();
     let mut runs = Vec::new();
     let mut last_end = 0;
-    while let Some(digit) = t.next_run_digit(last_end) {
+    let mut wanted = t.run_digits();
+    while let Some(digit) = wanted.next_from(last_end) {
         let mut start = digit;
         while start > last_end && text.get(start - 1).copied().is_some_and(is_numeric) {
             start -= 1;

@@ -239,14 +239,6 @@ impl<'a> Text<'a> {
         self.dash()
     }
 
-    /// The ASCII letters of block `block` (0 past the end).
-    pub(crate) fn letters(&self, block: usize) -> u64 {
-        match (self.alnum().get(block), self.digit().get(block)) {
-            (Some(a), Some(d)) => a & !d,
-            _ => 0,
-        }
-    }
-
     /// The capital-or-digit masks, one per 64-byte block.
     pub(crate) fn caps_masks(&self) -> &[u64] {
         self.caps()
@@ -303,30 +295,13 @@ impl<'a> Text<'a> {
         next_bit(self.digit(), from).filter(|&at| at < self.bytes.len())
     }
 
-    /// The first ASCII digit at or after `from` that is not alone between two ASCII
-    /// letters. A digit inside `4f1c2a9e` is a numeric run of its own, one digit long,
-    /// which no reader of the numeric runs wants (they read runs of two digits and
-    /// more, or runs beside a `/`); a hex id or a digest holds dozens of them. Per
-    /// 64-byte block, by its masks.
-    pub(crate) fn next_run_digit(&self, from: usize) -> Option<usize> {
-        let digit = self.digit();
-        let mut block = from / 64;
-        let mut floor = u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
-        loop {
-            let digits = digit.get(block)? & floor;
-            if digits != 0 {
-                let here = self.letters(block);
-                // A letter right before / right after each byte, across the block's edges.
-                let before = (here << 1) | block.checked_sub(1).map_or(0, |b| self.letters(b) >> 63);
-                let after = (here >> 1) | (self.letters(block + 1) << 63);
-                let wanted = digits & !(before & after);
-                if wanted != 0 {
-                    return Some(block * 64 + wanted.trailing_zeros() as usize).filter(|&at| at < self.bytes.len());
-                }
-            }
-            block += 1;
-            floor = u64::MAX;
-        }
+    /// The ASCII digits that are not alone between two ASCII letters, asked for left
+    /// to right ([`RunDigits::next_from`]). A digit inside `4f1c2a9e` is a numeric run
+    /// of its own, one digit long, which no reader of the numeric runs wants (they read
+    /// runs of two digits and more, or runs beside a `/`); a hex id or a digest holds
+    /// dozens of them. Per 64-byte block, by its masks.
+    pub(crate) fn run_digits(&self) -> RunDigits<'_> {
+        RunDigits { digit: self.digit(), alnum: self.alnum(), len: self.bytes.len(), block: 0, pending: None }
     }
 
     /// The mask of `K`'s bytes in block `block` (0 past the end).
@@ -513,6 +488,59 @@ fn offsets(mut mask_of: impl FnMut(usize) -> Option<u64>) -> impl Iterator<Item 
         mask = mask_of(block)?;
         block += 1;
     })
+}
+
+/// See [`Text::run_digits`].
+pub(crate) struct RunDigits<'t> {
+    digit: &'t [u64],
+    alnum: &'t [u64],
+    len: usize,
+    /// The block of `pending`.
+    block: usize,
+    /// The wanted digits of block `block` not yet given (none before the first ask).
+    pending: Option<u64>,
+}
+
+impl RunDigits<'_> {
+    /// The first wanted digit at or after `from`; `from` never goes back.
+    pub(crate) fn next_from(&mut self, from: usize) -> Option<usize> {
+        let at_block = from / 64;
+        let mut pending = match self.pending {
+            Some(bits) if at_block == self.block => bits,
+            _ => {
+                self.block = at_block;
+                self.wanted(at_block)?
+            }
+        };
+        pending &= u64::MAX.checked_shl((from % 64) as u32).unwrap_or(0);
+        loop {
+            if pending != 0 {
+                self.pending = Some(pending);
+                return Some(self.block * 64 + pending.trailing_zeros() as usize).filter(|&at| at < self.len);
+            }
+            // The next block with a digit, in one tight loop.
+            let rest = self.digit.get(self.block + 1..)?;
+            self.block += 1 + rest.iter().position(|&m| m != 0)?;
+            pending = self.wanted(self.block)?;
+        }
+    }
+
+    /// Block `block`'s digits but those alone between two ASCII letters.
+    fn wanted(&self, block: usize) -> Option<u64> {
+        let digits = *self.digit.get(block)?;
+        if digits == 0 {
+            return Some(0);
+        }
+        let letters = |b: usize| match (self.alnum.get(b), self.digit.get(b)) {
+            (Some(a), Some(d)) => a & !d,
+            _ => 0,
+        };
+        let here = letters(block);
+        // A letter right before / right after each byte, across the block's edges.
+        let before = (here << 1) | block.checked_sub(1).map_or(0, |b| letters(b) >> 63);
+        let after = (here >> 1) | (letters(block + 1) << 63);
+        Some(digits & !(before & after))
+    }
 }
 
 /// The offsets of the bits of `first` (one mask per 64-byte block) that `narrow`
@@ -886,8 +914,8 @@ mod tests {
             let wanted: Vec<usize> = (0..bytes.len())
                 .filter(|&at| bytes[at].is_ascii_digit() && !(letter(at.checked_sub(1)) && letter(Some(at + 1))))
                 .collect();
-            let got: Vec<usize> =
-                std::iter::successors(text.next_run_digit(0), |&at| text.next_run_digit(at + 1)).collect();
+            let mut digits = text.run_digits();
+            let got: Vec<usize> = std::iter::successors(digits.next_from(0), |&at| digits.next_from(at + 1)).collect();
             assert_eq!(got, wanted);
         }
     }
