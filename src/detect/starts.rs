@@ -103,7 +103,7 @@ pub(crate) fn by_word(hits: &[Hit]) -> (Vec<u32>, Vec<usize>) {
 #[derive(Debug, Clone)]
 pub(crate) struct StartIndex {
     /// One bit per hashed key of each set ([`SEGMENT`], [`RAW`]): 2^[`BITS`] bits.
-    bits: [Box<[u64]>; 2],
+    bits: [Box<BitSet>; 2],
     /// Entries grouped by set and bucket (the top [`BUCKET_BITS`] of the hash): set
     /// `s`, bucket `b` holds `entries[heads[s][b]..heads[s][b + 1]]`.
     heads: [Vec<u32>; 2],
@@ -174,6 +174,15 @@ fn folded_eight(folded: &[u8], start: usize) -> u64 {
     }
 }
 
+/// The eight bytes at `j` (below 64) of a block's folded bytes and the next eight.
+#[inline(always)]
+fn eight_in(window: &[u8; 72], j: usize) -> u64 {
+    match window.get(j..j + 8) {
+        Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => 0,
+    }
+}
+
 /// Mixes a key (and its set); its top [`BITS`] bits index the bit set, the top
 /// [`BUCKET_BITS`] the buckets.
 #[inline(always)]
@@ -181,9 +190,13 @@ fn hash(key: u64, set: usize) -> u32 {
     ((key ^ (set as u64) << 60).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
 }
 
+/// One hashed set's bits: an array of its fixed length, so that a lookup's index,
+/// below it by construction, needs no bounds check in the scan loop.
+type BitSet = [u64; 1 << (BITS - 6)];
+
 /// Whether bit `h >> (32 - BITS)` is set in `bits` (0 or 1).
 #[inline(always)]
-fn bit(bits: &[u64], h: u32) -> u64 {
+fn bit(bits: &BitSet, h: u32) -> u64 {
     let at = h >> (32 - BITS);
     bits.get((at >> 6) as usize).map_or(0, |w| (w >> (at & 63)) & 1)
 }
@@ -240,7 +253,7 @@ impl StartIndex {
             (a.set, bucket(a), a.key, a.kind, &a.literal).cmp(&(b.set, bucket(b), b.key, b.kind, &b.literal))
         });
         entries.dedup_by(|a, b| a.set == b.set && a.key == b.key && a.literal == b.literal && a.kind == b.kind);
-        let mut bits: [Box<[u64]>; 2] = std::array::from_fn(|_| vec![0u64; 1 << (BITS - 6)].into_boxed_slice());
+        let mut bits: [Box<BitSet>; 2] = std::array::from_fn(|_| Box::new([0u64; 1 << (BITS - 6)]));
         for e in &entries {
             let at = hash(e.key, e.set) >> (32 - BITS);
             if let Some(word) = bits.get_mut(e.set).and_then(|b| b.get_mut((at >> 6) as usize)) {
@@ -285,11 +298,17 @@ impl StartIndex {
             let starts = mask & !((mask << 1) | carry);
             carry = mask >> 63;
             let base = block * 64;
+            // The block's folded bytes and the next eight (the folded text is padded
+            // to hold them): a start's eight bytes are read from it with no bounds
+            // check (an offset below 64, plus 8, is below 72).
+            let Some(window) = folded.get(base..base + 72).and_then(|w| <&[u8; 72]>::try_from(w).ok()) else {
+                break;
+            };
             let mut pass = 0u64;
             let mut each = if self.segment_digits { starts } else { starts & !digit };
             while each != 0 {
                 let j = each.trailing_zeros();
-                let seg = segment(folded_eight(folded, base + j as usize));
+                let seg = segment(eight_in(window, (j & 63) as usize));
                 pass |= bit(seg_bits, hash(seg, SEGMENT)) << j;
                 each &= each - 1;
             }
