@@ -369,9 +369,10 @@ impl<'a> Text<'a> {
         let half = min / 2 + 1;
         let mut block = 0usize;
         let mut at = 0usize;
+        // The two lists, found once (not at every block).
+        let (alnum, dash) = (self.alnum(), self.dash());
         std::iter::from_fn(move || loop {
-            self.alnum().get(block)?;
-            let mask = self.run_mask::<TOKEN_BYTES>(block);
+            let mask = alnum.get(block)? | dash.get(block).copied().unwrap_or(0);
             // Bits that begin `half` consecutive set bits in this block, from `at` on.
             let mut runs = mask;
             let mut have = 1;
@@ -419,15 +420,17 @@ impl<'a> Text<'a> {
         let min = min.clamp(1, 64);
         // Bits of block `b` where `min` of the run's bytes begin (going on into the
         // next block if need be).
+        // (Two 64-bit words, low and high, not a `u128`: wasm has no 128-bit shift, and
+        // each was a call.)
         let row_starts = move |b: usize| {
-            let both = u128::from(self.run_mask::<K>(b)) | u128::from(self.run_mask::<K>(b + 1)) << 64;
-            let (mut rows, mut have) = (both, 1);
+            let (mut lo, mut hi) = (self.run_mask::<K>(b), self.run_mask::<K>(b + 1));
+            let mut have = 1;
             while have < min {
-                let step = have.min(min - have);
-                rows &= rows >> step;
-                have += step;
+                let step = have.min(min - have) as u32;
+                (lo, hi) = (lo & (lo >> step | hi << (64 - step)), hi & hi >> step);
+                have += step as usize;
             }
-            rows as u64
+            lo
         };
         let (mut block, mut at) = (0usize, 0usize);
         // `row_starts` of the block before `block`, when known.
@@ -449,14 +452,14 @@ impl<'a> Text<'a> {
             before = Some((block, here));
             // The rows that begin in the block before or in this one, spread over
             // their `min` bytes; the upper half is this block's covered bytes.
-            let rows = u128::from(previous) | u128::from(here) << 64;
-            let (mut covered, mut have) = (rows, 1);
+            let (mut lo, mut hi) = (previous, here);
+            let mut have = 1;
             while have < min {
-                let step = have.min(min - have);
-                covered |= covered << step;
-                have += step;
+                let step = have.min(min - have) as u32;
+                (lo, hi) = (lo | lo << step, hi | hi << step | lo >> (64 - step));
+                have += step as usize;
             }
-            let hits = (covered >> 64) as u64 & digits;
+            let hits = hi & digits;
             if hits == 0 {
                 block += 1;
                 continue;

@@ -36,11 +36,18 @@ fn pack(word: &[u8]) -> Option<u128> {
     if word.len() > PACKED {
         return None;
     }
-    let mut key = (word.len() as u128) << 120;
+    // Built as two 64-bit words: wasm has no 128-bit shift by a variable amount (each
+    // was a call), and the halves are joined by a fixed shift of 64, which is a move.
+    let (mut lo, mut hi) = (0u64, (word.len() as u64) << 56);
     for (i, b) in word.iter().enumerate() {
-        key |= u128::from(b.to_ascii_lowercase()) << (8 * i);
+        let b = u64::from(b.to_ascii_lowercase());
+        if i < 8 {
+            lo |= b << (8 * i);
+        } else {
+            hi |= b << (8 * (i - 8));
+        }
     }
-    Some(key)
+    Some(u128::from(hi) << 64 | u128::from(lo))
 }
 
 /// A [`WordMap`] whose words carry nothing: a set.
