@@ -124,7 +124,13 @@ impl<'a> Text<'a> {
             numeric: std::cell::OnceCell::new(),
             long: std::cell::OnceCell::new(),
         };
-        for (i, (out, block)) in text.folded.chunks_exact_mut(64).zip(bytes.chunks(64)).enumerate() {
+        // Each kind's list, written through an iterator (a write by index had a bounds
+        // check per kind and block).
+        let mut lists = text.masks.chunks_exact_mut(blocks.max(1));
+        let mut list = || lists.next().unwrap_or_default().iter_mut();
+        let rows = list().zip(list()).zip(list()).zip(list()).zip(list()).zip(list()).zip(list()).zip(list());
+        let blocks_in = text.folded.chunks_exact_mut(64).zip(bytes.chunks(64));
+        for ((((((((alnum, digit), dash), caps), id), marks), ops), high), (out, block)) in rows.zip(blocks_in) {
             let masks = match <&[u8; 64]>::try_from(block) {
                 Ok(full) => fold_block(full, out),
                 // The last, short block: zero-padded (a 0 byte is in no class).
@@ -134,13 +140,8 @@ impl<'a> Text<'a> {
                     fold_block(&padded, out)
                 }
             };
-            let kinds =
-                [masks.alnum, masks.digit, masks.dash, masks.caps, masks.id, masks.marks, masks.ops, masks.high];
-            for (kind, mask) in kinds.into_iter().enumerate() {
-                if let Some(m) = text.masks.get_mut(kind * blocks + i) {
-                    *m = mask;
-                }
-            }
+            (*alnum, *digit, *dash, *caps) = (masks.alnum, masks.digit, masks.dash, masks.caps);
+            (*id, *marks, *ops, *high) = (masks.id, masks.marks, masks.ops, masks.high);
         }
         text
     }
