@@ -22,8 +22,9 @@ pub(crate) struct Visits {
     /// For each keyword id, the rules near it.
     by_word: Vec<Vec<usize>>,
     /// For each window finder (by its list index, [`CompiledGate::Windows`]), the
-    /// function and its rules' bits.
-    finders: Vec<(WindowsFn, Vec<u64>)>,
+    /// function and its rules (all of them in `always`); a finder whose rules are all
+    /// below the threshold has none (and is never run).
+    finders: Vec<(WindowsFn, Vec<usize>)>,
 }
 
 /// The windows each finder found in one text, by list index (empty for a finder that
@@ -62,10 +63,10 @@ impl Visits {
                 gate => {
                     if let CompiledGate::Windows { find, list } = gate {
                         while visits.finders.len() <= *list {
-                            visits.finders.push((*find, vec![0; words]));
+                            visits.finders.push((*find, Vec::new()));
                         }
-                        if let Some((_, bits)) = visits.finders.get_mut(*list) {
-                            set(bits, index);
+                        if let Some((_, its)) = visits.finders.get_mut(*list) {
+                            its.push(index);
                         }
                     }
                     set(&mut visits.always, index);
@@ -92,18 +93,22 @@ impl Visits {
         visit
     }
 
-    /// Runs each window finder that a rule of `visit` uses, once, and takes out of
-    /// `visit` the rules of the finders that found nothing: most finders find nothing
-    /// in most texts, and a short text's scan was mostly visits to their rules.
+    /// Runs each window finder once (their rules are visited on every scan) and takes
+    /// out of `visit` the rules of the finders that found nothing: most finders find
+    /// nothing in most texts, and a short text's scan was mostly visits to their rules.
     pub fn find_windows(&self, text: &Text<'_>, visit: &mut [u64]) -> Windows {
         let mut windows = vec![Vec::new(); self.finders.len()];
-        for ((find, bits), found) in self.finders.iter().zip(windows.iter_mut()) {
-            if !visit.iter().zip(bits).any(|(v, b)| v & b != 0) {
-                continue;
+        for ((find, rules), found) in self.finders.iter().zip(windows.iter_mut()) {
+            if rules.is_empty() {
+                continue; // every rule of this finder is below the threshold
             }
             *found = find(text);
             if found.is_empty() {
-                visit.iter_mut().zip(bits).for_each(|(v, b)| *v &= !b);
+                for &index in rules {
+                    if let Some(word) = visit.get_mut(index / 64) {
+                        *word &= !(1 << (index % 64));
+                    }
+                }
             }
         }
         windows
