@@ -65,7 +65,10 @@ impl Visits {
                         while visits.finders.len() <= *list {
                             visits.finders.push((*find, Vec::new()));
                         }
-                        if let Some((_, its)) = visits.finders.get_mut(*list) {
+                        // (An entry made above for a lower list is a placeholder until
+                        // its first rule comes: every rule of a list has its function.)
+                        if let Some((function, its)) = visits.finders.get_mut(*list) {
+                            *function = *find;
                             its.push(index);
                         }
                     }
@@ -134,5 +137,47 @@ pub(crate) fn each(visit: Vec<u64>) -> impl Iterator<Item = usize> {
 fn set(bits: &mut [u64], index: usize) {
     if let Some(word) = bits.get_mut(index / 64) {
         *word |= 1 << (index % 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CompiledGate, DetectorsConfig, Engine};
+
+    /// Each finder runs its own rules' function, whatever the threshold leaves out:
+    /// with a high one, a list's first rules may be skipped while a later list's are
+    /// kept (an entry made for a lower list is then a placeholder until its rules come).
+    #[test]
+    fn each_finder_runs_its_rules_function() {
+        // Every threshold that leaves out a different set of the finders' rules.
+        let Ok(all) = Engine::new(&DetectorsConfig::default()) else { panic!("the engine builds") };
+        let mut bests: Vec<f32> = all
+            .rules
+            .iter()
+            .filter(|r| matches!(r.gate, CompiledGate::Windows { .. }))
+            .map(|r| r.best() + 0.001)
+            .filter(|&t| t <= 1.0)
+            .collect();
+        bests.sort_by(f32::total_cmp);
+        bests.dedup();
+        for threshold in std::iter::once(0.0).chain(bests) {
+            let config = DetectorsConfig { confidence_threshold: threshold, ..DetectorsConfig::default() };
+            let Ok(engine) = Engine::new(&config) else { panic!("the engine builds at {threshold}") };
+            for (function, rules) in &engine.visits.finders {
+                for &index in rules {
+                    let Some(CompiledGate::Windows { find, .. }) = engine.rules.get(index).map(|r| &r.gate) else {
+                        panic!("rule {index} has no window finder");
+                    };
+                    assert!(std::ptr::fn_addr_eq(*find, *function), "rule {index} at {threshold}");
+                }
+            }
+            let kept = engine.visits.finders.iter().map(|(_, rules)| rules.len()).sum::<usize>();
+            let windowed = engine
+                .rules
+                .iter()
+                .filter(|r| matches!(r.gate, CompiledGate::Windows { .. }) && r.best() >= threshold)
+                .count();
+            assert_eq!(kept, windowed, "at {threshold}");
+        }
     }
 }
