@@ -143,27 +143,23 @@ fn set(bits: &mut [u64], index: usize) {
 #[cfg(test)]
 mod tests {
     use super::super::{CompiledGate, DetectorsConfig, Engine};
+    use super::Visits;
 
     /// Each finder runs its own rules' function, whatever the threshold leaves out:
     /// with a high one, a list's first rules may be skipped while a later list's are
-    /// kept (an entry made for a lower list is then a placeholder until its rules come).
+    /// kept (an entry made for a lower list is then a placeholder until its rules
+    /// come). The visits are built again from one engine's rules at every threshold
+    /// that changes which of them are kept.
     #[test]
     fn each_finder_runs_its_rules_function() {
-        // Every threshold that leaves out a different set of the finders' rules.
-        let Ok(all) = Engine::new(&DetectorsConfig::default()) else { panic!("the engine builds") };
-        let mut bests: Vec<f32> = all
-            .rules
-            .iter()
-            .filter(|r| matches!(r.gate, CompiledGate::Windows { .. }))
-            .map(|r| r.best() + 0.001)
-            .filter(|&t| t <= 1.0)
-            .collect();
-        bests.sort_by(f32::total_cmp);
-        bests.dedup();
-        for threshold in std::iter::once(0.0).chain(bests) {
-            let config = DetectorsConfig { confidence_threshold: threshold, ..DetectorsConfig::default() };
-            let Ok(engine) = Engine::new(&config) else { panic!("the engine builds at {threshold}") };
-            for (function, rules) in &engine.visits.finders {
+        let Ok(engine) = Engine::new(&DetectorsConfig::default()) else { panic!("the engine builds") };
+        let windowed = |r: &&super::Rule| matches!(r.gate, CompiledGate::Windows { .. });
+        let mut thresholds: Vec<f32> = engine.rules.iter().filter(windowed).map(|r| r.best() + 0.001).collect();
+        thresholds.sort_by(f32::total_cmp);
+        thresholds.dedup();
+        for threshold in std::iter::once(0.0).chain(thresholds) {
+            let visits = Visits::new(&engine.rules, threshold);
+            for (function, rules) in &visits.finders {
                 for &index in rules {
                     let Some(CompiledGate::Windows { find, .. }) = engine.rules.get(index).map(|r| &r.gate) else {
                         panic!("rule {index} has no window finder");
@@ -171,13 +167,9 @@ mod tests {
                     assert!(std::ptr::fn_addr_eq(*find, *function), "rule {index} at {threshold}");
                 }
             }
-            let kept = engine.visits.finders.iter().map(|(_, rules)| rules.len()).sum::<usize>();
-            let windowed = engine
-                .rules
-                .iter()
-                .filter(|r| matches!(r.gate, CompiledGate::Windows { .. }) && r.best() >= threshold)
-                .count();
-            assert_eq!(kept, windowed, "at {threshold}");
+            let kept = visits.finders.iter().map(|(_, rules)| rules.len()).sum::<usize>();
+            let above = engine.rules.iter().filter(windowed).filter(|r| r.best() >= threshold).count();
+            assert_eq!(kept, above, "at {threshold}");
         }
     }
 }

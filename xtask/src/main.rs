@@ -353,12 +353,25 @@ fn test() -> Result {
 /// where they run, and so are the target's differences (32-bit sizes, no threads).
 /// Optimized, as the filter ships: the unoptimized build of the ~400-rule engine runs
 /// the suite some twenty times slower and its deeper frames crash Node's V8.
+///
+/// In three instances, not one: a wasm instance's memory only grows, every test builds
+/// engines of ~400 rules, and one instance running all ~290 tests was seen to abort
+/// without a message partway (once in CI, never here; alone, every test passes).
 fn unit_tests_in_v8() -> Result {
-    step(&format!("cargo test --release -p veil --lib --target {WASM_TARGET} (in Node's V8, tests/rig/wasi_run.cjs)"));
     let runner = format!("node --no-warnings {}", root().join("tests").join("rig").join("wasi_run.cjs").display());
-    run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["test", "--quiet", "--release", "-p", "veil", "--lib", "--target", WASM_TARGET])
-        .env("CARGO_TARGET_WASM32_WASIP1_RUNNER", runner))
+    let parts: [&[&str]; 3] =
+        [&["detect::catalog::"], &["detect::", "--skip", "detect::catalog::"], &["--skip", "detect::"]];
+    for filter in parts {
+        step(&format!(
+            "cargo test --release -p veil --lib --target {WASM_TARGET} -- {} (in Node's V8, tests/rig/wasi_run.cjs)",
+            filter.join(" ")
+        ));
+        run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["test", "--quiet", "--release", "-p", "veil", "--lib", "--target", WASM_TARGET, "--"])
+            .args(filter)
+            .env("CARGO_TARGET_WASM32_WASIP1_RUNNER", &runner))?;
+    }
+    Ok(())
 }
 
 /// `target/debug/veilctl`, the xDS control plane the e2e tests and `demo --xds` start
