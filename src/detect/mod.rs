@@ -466,11 +466,9 @@ impl Engine {
         // Each finder's windows, by its list index; the rules of the finders that
         // found none are taken out of the visit.
         let windows = self.visits.find_windows(&prepared, &mut visit);
+        // (A rule that cannot reach the threshold is in no visit: `Visits::new`.)
         for index in visit::each(visit) {
             let Some(rule) = self.rules.get(index) else { continue };
-            if rule.best() < self.min_confidence {
-                continue;
-            }
             let from = candidates.len();
             match &rule.gate {
                 CompiledGate::Always => rule.search(index, text, 0, &mut candidates),
@@ -782,7 +780,7 @@ fn find_words(automaton: &AhoCorasick, text: &[u8], rule: usize, confidence: f32
 impl Rule {
     /// The highest confidence a finding of this rule can have: its own, with its
     /// context's boost (and, for the names, both names known). A rule whose best is
-    /// below the policy's threshold is never searched.
+    /// below the policy's threshold is never visited ([`visit::Visits::new`]).
     pub(crate) fn best(&self) -> f32 {
         let known_both = if matches!(self.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
         self.confidence + self.context.as_ref().map_or(0.0, |c| c.context.boost) + known_both

@@ -596,10 +596,7 @@ pub(crate) fn chains(masks: &[u64], period: i32, count: i32) -> impl Iterator<It
     block_bits(masks, move |b, first| {
         // This block and the next, read once (in 64-bit words: wasm has no 128-bit shift).
         let next = masks.get(b + 1).copied().unwrap_or(0);
-        (1..count).fold(first, |m, k| {
-            let s = (period * k).clamp(1, 63) as u32;
-            m & ((first >> s) | (next << (64 - s)))
-        })
+        (1..count).fold(first, |m, k| m & ahead(first, next, (period * k).clamp(1, 63) as u32))
     })
 }
 
@@ -613,10 +610,17 @@ pub(crate) fn shifted(masks: &[u64], block: usize, shift: i32) -> u64 {
     if s == 0 {
         at(block)
     } else if shift > 0 {
-        (at(block) >> s) | (at(block + 1) << (64 - s))
+        ahead(at(block), at(block + 1), s)
     } else {
         (at(block) << s) | block.checked_sub(1).map_or(0, |before| at(before) >> (64 - s))
     }
+}
+
+/// The bits of a block `s` bytes on (1 to 63), from its mask `here` and the next
+/// block's `next`.
+#[inline(always)]
+fn ahead(here: u64, next: u64, s: u32) -> u64 {
+    (here >> s) | (next << (64 - s))
 }
 
 /// The first set bit at or after `from` in masks of 64 bits each.
