@@ -31,7 +31,6 @@ pub mod validate;
 mod visit;
 pub(crate) mod wordset;
 
-use std::collections::BTreeMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
@@ -265,8 +264,12 @@ const JOINED_MAX: usize = 1 << 20;
 
 /// Non-overlapping findings from candidates that may overlap, as the engine chooses
 /// them: the longest span wins, then the higher confidence, then the earlier rule; in
-/// order of position.
+/// order of position. (An empty candidate is no finding: no rule makes one.)
 fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
+    candidates.retain(|c| c.start < c.end);
+    if candidates.len() <= 1 {
+        return candidates;
+    }
     candidates.sort_by(|a, b| {
         b.len()
             .cmp(&a.len())
@@ -274,17 +277,48 @@ fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
             .then(a.rule.cmp(&b.rule))
             .then(a.start.cmp(&b.start))
     });
-    // Keyed by start: a candidate overlaps iff its nearest chosen neighbour on the left
-    // ends after it starts, or the one on the right starts before it ends.
-    let mut chosen: BTreeMap<usize, Finding> = BTreeMap::new();
+    // The bytes taken by the findings chosen so far, one bit each: a candidate is
+    // chosen if none of its bytes is taken. Each rule's candidates barely overlap one
+    // another, so the bits read stay within a small multiple of the text's length.
+    let reach = candidates.iter().map(|c| c.end).max().unwrap_or(0);
+    let mut taken = vec![0u64; reach / 64 + 1];
+    let mut chosen = Vec::with_capacity(candidates.len());
     for cand in candidates {
-        let left = chosen.range(..=cand.start).next_back().is_some_and(|(_, f)| f.end > cand.start);
-        let right = chosen.range(cand.start..).next().is_some_and(|(_, f)| f.start < cand.end);
-        if !left && !right {
-            chosen.insert(cand.start, cand);
+        if !spans::any(&taken, cand.start, cand.end) {
+            spans::set(&mut taken, cand.start, cand.end);
+            chosen.push(cand);
         }
     }
-    chosen.into_values().collect()
+    chosen.sort_unstable_by_key(|f| f.start);
+    chosen
+}
+
+/// Ranges of bits in a bitset of `u64` words.
+mod spans {
+    /// The bits of word `w` that lie in `start..end`.
+    fn mask(w: usize, start: usize, end: usize) -> u64 {
+        let (lo, hi) = (start.max(w * 64) - w * 64, end.min(w * 64 + 64) - w * 64);
+        let upto = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        upto(hi) & !upto(lo)
+    }
+
+    /// Whether any bit in `start..end` (nonempty, within the set) is set.
+    pub fn any(bits: &[u64], start: usize, end: usize) -> bool {
+        let (first, last) = (start / 64, (end - 1) / 64);
+        bits.get(first..=last)
+            .unwrap_or_default()
+            .iter()
+            .zip(first..)
+            .any(|(word, w)| word & mask(w, start, end) != 0)
+    }
+
+    /// Sets every bit in `start..end` (nonempty, within the set).
+    pub fn set(bits: &mut [u64], start: usize, end: usize) {
+        let (first, last) = (start / 64, (end - 1) / 64);
+        for (word, w) in bits.get_mut(first..=last).unwrap_or_default().iter_mut().zip(first..) {
+            *word |= mask(w, start, end);
+        }
+    }
 }
 
 impl Engine {
@@ -624,28 +658,7 @@ impl Engine {
             return None;
         }
         candidates.retain(|c| c.confidence >= self.min_confidence);
-        if candidates.len() <= 1 {
-            return Some(candidates);
-        }
-        candidates.sort_by(|a, b| {
-            b.len()
-                .cmp(&a.len())
-                .then(b.confidence.total_cmp(&a.confidence))
-                .then(a.rule.cmp(&b.rule))
-                .then(a.start.cmp(&b.start))
-        });
-        // Chosen spans keyed by start; a candidate overlaps iff its nearest chosen
-        // neighbour on the left ends after it starts, or the one on the right starts
-        // before it ends.
-        let mut chosen: BTreeMap<usize, Finding> = BTreeMap::new();
-        for cand in candidates {
-            let left = chosen.range(..=cand.start).next_back().map(|(_, f)| f.end > cand.start);
-            let right = chosen.range(cand.start..).next().map(|(_, f)| f.start < cand.end);
-            if left != Some(true) && right != Some(true) {
-                chosen.insert(cand.start, cand);
-            }
-        }
-        Some(chosen.into_values().collect())
+        Some(resolve_overlaps(candidates))
     }
 
     /// Replaces every finding in `text` with `replacement(rule)`, and every other
@@ -710,9 +723,14 @@ fn word_boundary(text: &[u8], start: usize, end: usize) -> bool {
 #[derive(Debug)]
 struct CompiledContext {
     context: &'static Context,
-    words: wordset::WordSet,
-    against: wordset::WordSet,
+    /// Each word of both lists: [`TOWARDS`], [`AGAINST`] or both. One lookup a word.
+    words: wordset::WordMap<u8>,
 }
+
+/// A word of a context's `words`…
+const TOWARDS: u8 = 1;
+/// …and of its `against`.
+const AGAINST: u8 = 2;
 
 /// `context` compiled, shared with the rules compiled before that use it.
 fn compiled_context(
@@ -724,8 +742,10 @@ fn compiled_context(
     }
     let compiled = std::sync::Arc::new(CompiledContext {
         context,
-        words: wordset::WordSet::new(context.words),
-        against: wordset::WordSet::new(context.against),
+        words: wordset::WordMap::from_entries(
+            context.words.iter().map(|w| (*w, TOWARDS)).chain(context.against.iter().map(|w| (*w, AGAINST))),
+            |a, b| a | b,
+        ),
     });
     done.push(compiled.clone());
     compiled
@@ -752,11 +772,11 @@ fn adjust(text: &[u8], start: usize, confidence: f32, compiled: &CompiledContext
     window.make_ascii_lowercase();
     // Context words are letters only (a test holds the catalog to it): compare each
     // whole word of the window with the lists, once.
-    let (mut against, mut towards) = (false, false);
+    let mut kinds = 0;
     for word in window.split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()) {
-        against |= compiled.against.contains(word);
-        towards |= compiled.words.contains(word);
+        kinds |= compiled.words.get(word).unwrap_or(0);
     }
+    let (against, towards) = (kinds & AGAINST != 0, kinds & TOWARDS != 0);
     // Negative evidence wins: "from version 10.2.3.4" is a version, whatever "from" says.
     let c = if against {
         confidence - context.penalty

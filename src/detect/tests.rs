@@ -1147,3 +1147,41 @@ fn credential_placeholders_are_not_findings() {
         assert!(secret(text), "{text}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// The overlap resolution's bitset of taken bytes chooses what the rule says: in
+    /// order of priority (longest, most confident, earliest rule, leftmost), each
+    /// candidate that overlaps none chosen before it. Spans cross the bitset's 64-bit
+    /// words and end at its last byte.
+    #[test]
+    fn overlaps_resolve_by_priority(
+        spans in proptest::collection::vec((0usize..200, 0usize..80, 0usize..4, 0u8..3), 0..40),
+    ) {
+        let candidates: Vec<Finding> = spans
+            .iter()
+            .map(|&(start, len, rule, c)| Finding { start, end: start + len, rule, confidence: 0.5 + f32::from(c) / 10.0 })
+            .collect();
+        let mut ranked: Vec<Finding> = candidates.iter().filter(|c| c.start < c.end).cloned().collect();
+        ranked.sort_by(|a, b| {
+            b.len()
+                .cmp(&a.len())
+                .then(b.confidence.total_cmp(&a.confidence))
+                .then(a.rule.cmp(&b.rule))
+                .then(a.start.cmp(&b.start))
+        });
+        let mut want: Vec<Finding> = Vec::new();
+        for c in ranked {
+            if want.iter().all(|w| w.end <= c.start || c.end <= w.start) {
+                want.push(c);
+            }
+        }
+        want.sort_by_key(|f| f.start);
+        let got = resolve_overlaps(candidates);
+        proptest::prop_assert_eq!(
+            got.iter().map(|f| (f.start, f.end, f.rule)).collect::<Vec<_>>(),
+            want.iter().map(|f| (f.start, f.end, f.rule)).collect::<Vec<_>>()
+        );
+    }
+}

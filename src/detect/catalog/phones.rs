@@ -1061,6 +1061,15 @@ struct Entry {
     block: &'static Block,
     template: &'static [u8],
     alone: bool,
+    /// The template's digit positions (`#` and `t`), as [`digit_bits`] gives them.
+    digits: u64,
+}
+
+/// Bit `i` set where byte `i` is a digit (a template's `#` or `t`, a token's digit):
+/// a token can fit a template only if both have their digits in the same places. The
+/// first 64 bytes; no template is longer (`templates_have_their_digits_in_one_word`).
+fn digit_bits(bytes: &[u8], digit: impl Fn(u8) -> bool) -> u64 {
+    bytes.iter().take(64).enumerate().fold(0, |bits, (i, &b)| bits | u64::from(digit(b)) << i)
 }
 
 /// The templates of every plan by their length in bytes: a token is compared with the
@@ -1077,7 +1086,8 @@ fn by_length() -> &'static [Vec<Entry>] {
                         index.resize_with(template.len() + 1, Vec::new);
                     }
                     if let Some(bucket) = index.get_mut(template.len()) {
-                        bucket.push(Entry { plan, block, template: template.as_bytes(), alone });
+                        let digits = digit_bits(template.as_bytes(), |b| matches!(b, b'#' | b't'));
+                        bucket.push(Entry { plan, block, template: template.as_bytes(), alone, digits });
                     }
                 }
             }
@@ -1093,8 +1103,14 @@ fn any_plan(token: &[u8], alone: bool) -> bool {
     let index = by_length();
     let fits_any = |token: &[u8], extension: bool| {
         index.get(token.len()).is_some_and(|bucket| {
+            // Most templates of the token's length have their digits elsewhere: one
+            // compare, before any byte.
+            let digits = digit_bits(token, |b| b.is_ascii_digit());
             bucket.iter().any(|e| {
-                e.alone == alone && (!extension || e.block.extension) && fits(e.template, token, e.plan, e.block.lead)
+                e.digits == digits
+                    && e.alone == alone
+                    && (!extension || e.block.extension)
+                    && fits(e.template, token, e.plan, e.block.lead)
             })
         })
     };
@@ -1542,6 +1558,26 @@ mod tests {
         assert!(labeled(b"612345678"));
     }
 
+
+    /// `any_plan` compares a token's digit positions with each template's before any
+    /// byte: sound only if a template's digits are exactly its `#` and `t` (a trunk
+    /// prefix is a digit, a separator never is) and every template fits in one word.
+    #[test]
+    fn templates_have_their_digits_in_one_word() {
+        for plan in PLANS {
+            assert!(plan.trunk == 0 || plan.trunk.is_ascii_digit(), "{}", plan.country);
+            assert!(!plan.seps.iter().any(u8::is_ascii_digit), "{}", plan.country);
+            for block in plan.blocks {
+                for template in block.alone.iter().chain(block.near) {
+                    assert!(template.len() <= 64, "{template}");
+                    assert!(!template.bytes().any(|b| b.is_ascii_digit()), "{template}: a literal digit");
+                }
+            }
+        }
+        assert_eq!(digit_bits(b"t# ## ##", |b| matches!(b, b'#' | b't')), 0b11011011);
+        assert_eq!(digit_bits(b"06 12 34", |b| b.is_ascii_digit()), 0b11011011);
+        assert_eq!(digit_bits(b"(11) 9", |b| b.is_ascii_digit()), 0b100110);
+    }
     /// Numbers that are not phone numbers, as they come in prompts and logs: none of
     /// the rules here flags them.
     #[test]
