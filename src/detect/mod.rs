@@ -31,7 +31,6 @@ pub mod validate;
 mod visit;
 pub(crate) mod wordset;
 
-
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::Regex;
 
@@ -305,11 +304,7 @@ mod spans {
     /// Whether any bit in `start..end` (nonempty, within the set) is set.
     pub fn any(bits: &[u64], start: usize, end: usize) -> bool {
         let (first, last) = (start / 64, (end - 1) / 64);
-        bits.get(first..=last)
-            .unwrap_or_default()
-            .iter()
-            .zip(first..)
-            .any(|(word, w)| word & mask(w, start, end) != 0)
+        bits.get(first..=last).unwrap_or_default().iter().zip(first..).any(|(word, w)| word & mask(w, start, end) != 0)
     }
 
     /// Sets every bit in `start..end` (nonempty, within the set).

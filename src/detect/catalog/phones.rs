@@ -1558,7 +1558,6 @@ mod tests {
         assert!(labeled(b"612345678"));
     }
 
-
     /// `any_plan` compares a token's digit positions with each template's before any
     /// byte: sound only if a template's digits are exactly its `#` and `t` (a trunk
     /// prefix is a digit, a separator never is) and every template fits in one word.
