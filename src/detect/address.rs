@@ -748,7 +748,7 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
     // A number mark: `Nr.`, `No:`, `nº`.
     let mark_end = i.saturating_sub(usize::from(matches!(byte(h, i.saturating_sub(1)), b'.' | b':')));
     if let Some(ms) = word_back(h, mark_end) {
-        if in_list(h.get(ms..mark_end).unwrap_or_default(), &lists().number_marks) && (mark_end < i || i < n) {
+        if (mark_end < i || i < n) && in_list(h.get(ms..mark_end).unwrap_or_default(), &lists().number_marks) {
             i = blanks_back(h, ms);
             if i > 0 && byte(h, i - 1) == b',' {
                 i = blanks_back(h, i - 1);
@@ -772,10 +772,11 @@ fn street_before(h: &[u8], n: usize, floor: usize) -> Option<(usize, Core)> {
             }
         }
     }
-    if let Some(end) = listed(h, ws, we, &lists().after_name) {
+    // A street word after the name (`Baker Street 12`): capitalised.
+    if let Some(end) = is_cap(h, ws).then(|| listed(h, ws, we, &lists().after_name)).flatten() {
         if end == i || (!dotted && end == we) {
             let first = names_back(h, blanks_back(h, ws), floor, 4);
-            if first < ws && is_cap(h, ws) {
+            if first < ws {
                 return Some((first, Core::Street));
             }
         }

@@ -50,11 +50,6 @@ impl Group {
         Some(Group { set })
     }
 
-    /// A fresh set of matches for [`Group::mask`].
-    pub fn matches(&self) -> PatternSet {
-        PatternSet::new(self.set.pattern_len())
-    }
-
     /// The bits of the patterns that match somewhere in `text[start..end]` (with the
     /// bytes around it as context for look-arounds).
     pub fn mask(&self, text: &[u8], (start, end): (usize, usize), found: &mut PatternSet) -> u64 {
@@ -70,7 +65,12 @@ impl Group {
 /// (by its index in the list the group's rules share), whether a rule may match there.
 pub(crate) struct Answers<'g> {
     groups: &'g [Group],
-    per_group: Vec<Option<(PatternSet, Vec<Option<u64>>)>>,
+    /// The matches of one window's pass, for every group (none has more than
+    /// [`MAX_MEMBERS`] patterns): allocated at the first pass of the scan.
+    found: Option<PatternSet>,
+    /// The masks of every window of one group, while [`Answers::windows_for`] sorts them.
+    masks: Vec<u64>,
+    per_group: Vec<Option<Vec<Option<u64>>>>,
     /// For the groups asked by [`Answers::windows_for`]: for each rule's bit, the
     /// windows where it may match.
     per_rule: Vec<Option<ByRule>>,
@@ -78,7 +78,7 @@ pub(crate) struct Answers<'g> {
 
 /// Window indexes by rule bit: those of bit `b` are `windows[starts[b]..starts[b + 1]]`.
 struct ByRule {
-    starts: Vec<u32>,
+    starts: [u32; MAX_MEMBERS + 1],
     windows: Vec<u32>,
 }
 
@@ -86,7 +86,7 @@ impl<'g> Answers<'g> {
     /// No answer yet; the lists of answers are allocated when a group is first asked
     /// (most scans of short texts ask none).
     pub fn new(groups: &'g [Group]) -> Answers<'g> {
-        Answers { groups, per_group: Vec::new(), per_rule: Vec::new() }
+        Answers { groups, found: None, masks: Vec::new(), per_group: Vec::new(), per_rule: Vec::new() }
     }
 
     /// `list`, grown to one entry per group.
@@ -108,35 +108,37 @@ impl<'g> Answers<'g> {
             return None;
         };
         let by_rule = entry.get_or_insert_with(|| {
-            let mut found = group.matches();
-            let masks: Vec<u64> = windows.iter().map(|&w| group.mask(text, w, &mut found)).collect();
-            let mut starts = vec![0u32; MAX_MEMBERS + 1];
-            for mask in &masks {
+            let found = self.found.get_or_insert_with(|| PatternSet::new(MAX_MEMBERS));
+            let masks = &mut self.masks;
+            masks.clear();
+            masks.extend(windows.iter().map(|&w| group.mask(text, w, found)));
+            // A counting sort of (bit, window): each bit's count, then where its
+            // windows end; filled from the last window back, each bit's entry ends at
+            // where its windows begin, and they are in order.
+            let mut starts = [0u32; MAX_MEMBERS + 1];
+            for mask in masks.iter() {
                 let mut m = *mask;
                 while m != 0 {
-                    if let Some(c) = starts.get_mut(m.trailing_zeros() as usize + 1) {
+                    if let Some(c) = starts.get_mut(m.trailing_zeros() as usize) {
                         *c += 1;
                     }
                     m &= m - 1;
                 }
             }
-            for b in 1..starts.len() {
-                let before = starts.get(b - 1).copied().unwrap_or(0);
-                if let Some(c) = starts.get_mut(b) {
-                    *c += before;
-                }
+            let mut total = 0;
+            for c in &mut starts {
+                total += *c;
+                *c = total;
             }
-            let mut next = starts.clone();
-            let mut by_window = vec![0u32; starts.last().copied().unwrap_or(0) as usize];
-            for (i, mask) in masks.iter().enumerate() {
+            let mut by_window = vec![0u32; total as usize];
+            for (i, mask) in masks.iter().enumerate().rev() {
                 let mut m = *mask;
                 while m != 0 {
-                    let bit = m.trailing_zeros() as usize;
-                    if let Some(at) = next.get_mut(bit) {
+                    if let Some(at) = starts.get_mut(m.trailing_zeros() as usize) {
+                        *at -= 1;
                         if let Some(cell) = by_window.get_mut(*at as usize) {
                             *cell = i as u32;
                         }
-                        *at += 1;
                     }
                     m &= m - 1;
                 }
@@ -163,9 +165,11 @@ impl<'g> Answers<'g> {
         let (Some(group), Some(entry)) = (self.groups.get(slot.group), per_group.get_mut(slot.group)) else {
             return true;
         };
-        let (found, masks) = entry.get_or_insert_with(|| (group.matches(), vec![None; count]));
+        let masks = entry.get_or_insert_with(|| vec![None; count]);
         let Some(cell) = masks.get_mut(index) else { return true };
-        let mask = *cell.get_or_insert_with(|| group.mask(text, window, found));
+        let found = &mut self.found;
+        let mask = *cell
+            .get_or_insert_with(|| group.mask(text, window, found.get_or_insert_with(|| PatternSet::new(MAX_MEMBERS))));
         mask & (1u64 << slot.bit) != 0
     }
 }
@@ -198,7 +202,7 @@ mod tests {
     fn masks_say_which_patterns_match_in_each_window() {
         let group = Group::new(&[r"\b\d{3}\b", r"[A-Z]{2}\d", r"(?i)key"]).unwrap_or_else(|| unreachable!());
         let text = b"abc 123 AB1 xKEYx 1234";
-        let mut found = group.matches();
+        let mut found = PatternSet::new(MAX_MEMBERS);
         let masks: Vec<u64> =
             [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6)].iter().map(|&w| group.mask(text, w, &mut found)).collect();
         assert_eq!(masks, vec![0b001, 0b010, 0b100, 0, 0]);
@@ -208,13 +212,14 @@ mod tests {
     fn each_rule_gets_the_windows_its_pattern_matches_in() {
         let group = Group::new(&[r"\b\d{3}\b", r"[A-Z]{2}\d", r"(?i)key"]).unwrap_or_else(|| unreachable!());
         let text = b"abc 123 AB1 xKEYx 1234 999";
-        let windows = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6), (23, 26)];
+        // The last window holds two patterns' matches.
+        let windows = [(0, 7), (8, 11), (12, 17), (18, 22), (4, 6), (23, 26), (4, 11)];
         let mut answers = Answers::new(std::slice::from_ref(&group));
         let of = |answers: &mut Answers<'_>, bit| {
             answers.windows_for(Slot { group: 0, bit }, text, &windows).map(<[u32]>::to_vec)
         };
-        assert_eq!(of(&mut answers, 0), Some(vec![0, 5]));
-        assert_eq!(of(&mut answers, 1), Some(vec![1]));
+        assert_eq!(of(&mut answers, 0), Some(vec![0, 5, 6]));
+        assert_eq!(of(&mut answers, 1), Some(vec![1, 6]));
         assert_eq!(of(&mut answers, 2), Some(vec![2]));
         assert_eq!(of(&mut answers, 3), Some(vec![]), "a bit no pattern has");
         assert_eq!(answers.windows_for(Slot { group: 1, bit: 0 }, text, &windows), None, "no such group: every window");
@@ -224,7 +229,7 @@ mod tests {
     fn look_arounds_see_the_bytes_around_the_window() {
         let group = Group::new(&[r"\b\d{3}\b", r"\d{4}"]).unwrap_or_else(|| unreachable!());
         // `123` inside `x1234`: the window starts at `1`, but a word byte precedes it.
-        let mut found = group.matches();
+        let mut found = PatternSet::new(MAX_MEMBERS);
         assert_eq!(group.mask(b"x1234", (1, 4), &mut found), 0);
         assert_eq!(group.mask(b" 123 ", (1, 4), &mut found), 0b01);
     }

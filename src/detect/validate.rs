@@ -300,16 +300,16 @@ fn ipv4(matched: &[u8]) -> bool {
     count == 4
 }
 
-fn octets(matched: &[u8]) -> Vec<u32> {
-    matched
+/// The first two dotted numbers of an address (`0` for one that is missing).
+fn first_octets(matched: &[u8]) -> (u32, u32) {
+    let mut octets = matched
         .split(|&b| b == b'.')
-        .map(|o| o.iter().fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0'))))
-        .collect()
+        .map(|o| o.iter().fold(0u32, |acc, &b| acc * 10 + u32::from(b.wrapping_sub(b'0'))));
+    (octets.next().unwrap_or(0), octets.next().unwrap_or(0))
 }
 
 fn public_ipv4(matched: &[u8]) -> bool {
-    let o = octets(matched);
-    let (a, b) = (o.first().copied().unwrap_or(0), o.get(1).copied().unwrap_or(0));
+    let (a, b) = first_octets(matched);
     let private = a == 10
         || a == 127
         || (a == 172 && (16..=31).contains(&b))
