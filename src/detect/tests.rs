@@ -710,6 +710,42 @@ fn hostile_inputs_scan_to_their_expected_findings() {
     }
 }
 
+/// The NANP finder matches where its pattern does, from every offset, on every way of
+/// writing the number's parts (and the near misses of each).
+#[test]
+fn nanp_finder_agrees_with_its_pattern_on_every_shape() {
+    let regex = RegexBuilder::new(catalog::all().find(|r| r.id == "pii.phone.nanp.v1").unwrap().pattern)
+        .unicode(false)
+        .build()
+        .unwrap();
+    let mut checked = 0;
+    for prefix in ["", "+1", "+1 ", "1", "1-", "1.", "+", "+2", "x", "a1 ", "11 "] {
+        for area in ["415", "(415)", "(415", "115", "41"] {
+            for sep in ["", " ", "-", ".", "  "] {
+                for exchange in ["555", "155", "55"] {
+                    for sep2 in [" ", "-", ".", ""] {
+                        for line in ["0132", "013", "01323", "0132a", "0132_", "0132."] {
+                            let text = format!("{prefix}{area}{sep}{exchange}{sep2}{line}");
+                            let text = text.as_bytes();
+                            for from in 0..=text.len() {
+                                let want = regex.find_at(text, from).map(|m| (m.start(), m.end()));
+                                assert_eq!(
+                                    rules::find_nanp(text, from),
+                                    want,
+                                    "{:?} from {from}",
+                                    String::from_utf8_lossy(text)
+                                );
+                                checked += usize::from(want.is_some());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "the shapes must hold numbers: {checked}");
+}
+
 use proptest::strategy::Strategy as _;
 
 proptest::proptest! {
@@ -742,6 +778,10 @@ proptest::proptest! {
             1 => proptest::prelude::Just(&b"Tel "[..]), 1 => proptest::prelude::Just(&b":"[..]),
             1 => proptest::prelude::Just(&b"  "[..]), 1 => proptest::prelude::Just(&b"   "[..]),
             1 => proptest::prelude::Just(&b"#"[..]),
+            // The parts of a North American number.
+            1 => proptest::prelude::Just(&b"555-0132"[..]), 1 => proptest::prelude::Just(&b"(415)"[..]),
+            1 => proptest::prelude::Just(&b"+1 "[..]), 1 => proptest::prelude::Just(&b"1-212"[..]),
+            1 => proptest::prelude::Just(&b"646.555"[..]),
         ], 0..40),
     ) {
         let text = pieces.concat();
