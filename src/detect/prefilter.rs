@@ -12,7 +12,7 @@
 
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
-use regex_automata::{Input, MatchKind, PatternSet};
+use regex_automata::{Input, MatchKind, PatternID, PatternSet};
 
 /// The most patterns in one group: its matches are one `u64` per window.
 const MAX_MEMBERS: usize = 64;
@@ -52,12 +52,22 @@ impl Group {
 
     /// The bits of the patterns that match somewhere in `text[start..end]` (with the
     /// bytes around it as context for look-arounds).
+    /// `found` may hold more slots than the group has patterns: only the group's are
+    /// read, and it is cleared only when a pass left something in it (most windows
+    /// match nothing).
     pub fn mask(&self, text: &[u8], (start, end): (usize, usize), found: &mut PatternSet) -> u64 {
-        found.clear();
+        if !found.is_empty() {
+            found.clear();
+        }
         let hay = text.get(..end).unwrap_or(text);
         let input = Input::new(hay).span(start.min(hay.len())..hay.len());
         self.set.which_overlapping_matches(&input, found);
-        found.iter().fold(0u64, |mask, p| mask | 1u64 << p.as_usize())
+        if found.is_empty() {
+            return 0;
+        }
+        (0..self.set.pattern_len())
+            .filter(|&p| PatternID::new(p).is_ok_and(|id| found.contains(id)))
+            .fold(0u64, |mask, p| mask | 1u64 << p)
     }
 }
 
