@@ -17,6 +17,9 @@ use regex_automata::{Input, MatchKind, PatternID, PatternSet};
 /// The most patterns in one group: its matches are one `u64` per window.
 const MAX_MEMBERS: usize = 64;
 
+/// The fewest: fewer rules search their windows alone.
+const MIN_MEMBERS: usize = 3;
+
 /// The patterns of one group of rules.
 #[derive(Debug, Clone)]
 pub(crate) struct Group {
@@ -189,8 +192,11 @@ impl<'g> Answers<'g> {
 pub(crate) fn build(groups: &mut Vec<Group>, members: &[(usize, &str)]) -> Vec<(usize, Slot)> {
     let mut slots = Vec::new();
     for chunk in members.chunks(MAX_MEMBERS) {
-        // A group of one is its own regex: no pass to save.
-        if chunk.len() < 2 {
+        // A group of one is its own regex: no pass to save. Nor for two: a pass over
+        // their union cost more than the search it saves (the scheme windows' two
+        // rules, 2.2 → 0.7 µs natively for the connection string in 16 KiB of chat
+        // with a value per KiB; BENCHMARKS.md §2, session 21).
+        if chunk.len() < MIN_MEMBERS {
             continue;
         }
         let patterns: Vec<&str> = chunk.iter().map(|&(_, p)| p).collect();
@@ -245,14 +251,16 @@ mod tests {
     }
 
     #[test]
-    fn groups_hold_at_most_64_and_never_one() {
-        let patterns: Vec<String> = (0..129).map(|i| format!("a{i}b")).collect();
+    fn groups_hold_at_most_64_and_at_least_3() {
+        let patterns: Vec<String> = (0..130).map(|i| format!("a{i}b")).collect();
         let members: Vec<(usize, &str)> = patterns.iter().enumerate().map(|(i, p)| (i, p.as_str())).collect();
         let mut groups = Vec::new();
         let slots = build(&mut groups, &members);
-        // 64 + 64 + a lone last one, which keeps its own regex.
+        // 64 + 64 + the last two, which keep their own regexes.
         assert_eq!(groups.len(), 2);
         assert_eq!(slots.len(), 128);
         assert_eq!(slots.get(64), Some(&(64, Slot { group: 1, bit: 0 })));
+        let three: Vec<(usize, &str)> = members.iter().take(3).copied().collect();
+        assert_eq!(build(&mut groups, &three).len(), 3, "three share one pass");
     }
 }
