@@ -1577,6 +1577,7 @@ mod tests {
         assert_eq!(digit_bits(b"06 12 34", |b| b.is_ascii_digit()), 0b11011011);
         assert_eq!(digit_bits(b"(11) 9", |b| b.is_ascii_digit()), 0b100110);
     }
+
     /// Numbers that are not phone numbers, as they come in prompts and logs: none of
     /// the rules here flags them.
     #[test]
