@@ -1560,6 +1560,10 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`windows`] as a rule's window finder; it finds nothing without a house number.
+pub const WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::DIGIT };
+
 /// Chinese and Japanese addresses: `北京市朝阳区望京街道5号院2号楼`, `東京都世田谷区桜丘3丁目13番12号`. A
 /// house number (`号`, `番`, `號` right after a digit) with at least two
 /// administrative units before it in the same run of characters (`市`, `区`, `都`,
@@ -1662,6 +1666,10 @@ pub fn cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     }
     merged
 }
+
+/// [`cjk_windows`] as a rule's window finder; it finds nothing without its units are CJK.
+pub const CJK_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 #[cfg(test)]
 mod tests {

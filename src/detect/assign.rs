@@ -104,6 +104,10 @@ pub fn windows(t: &super::text::Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`windows`] as a rule's window finder; it finds nothing without an operator.
+pub const WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::OPERATOR };
+
 /// The password-like names' values.
 pub fn find_password(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     find(hay, from, NameClass::Password)

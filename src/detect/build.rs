@@ -6,7 +6,7 @@
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 use regex::bytes::RegexBuilder;
 
-use super::rules::Gate;
+use super::rules::{Gate, WindowFinder};
 use super::*;
 
 impl Engine {
@@ -102,7 +102,7 @@ impl Engine {
                     };
                     CompiledGate::Near { words: ids, span, keep: builtin.keep }
                 }
-                Gate::Windows(f) => {
+                Gate::Windows(WindowFinder { find: f, needs }) => {
                     let list = match finders.iter().position(|&g| std::ptr::fn_addr_eq(g, f)) {
                         Some(list) => list,
                         None => {
@@ -110,7 +110,7 @@ impl Engine {
                             finders.len() - 1
                         }
                     };
-                    CompiledGate::Windows { find: f, list }
+                    CompiledGate::Windows { find: f, needs, list }
                 }
             };
             let source = match (&matcher, &builtin.gate) {

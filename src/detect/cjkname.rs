@@ -505,6 +505,10 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`windows`] as a rule's window finder; it finds nothing without its cues are CJK.
+pub const WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::NON_ASCII };
+
 #[cfg(test)]
 mod tests {
     use super::*;

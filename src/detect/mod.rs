@@ -142,6 +142,7 @@ enum CompiledGate {
     /// that share a finder share its list, found once per scan).
     Windows {
         find: WindowsFn,
+        needs: text::Needs,
         list: usize,
     },
     Dictionary,
@@ -485,7 +486,6 @@ impl Engine {
     /// ranges between joined parts, see [`Engine::scan_parts`]).
     fn scan_checked(&self, text: &[u8], gaps: &[(usize, usize)]) -> Option<Vec<Finding>> {
         let mut candidates = Vec::new();
-        let mut long_runs: Option<Vec<usize>> = None;
         let prepared = Text::new(text);
         let found = self.find_starts(&prepared);
         let mut answers = prefilter::Answers::new(&self.groups);
@@ -495,6 +495,19 @@ impl Engine {
         // Each finder's windows, by its list index; the rules of the finders that
         // found none are taken out of the visit.
         let windows = self.visits.find_windows(&prepared, &mut visit);
+        // Most runs are a number or two (`200`, `10:00`): only those with as many
+        // digits as some rule needs are visited by each rule, and without one no rule
+        // gated by runs is visited at all.
+        let long_runs: Vec<usize> = match self.visits.any_numeric() {
+            true => (prepared.numeric_runs().iter().enumerate())
+                .filter(|(_, r)| r.digits >= self.numeric_min_digits)
+                .map(|(i, _)| i)
+                .collect(),
+            false => Vec::new(),
+        };
+        if long_runs.is_empty() {
+            self.visits.drop_numeric(&mut visit);
+        }
         // (A rule that cannot reach the threshold is in no visit: `Visits::new`.)
         for index in visit::each(visit) {
             let Some(rule) = self.rules.get(index) else { continue };
@@ -528,13 +541,13 @@ impl Engine {
                     }
                 }
                 CompiledGate::Word(slot) => {
-                    if let Some(Some(_)) = found.first.get(*slot) {
+                    if found.first(*slot).is_some() {
                         rule.search(index, text, 0, &mut candidates);
                     }
                 }
                 CompiledGate::Prefix(slot) => {
-                    if let Some(Some(first)) = found.first.get(*slot) {
-                        rule.search(index, text, *first, &mut candidates);
+                    if let Some(first) = found.first(*slot) {
+                        rule.search(index, text, first, &mut candidates);
                     }
                 }
                 CompiledGate::Contains(needle) => {
@@ -545,16 +558,7 @@ impl Engine {
                 }
                 CompiledGate::NumericRun { min_digits, min_dashes, min_dots, plus } => {
                     let runs = prepared.numeric_runs();
-                    // Most runs are a number or two (`200`, `10:00`): only those with
-                    // as many digits as some rule needs are visited by each rule.
-                    let long = long_runs.get_or_insert_with(|| {
-                        runs.iter()
-                            .enumerate()
-                            .filter(|(_, r)| r.digits >= self.numeric_min_digits)
-                            .map(|(i, _)| i)
-                            .collect()
-                    });
-                    for (at, run) in long.iter().filter_map(|&at| Some((at, runs.get(at)?))) {
+                    for (at, run) in long_runs.iter().filter_map(|&at| Some((at, runs.get(at)?))) {
                         if run.digits >= *min_digits
                             && run.dashes >= *min_dashes
                             && run.dots >= *min_dots

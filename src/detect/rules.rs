@@ -4,7 +4,7 @@
 //! so invalid UTF-8 cannot make them fail, and the ASCII classes keep the compiled
 //! automata (and the wasm binary) small.
 
-use super::text::{block_bits, chains, shifted, Mark, Text};
+use super::text::{block_bits, chains, shifted, Mark, Needs, Text};
 use super::validate::Validator;
 
 /// A cheap test that decides where a rule's regex must run at all. Most chat text
@@ -49,8 +49,17 @@ pub enum Gate {
     PersonNames,
     /// Matched by this policy dictionary.
     PolicyWords(PolicyList),
-    /// Run only in the windows this function finds (merged, in order).
-    Windows(fn(&Text<'_>) -> Vec<(usize, usize)>),
+    /// Run only in the windows this finder finds (merged, in order).
+    Windows(WindowFinder),
+}
+
+/// A function that finds the windows a rule runs in, and the kinds of byte a text must
+/// hold for it to find any (declared beside the function; a test holds every finder
+/// to its needs on every rule's examples and on generated text).
+#[derive(Debug, Clone, Copy)]
+pub struct WindowFinder {
+    pub find: fn(&Text<'_>) -> Vec<(usize, usize)>,
+    pub needs: Needs,
 }
 
 /// The policy's own word lists a rule matches.
@@ -292,6 +301,9 @@ pub fn ipv6_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`ipv6_windows`] as a rule's window finder; it finds nothing without a `:`.
+pub const IPV6_WINDOWS: WindowFinder = WindowFinder { find: ipv6_windows, needs: Needs::OPERATOR };
+
 /// Connection-string windows: around each `://`, from the longest scheme before it to
 /// the end of the run of non-space bytes after it (a match never crosses a space).
 pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -313,6 +325,9 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     }
     windows
 }
+
+/// [`scheme_windows`] as a rule's window finder; it finds nothing without a `://`.
+pub const SCHEME_WINDOWS: WindowFinder = WindowFinder { find: scheme_windows, needs: Needs::OPERATOR.and(Needs::MARK) };
 
 /// `(at)` or `[at]` somewhere in the text, any case, blanks inside the brackets
 /// allowed: what `pii.email.obfuscated.bracketed.v1` puts between a name and its
@@ -355,6 +370,9 @@ pub fn password_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, WORDS, |at, _| (at, at + 96))
 }
 
+/// [`password_cjk_windows`] as a rule's window finder; it finds nothing without its keywords are CJK.
+pub const PASSWORD_CJK_WINDOWS: WindowFinder = WindowFinder { find: password_cjk_windows, needs: Needs::NON_ASCII };
+
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
 /// `出生日期`, `出生年月日`, `生日`, `생년월일`, `생일`): the next 40 bytes.
 pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -368,6 +386,9 @@ pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     ];
     keyword_windows(t, LABELS, |at, len| (at + len, at + len + 40))
 }
+
+/// [`cjk_birth_windows`] as a rule's window finder; it finds nothing without its labels are CJK.
+pub const CJK_BIRTH_WINDOWS: WindowFinder = WindowFinder { find: cjk_birth_windows, needs: Needs::NON_ASCII };
 
 /// Windows around each occurrence of one of `keywords`, `window(at, len)` of the one
 /// at `at`, in order and merged. Keywords that all begin with the lead byte of a
@@ -1071,7 +1092,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::None,
         confidence: 0.97,
-        gate: Gate::Windows(scheme_windows),
+        gate: Gate::Windows(SCHEME_WINDOWS),
         severity: Severity::High,
         context: None,
         keep: Keep::Any,
@@ -1161,7 +1182,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Code(super::assign::prose_password),
         confidence: 0.8,
-        gate: Gate::Windows(password_label_windows),
+        gate: Gate::Windows(PASSWORD_LABEL_WINDOWS),
         examples: &[
             "Мой пароль — ⟦Qwerty2024!⟧",
             "пароль от почты: ⟦Zima2025#⟧",
@@ -1361,7 +1382,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.85,
         finder: Some(super::assign::find_password),
-        gate: Gate::Windows(super::assign::windows),
+        gate: Gate::Windows(super::assign::WINDOWS),
         examples: &[
             "DB_PASSWORD=⟦Tr0ub4dor&3⟧",
             "spring.datasource.password=⟦Vx7#qL2mP9⟧",
@@ -1474,7 +1495,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Code(super::assign::prose_password),
         confidence: 0.8,
-        gate: Gate::Windows(password_cjk_windows),
+        gate: Gate::Windows(PASSWORD_CJK_WINDOWS),
         examples: &["パスワードは⟦Sakura2024!⟧です", "我的密码是⟦Abc12345⟧。", "비밀번호는 ⟦Seoul2024!⟧입니다"],
         negatives: &["パスワードは必須です", "密码是必填项", "비밀번호는 8자 이상"],
         severity: Severity::High,
@@ -1573,7 +1594,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // Around each `://`, to the next space: a URL's scheme is 5 bytes at most and no
         // match crosses a space, so the windows hold every match a search of the whole
         // text would find.
-        gate: Gate::Windows(scheme_windows),
+        gate: Gate::Windows(SCHEME_WINDOWS),
         severity: Severity::Low,
         context: None,
         keep: Keep::Any,
@@ -1760,7 +1781,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         group: 1,
         validator: Validator::Date,
         confidence: 0.85,
-        gate: Gate::Windows(cjk_birth_windows),
+        gate: Gate::Windows(CJK_BIRTH_WINDOWS),
         severity: Severity::Medium,
         examples: &["生年月日：⟦1980年10月24日⟧", "出生日期: ⟦1985-03-14⟧", "생년월일 ⟦1985년 3월 14일⟧"],
         negatives: &["生年月日：1980年13月40日", "日付 2024年5月6日"],
@@ -1827,7 +1848,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.8,
         finder: Some(super::address::find),
-        gate: Gate::Windows(super::address::windows),
+        gate: Gate::Windows(super::address::WINDOWS),
         examples: &[
             "Lieferadresse: ⟦Hauptstraße 5, 10115 Berlin⟧",
             "Envoyez-le au ⟦12 rue de la Paix, 75002 Paris⟧.",
@@ -1860,7 +1881,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.8,
         finder: Some(super::address::find_cjk),
-        gate: Gate::Windows(super::address::cjk_windows),
+        gate: Gate::Windows(super::address::CJK_WINDOWS),
         examples: &["地址：⟦北京市朝阳区望京街道5号院2号楼⟧。", "住所：⟦東京都世田谷区桜丘3丁目13番12号⟧。"],
         negatives: &["身份证号码：110105195702231125", "パスポート番号はYS9250599です", "第3号议案", "2024年5月6日"],
         severity: Severity::Medium,
@@ -1894,7 +1915,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::PublicIpv6,
         confidence: 0.85,
-        gate: Gate::Windows(ipv6_windows),
+        gate: Gate::Windows(IPV6_WINDOWS),
         severity: Severity::Low,
         examples: &[
             "server at ⟦2001:db8:85a3::8a2e:370:7334⟧ now",
@@ -1913,7 +1934,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::PrivateIpv6,
         confidence: 0.85,
-        gate: Gate::Windows(ipv6_windows),
+        gate: Gate::Windows(IPV6_WINDOWS),
         severity: Severity::Low,
         examples: &["bind ⟦::1⟧ only", "link ⟦fe80::1ff:fe23:4567:890a⟧", "mapped ⟦::ffff:10.1.2.3⟧"],
         negatives: &["Vec::new()", "fn a::b"],
@@ -2014,7 +2035,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.8,
         finder: Some(super::cjkname::find),
-        gate: Gate::Windows(super::cjkname::windows),
+        gate: Gate::Windows(super::cjkname::WINDOWS),
         examples: &[
             "姓名：⟦张伟⟧\n电话",
             "您好，我是⟦陈静⟧，想咨询一下。",
@@ -2120,7 +2141,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: "",
         confidence: 0.8,
         finder: Some(super::assign::find_secret),
-        gate: Gate::Windows(super::assign::windows),
+        gate: Gate::Windows(super::assign::WINDOWS),
         examples: &[
             "SESSION_TOKEN=⟦Zx9vQ2mK7pL4rT8wY1nB6cF3hJ5dG0sA⟧",
             "const clientSecret = \"⟦Qm7_vT2xLp9RzK4wNc8sYb3H⟧\";",
@@ -2272,6 +2293,9 @@ fn password_label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     }
     windows
 }
+
+/// [`password_label_windows`] as a rule's window finder; it finds nothing without its words are Cyrillic or Turkish.
+const PASSWORD_LABEL_WINDOWS: WindowFinder = WindowFinder { find: password_label_windows, needs: Needs::NON_ASCII };
 
 /// A human label for a category.
 pub fn label(category: &str) -> &str {

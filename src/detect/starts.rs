@@ -66,7 +66,32 @@ struct Entry {
 #[derive(Debug, Default)]
 pub(crate) struct Found {
     pub hits: Vec<Hit>,
-    pub first: Vec<Option<usize>>,
+    /// The prefix slots found and the first start of each, in the order found (a text
+    /// has a few of the hundred-odd slots: nothing is kept for the others).
+    pub firsts: Vec<(usize, usize)>,
+    /// One bit per slot, set once it is in `firsts`; allocated at the first.
+    seen: Vec<u64>,
+}
+
+impl Found {
+    /// The first start of a prefix of `slot`, if any.
+    pub fn first(&self, slot: usize) -> Option<usize> {
+        let bit = self.seen.get(slot / 64).is_some_and(|w| w & (1 << (slot % 64)) != 0);
+        bit.then(|| self.firsts.iter().find(|&&(s, _)| s == slot).map(|&(_, start)| start)).flatten()
+    }
+
+    /// Records `start` for `slot` unless the slot has a start already (`slots` in all).
+    fn set_first(&mut self, slots: usize, slot: usize, start: usize) {
+        if self.seen.is_empty() {
+            self.seen = vec![0; slots.div_ceil(64)];
+        }
+        if let Some(word) = self.seen.get_mut(slot / 64) {
+            if *word & (1 << (slot % 64)) == 0 {
+                *word |= 1 << (slot % 64);
+                self.firsts.push((slot, start));
+            }
+        }
+    }
 }
 
 /// The hits grouped by keyword: for keyword `w`, its starts in order are
@@ -280,7 +305,7 @@ impl StartIndex {
 
     pub fn find(&self, prepared: &Text<'_>) -> Found {
         let text = prepared.bytes();
-        let mut found = Found { hits: Vec::new(), first: vec![None; self.slots] };
+        let mut found = Found::default();
         let (folded, masks) = (prepared.folded(), prepared.alnum_masks());
         let caps = if self.raw_everywhere { masks } else { prepared.caps_masks() };
         let digits = prepared.digit_masks();
@@ -354,9 +379,7 @@ impl StartIndex {
                     }
                     Kind::Prefix(slot) => {
                         if here == &*entry.literal {
-                            if let Some(first @ None) = found.first.get_mut(slot) {
-                                *first = Some(start);
-                            }
+                            found.set_first(self.slots, slot, start);
                         }
                     }
                 }
@@ -394,22 +417,22 @@ mod tests {
     }
 
     /// The same answers by brute force: every position, the plain definitions.
-    fn naive(text: &[u8], keywords: &[&str], prefixes: &[&[&[u8]]]) -> Found {
-        let mut found = Found { hits: Vec::new(), first: vec![None; prefixes.len()] };
+    fn naive(text: &[u8], keywords: &[&str], prefixes: &[&[&[u8]]]) -> (Vec<Hit>, Vec<Option<usize>>) {
+        let mut found = (Vec::new(), vec![None; prefixes.len()]);
         for start in 0..text.len() {
             for (word, k) in keywords.iter().enumerate() {
                 let end = start + k.len();
                 if text.get(start..end).is_some_and(|t| t.eq_ignore_ascii_case(k.as_bytes()))
                     && super::super::word_boundary(text, start, end)
                 {
-                    found.hits.push(Hit { word, start });
+                    found.0.push(Hit { word, start });
                 }
             }
             let word_start =
                 text[start].is_ascii_alphanumeric() && (start == 0 || !text[start - 1].is_ascii_alphanumeric());
             for (slot, literals) in prefixes.iter().enumerate() {
-                if word_start && found.first[slot].is_none() && literals.iter().any(|l| text[start..].starts_with(l)) {
-                    found.first[slot] = Some(start);
+                if word_start && found.1[slot].is_none() && literals.iter().any(|l| text[start..].starts_with(l)) {
+                    found.1[slot] = Some(start);
                 }
             }
         }
@@ -425,13 +448,13 @@ mod tests {
         let sk = text.windows(3).rposition(|w| w == b"sk-").unwrap();
         // `mask-1` has `sk-` inside a word: not a start. `_ghp_` starts after `_`, a
         // word start for prefixes (regex `\b` decides), and `é` too.
-        assert_eq!(found.first[0], Some(sk));
-        assert_eq!(found.first[1], Some(text.windows(4).position(|w| w == b"ghp_").unwrap()));
+        assert_eq!(found.first(0), Some(sk));
+        assert_eq!(found.first(1), Some(text.windows(4).position(|w| w == b"ghp_").unwrap()));
         // Open prefixes are case-sensitive: `Acc` is not `AC`, `ACC` is.
-        assert_eq!(found.first[3], Some(text.windows(3).position(|w| w == b"ACC").unwrap()));
-        assert_eq!(found.first[2], Some(text.windows(5).position(|w| w == b"AKIAX").unwrap()));
-        assert_eq!(found.first[4], None);
-        assert_eq!(found.first[5], None);
+        assert_eq!(found.first(3), Some(text.windows(3).position(|w| w == b"ACC").unwrap()));
+        assert_eq!(found.first(2), Some(text.windows(5).position(|w| w == b"AKIAX").unwrap()));
+        assert_eq!(found.first(4), None);
+        assert_eq!(found.first(5), None);
     }
 
     #[test]
@@ -458,7 +481,13 @@ mod tests {
                 let t = &text[..cut];
                 for (index, prefixes) in &indexes {
                     let (a, b) = (index.find(&Text::new(t)), naive(t, KEYWORDS, prefixes));
-                    assert_eq!((a.hits, a.first), (b.hits, b.first), "shift {shift} cut {cut}");
+                    // Each slot found once, in the order of its first start.
+                    let slots: Vec<usize> = a.firsts.iter().map(|&(slot, _)| slot).collect();
+                    let mut in_order = slots.clone();
+                    in_order.sort_by_key(|&slot| a.first(slot));
+                    assert_eq!(slots, in_order, "shift {shift} cut {cut}");
+                    let first: Vec<Option<usize>> = (0..prefixes.len()).map(|slot| a.first(slot)).collect();
+                    assert_eq!((a.hits, first), b, "shift {shift} cut {cut}");
                 }
             }
         }

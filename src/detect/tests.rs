@@ -191,6 +191,48 @@ fn rules_of_finders_that_found_nothing_are_not_visited() {
     assert!(!left.iter().any(|id| id == "secret.telegram.bot_token.v1"), "{left:?}");
 }
 
+/// A window finder finds nothing in a text without the kinds of byte it declares it
+/// needs (the scan does not run it there). Checked on every example and negative of
+/// every rule with the whole catalog's finders, and on generated text of the bytes
+/// the finders read; each finder with needs must have found windows somewhere here,
+/// so that its needs were put to the test.
+#[test]
+fn window_finders_find_nothing_without_their_needs() {
+    let finders: Vec<(&str, rules::WindowFinder)> = catalog::all()
+        .filter_map(|r| match r.gate {
+            Gate::Windows(w) => Some((r.id, w)),
+            _ => None,
+        })
+        .collect();
+    let mut texts: Vec<Vec<u8>> = catalog::all()
+        .flat_map(|r| r.examples.iter().chain(r.negatives))
+        .map(|t| t.replace(['⟦', '⟧'], "").into_bytes())
+        .collect();
+    let mut seed = 5;
+    let alphabets: [&[u8]; 4] =
+        [b"0123456789abcdef:::/.-_ =,", b"a1 -:.@/=~([>,", "z9 \u{e9}\u{5bc6}\u{7801}:/.".as_bytes(), b"Ab_-0 ."];
+    for alphabet in alphabets {
+        for len in [8, 40, 120] {
+            for _ in 0..200 {
+                texts.push(text::sample(&mut seed, len, alphabet));
+            }
+        }
+    }
+    let mut fired = vec![false; finders.len()];
+    for bytes in &texts {
+        let t = text::Text::new(bytes);
+        for ((id, finder), fired) in finders.iter().zip(fired.iter_mut()) {
+            if !(finder.find)(&t).is_empty() {
+                assert!(t.holds(finder.needs), "the finder of {id} found windows without its needs");
+                *fired = true;
+            }
+        }
+    }
+    for ((id, finder), fired) in finders.iter().zip(&fired) {
+        assert!(*fired || finder.needs == text::Needs::NOTHING, "the finder of {id} found no window in any text");
+    }
+}
+
 /// Every gate except `Near` (context required; see `host_names_are_found_as_everywhere`
 /// for the host-name span) and the dictionaries only decides where the regex runs:
 /// with each replaced by `Always`, nothing found changes. The

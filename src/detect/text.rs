@@ -38,6 +38,35 @@ pub struct Text<'a> {
     numeric: std::cell::OnceCell<Vec<super::numeric::NumericRun>>,
     /// [`Text::long_runs`], found when first asked.
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
+    /// Bit `k`: some byte of the text is of kind `k` (its masks are not all zero).
+    present: u8,
+}
+
+/// Kinds of byte a text must hold for a window finder to find anything in it (a
+/// digit, an operator, a byte of `0x80` and up, ...): [`Text::holds`], checked before
+/// the finder runs. Most finders want a digit or a non-ASCII character, which most
+/// short texts lack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs(u8);
+
+impl Needs {
+    /// Nothing: the finder always runs.
+    pub const NOTHING: Needs = Needs(0);
+    /// An ASCII digit.
+    pub const DIGIT: Needs = Needs(1 << DIGIT);
+    /// `_` or `-`.
+    pub const DASH: Needs = Needs(1 << DASH);
+    /// One of [`MARKS`].
+    pub const MARK: Needs = Needs(1 << MARKED);
+    /// One of the assignment operators' bytes, `= : > ,`.
+    pub const OPERATOR: Needs = Needs(1 << OPS);
+    /// A byte of `0x80` and up.
+    pub const NON_ASCII: Needs = Needs(1 << HIGH);
+
+    /// Both `self` and `other`.
+    pub const fn and(self, other: Needs) -> Needs {
+        Needs(self.0 | other.0)
+    }
 }
 
 /// The kinds of [`Text`]'s masks, in their order.
@@ -123,7 +152,9 @@ impl<'a> Text<'a> {
             wide: std::cell::OnceCell::new(),
             numeric: std::cell::OnceCell::new(),
             long: std::cell::OnceCell::new(),
+            present: 0,
         };
+        let mut any = Masks::default();
         // Each kind's list, written through an iterator (a write by index had a bounds
         // check per kind and block).
         let mut lists = text.masks.chunks_exact_mut(blocks.max(1));
@@ -142,8 +173,19 @@ impl<'a> Text<'a> {
             };
             (*alnum, *digit, *dash, *caps) = (masks.alnum, masks.digit, masks.dash, masks.caps);
             (*id, *marks, *ops, *high) = (masks.id, masks.marks, masks.ops, masks.high);
+            (any.alnum, any.digit, any.dash, any.caps) =
+                (any.alnum | masks.alnum, any.digit | masks.digit, any.dash | masks.dash, any.caps | masks.caps);
+            (any.id, any.marks, any.ops, any.high) =
+                (any.id | masks.id, any.marks | masks.marks, any.ops | masks.ops, any.high | masks.high);
         }
+        let kinds = [any.alnum, any.digit, any.dash, any.caps, any.id, any.marks, any.ops, any.high];
+        text.present = kinds.iter().enumerate().fold(0, |bits, (k, &m)| bits | u8::from(m != 0) << k);
         text
+    }
+
+    /// Whether the text holds a byte of every kind in `needs`.
+    pub fn holds(&self, needs: Needs) -> bool {
+        self.present & needs.0 == needs.0
     }
 
     /// The masks of one kind, one per block.
@@ -206,7 +248,7 @@ impl<'a> Text<'a> {
 
     /// Whether some byte of the text is 0x80 or above (a character outside ASCII).
     pub fn has_high(&self) -> bool {
-        self.kind(HIGH).iter().any(|&m| m != 0)
+        self.holds(Needs::NON_ASCII)
     }
 
     /// Whether some character of three or four UTF-8 bytes is in the text.

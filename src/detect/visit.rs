@@ -8,7 +8,7 @@
 //! keywords that were found, and the rules with other gates, in rule order.
 
 use super::starts::Found;
-use super::text::Text;
+use super::text::{Needs, Text};
 use super::{CompiledGate, Rule, WindowsFn};
 
 /// The rules behind each prefix slot and keyword, and the rest.
@@ -24,7 +24,10 @@ pub(crate) struct Visits {
     /// For each window finder (by its list index, [`CompiledGate::Windows`]), the
     /// function and its rules (all of them in `always`); a finder whose rules are all
     /// below the threshold has none (and is never run).
-    finders: Vec<(WindowsFn, Vec<usize>)>,
+    finders: Vec<(WindowsFn, Needs, Vec<usize>)>,
+    /// The rules gated by numeric runs (all of them in `always`): a text without a
+    /// run long enough for any of them visits none.
+    numeric: Vec<usize>,
 }
 
 /// The windows each finder found in one text, by list index (empty for a finder that
@@ -61,14 +64,17 @@ impl Visits {
                     }
                 }
                 gate => {
-                    if let CompiledGate::Windows { find, list } = gate {
+                    if let CompiledGate::NumericRun { .. } = gate {
+                        visits.numeric.push(index);
+                    }
+                    if let CompiledGate::Windows { find, needs, list } = gate {
                         while visits.finders.len() <= *list {
-                            visits.finders.push((*find, Vec::new()));
+                            visits.finders.push((*find, *needs, Vec::new()));
                         }
                         // (An entry made above for a lower list is a placeholder until
                         // its first rule comes: every rule of a list has its function.)
-                        if let Some((function, its)) = visits.finders.get_mut(*list) {
-                            *function = *find;
+                        if let Some((function, its_needs, its)) = visits.finders.get_mut(*list) {
+                            (*function, *its_needs) = (*find, *needs);
                             its.push(index);
                         }
                     }
@@ -83,8 +89,8 @@ impl Visits {
     /// of the rules always visited, and one bit set per prefix and keyword found).
     pub fn rules(&self, found: &Found) -> Vec<u64> {
         let mut visit = self.always.clone();
-        for (slot, first) in found.first.iter().enumerate() {
-            if let (Some(_), Some(&rule)) = (first, self.by_slot.get(slot)) {
+        for &(slot, _) in &found.firsts {
+            if let Some(&rule) = self.by_slot.get(slot) {
                 set(&mut visit, rule);
             }
         }
@@ -101,20 +107,43 @@ impl Visits {
     /// nothing in most texts, and a short text's scan was mostly visits to their rules.
     pub fn find_windows(&self, text: &Text<'_>, visit: &mut [u64]) -> Windows {
         let mut windows = vec![Vec::new(); self.finders.len()];
-        for ((find, rules), found) in self.finders.iter().zip(windows.iter_mut()) {
+        for ((find, needs, rules), found) in self.finders.iter().zip(windows.iter_mut()) {
             if rules.is_empty() {
                 continue; // every rule of this finder is below the threshold
             }
-            *found = find(text);
+            // Not even run where the text lacks what the finder needs (most finders
+            // want a digit or a non-ASCII character): a call that finds nothing still
+            // cost more than the rest of a short text's scan.
+            if text.holds(*needs) {
+                *found = find(text);
+            }
             if found.is_empty() {
-                for &index in rules {
-                    if let Some(word) = visit.get_mut(index / 64) {
-                        *word &= !(1 << (index % 64));
-                    }
-                }
+                unset(visit, rules);
             }
         }
         windows
+    }
+
+    /// Whether any rule is gated by numeric runs (a policy may disable them all: then
+    /// the runs are not found).
+    pub fn any_numeric(&self) -> bool {
+        !self.numeric.is_empty()
+    }
+
+    /// Takes the rules gated by numeric runs out of `visit`: for a text without a run
+    /// that any of them needs (most texts), visiting each only to find that out loaded
+    /// fifteen rules for nothing.
+    pub fn drop_numeric(&self, visit: &mut [u64]) {
+        unset(visit, &self.numeric);
+    }
+}
+
+/// Clears the bits of `rules`.
+fn unset(visit: &mut [u64], rules: &[usize]) {
+    for &index in rules {
+        if let Some(word) = visit.get_mut(index / 64) {
+            *word &= !(1 << (index % 64));
+        }
     }
 }
 
@@ -159,7 +188,7 @@ mod tests {
         thresholds.dedup();
         for threshold in std::iter::once(0.0).chain(thresholds) {
             let visits = Visits::new(&engine.rules, threshold);
-            for (function, rules) in &visits.finders {
+            for (function, _, rules) in &visits.finders {
                 for &index in rules {
                     let Some(CompiledGate::Windows { find, .. }) = engine.rules.get(index).map(|r| &r.gate) else {
                         panic!("rule {index} has no window finder");
@@ -167,7 +196,7 @@ mod tests {
                     assert!(std::ptr::fn_addr_eq(*find, *function), "rule {index} at {threshold}");
                 }
             }
-            let kept = visits.finders.iter().map(|(_, rules)| rules.len()).sum::<usize>();
+            let kept = visits.finders.iter().map(|(_, _, rules)| rules.len()).sum::<usize>();
             let above = engine.rules.iter().filter(windowed).filter(|r| r.best() >= threshold).count();
             assert_eq!(kept, above, "at {threshold}");
         }

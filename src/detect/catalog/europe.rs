@@ -41,6 +41,10 @@ pub fn id_runs(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`id_runs`] as a rule's window finder; it finds nothing without a run with five digits.
+pub const ID_RUNS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: id_runs, needs: crate::detect::text::Needs::DIGIT };
+
 // ---------------------------------------------------------------------------------
 // Shared arithmetic
 // ---------------------------------------------------------------------------------
@@ -1296,7 +1300,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(uk_nino),
         confidence: 0.85,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&UK_NINO_CONTEXT),
         examples: &[
@@ -1467,7 +1471,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(de_rvnr),
         confidence: 0.85,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&DE_SV_CONTEXT),
         examples: &[
@@ -1526,7 +1530,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(es_dni),
         confidence: 0.9,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&ES_CONTEXT),
         examples: &[
@@ -1546,7 +1550,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(es_nie),
         confidence: 0.9,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&ES_CONTEXT),
         examples: &[
@@ -1565,7 +1569,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(it_codice_fiscale),
         confidence: 0.95,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&IT_CONTEXT),
         examples: &[
@@ -1602,7 +1606,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(fr_nir),
         confidence: 0.9,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&FR_CONTEXT),
         examples: &[
@@ -1781,7 +1785,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(fi_hetu),
         confidence: 0.95,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&FI_CONTEXT),
         examples: &[
@@ -2256,7 +2260,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(eu_vat),
         confidence: 0.9,
-        gate: Gate::Windows(id_runs),
+        gate: Gate::Windows(ID_RUNS),
         severity: Severity::Medium,
         context: Some(&VAT_CONTEXT),
         examples: &[

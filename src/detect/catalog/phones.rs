@@ -1160,6 +1160,12 @@ fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between digits.
+const SLASH_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+    find: slash_windows,
+    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::MARK),
+};
+
 /// `pii.phone.intl_prefix.v1`: `00`, then an assigned country code that ends a digit
 /// group, then the national number.
 fn intl_grouped(token: &[u8]) -> bool {
@@ -1337,6 +1343,10 @@ fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`label_windows`] as a rule's window finder; it finds nothing without a numeric run.
+const LABEL_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: label_windows, needs: crate::detect::text::Needs::DIGIT };
+
 pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.phone.national.v1",
@@ -1399,7 +1409,7 @@ pub const RULES: &[BuiltinRule] = &[
         finder: Some(find_token_slash),
         validator: Validator::Code(labeled),
         confidence: 0.7,
-        gate: Gate::Windows(label_windows),
+        gate: Gate::Windows(LABEL_WINDOWS),
         severity: Severity::Medium,
         context: Some(&CONTEXT),
         examples: &[
@@ -1442,7 +1452,7 @@ pub const RULES: &[BuiltinRule] = &[
         finder: Some(find_token_slash),
         validator: Validator::Code(slashed),
         confidence: 0.75,
-        gate: Gate::Windows(slash_windows),
+        gate: Gate::Windows(SLASH_WINDOWS),
         severity: Severity::Medium,
         context: Some(&CONTEXT),
         examples: &[

@@ -14,7 +14,7 @@ use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Keep, BASE};
 use crate::detect::text::{block_bits, shifted, Mark, Text};
 use crate::detect::validate::Validator;
 
-use super::world::id_token_windows;
+use super::world::ID_TOKEN_WINDOWS;
 
 const ELEVENLABS_CONTEXT: Context = Context {
     window: 64,
@@ -139,6 +139,12 @@ fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`telegram_windows`] as a rule's window finder; it finds nothing without a bot id and its `:`.
+const TELEGRAM_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+    find: telegram_windows,
+    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::OPERATOR),
+};
+
 /// Mailchimp key windows: around each `-us` followed by a digit (the data-center
 /// suffix) with a hex digit before it; the key's 32 hex digits lie just before.
 fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -164,6 +170,12 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`mailchimp_windows`] as a rule's window finder; it finds nothing without `-us` and a digit.
+const MAILCHIMP_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+    find: mailchimp_windows,
+    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::DASH),
+};
+
 /// Windows for the tokens that end in a long run after a dot (Airtable's
 /// `pat….<64 hex>`, Dynatrace's `dt0c01.….<64>`): each run of 64 identifier bytes or
 /// more that follows a `.`, from 40 bytes before it (the token's head: at most 32
@@ -179,6 +191,10 @@ fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     }
     windows
 }
+
+/// [`dotted_tail_windows`] as a rule's window finder; it finds nothing without a `.` before the run.
+const DOTTED_TAIL_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: dotted_tail_windows, needs: crate::detect::text::Needs::MARK };
 
 pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
@@ -1220,7 +1236,7 @@ pub const RULES: &[BuiltinRule] = &[
         pattern: r##"(?-u)\b(?:dapi|dose)[0-9a-f]{32}(?:-\d)?\b"##,
         validator: Validator::Code(varied),
         confidence: 0.98,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         examples: &[
             r##"DATABRICKS_TOKEN=⟦dapi87cbde0acfeec8ea5680ea93783d2158⟧"##,
             r##"[DEFAULT]
@@ -1277,7 +1293,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         pattern: r##"(?-u)(?:\b|bot)(\d{8,10}:[A-Za-z0-9_-]{35})\b"##,
         group: 1,
         confidence: 0.95,
-        gate: Gate::Windows(telegram_windows),
+        gate: Gate::Windows(TELEGRAM_WINDOWS),
         examples: &[
             r##"TELEGRAM_BOT_TOKEN=⟦6960068331:AAMONHBai-osXsuB-U3J84Koygj36ENzWiF⟧"##,
             r##"curl https://api.telegram.org/bot⟦0759032852:AAQA8UqTaNFEv8CRhgHGrNBKCIICJqlhLRs⟧/getMe"##,
@@ -1588,7 +1604,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\bpat[A-Za-z0-9]{14}\.[0-9a-f]{64}\b"##,
         confidence: 0.98,
-        gate: Gate::Windows(dotted_tail_windows),
+        gate: Gate::Windows(DOTTED_TAIL_WINDOWS),
         examples: &[
             r##"AIRTABLE_API_KEY=⟦patrdTYlDAFP6gt94.8421ad67de5e92ff9009c387963552808acc58c1c161dbac43a361a4a27c897b⟧"##,
             r##"curl -H "Authorization: Bearer ⟦patH9jcRm1R1aBGTV.c79aac2d8365d8260d415b33c27d0f06995e63dad68ade2f3b791b61ca4d3a97⟧" https://api.airtable.com/v0/meta/bases"##,
@@ -2002,7 +2018,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         pattern: r##"(?-u)\boy2[a-z0-9]{43}\b"##,
         validator: Validator::Code(varied),
         confidence: 0.97,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         examples: &[
             r##"NUGET_API_KEY=⟦oy27dtjvtw03lpspn6vq1tb67257rj1kxuhcmodx56rgz6⟧"##,
             r##"dotnet nuget push pkg.nupkg --api-key ⟦oy28hdxuen6jhfr6adqww5cw241zcudl0vkarm4sbugrbu⟧ --source https://api.nuget.org/v3/index.json"##,
@@ -2205,7 +2221,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         pattern: r##"(?-u)\b[0-9a-f]{32}-us\d{1,2}\b"##,
         validator: Validator::Code(varied),
         confidence: 0.97,
-        gate: Gate::Windows(mailchimp_windows),
+        gate: Gate::Windows(MAILCHIMP_WINDOWS),
         examples: &[
             r##"MAILCHIMP_API_KEY=⟦46a9469b092f5e43ddd56cb15cd365c4-us12⟧"##,
             r##"mailchimp.setConfig({ apiKey: "⟦7d7b83a4fa46485e623c0b230238abdc-us6⟧", server: "us6" })"##,
@@ -2324,7 +2340,7 @@ token = ⟦dapi21848c3b9c9a412911e161db2d1132a8-2⟧"##,
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\bdt0[cs]\d{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b"##,
         confidence: 0.99,
-        gate: Gate::Windows(dotted_tail_windows),
+        gate: Gate::Windows(DOTTED_TAIL_WINDOWS),
         examples: &[
             r##"DT_API_TOKEN=⟦dt0c01.OBZ8ZSFYSIVK4TGKRZKBA5WM.9BIMNWONAEL8OH4DO1Y53XBXC4VST99440J29CHOTPXU55BUXH6RAF0YQUTTE1B6⟧"##,
             r##"curl -H "Authorization: Api-Token ⟦dt0c01.SSLMK5KRA5O0W3SF6OS4OAEY.9NFESSJUQENLMGBZH338QERNE9N7L3IVB9APOHAEG0TDNJJ8VMAWOLE81U0I6C5O⟧" https://abc123.live.dynatrace.com/api/v2/metrics"##,
@@ -3643,7 +3659,7 @@ AAAAB3NzaC1yc2E
         pattern: r##"(?-u)\bcio[A-Za-z0-9]{32}\b"##,
         validator: Validator::Entropy,
         confidence: 0.93,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         examples: &[
             r##"CARGO_REGISTRY_TOKEN=⟦cio0FPkcQ7NplfVzY54vCXgrhsOhaN0FEhv⟧"##,
             r##"[registry]

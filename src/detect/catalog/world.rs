@@ -45,6 +45,10 @@ pub fn id_token_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
+/// [`id_token_windows`] as a rule's window finder; it finds nothing without always run: a long run may be letters only.
+pub const ID_TOKEN_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: id_token_windows, needs: crate::detect::text::Needs::NOTHING };
+
 /// Around each `/` between two digits: a formatted CNPJ (`12.345.678/0001-95`) has ten
 /// bytes before its slash and seven after it.
 pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -58,6 +62,12 @@ pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     }
     windows
 }
+
+/// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between digits.
+pub const SLASH_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+    find: slash_windows,
+    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::MARK),
+};
 
 /// Korean, Japanese and Chinese words for "passport".
 const PASSPORT_CJK: &[&[u8]] =
@@ -90,21 +100,37 @@ pub fn passport_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, PASSPORT_CJK, |at, _| (at, at + 96))
 }
 
+/// [`passport_cjk_windows`] as a rule's window finder; it finds nothing without its keywords are CJK.
+pub const PASSPORT_CJK_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: passport_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
+
 /// After a driving-licence keyword in Korean, Japanese or Chinese.
 pub fn licence_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, LICENCE_CJK, |at, _| (at, at + 112))
 }
+
+/// [`licence_cjk_windows`] as a rule's window finder; it finds nothing without its keywords are CJK.
+pub const LICENCE_CJK_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: licence_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 /// After the name of a national identity number in Korean, Japanese, Chinese or Hindi.
 pub fn national_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, NATIONAL_ID_KEYWORDS, |at, _| (at, at + 112))
 }
 
+/// [`national_id_windows`] as a rule's window finder; it finds nothing without its keywords are CJK or Devanagari.
+pub const NATIONAL_ID_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: national_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
+
 /// Windows after the Thai labels of a national ID number.
 fn thai_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     const LABELS: &[&[u8]] = &["เลขประจำตัวประชาชน".as_bytes(), "เลขบัตรประชาชน".as_bytes(), "บัตรประชาชน".as_bytes()];
     keyword_windows(t, LABELS, |at, len| (at, at + len + 96))
 }
+
+/// [`thai_id_windows`] as a rule's window finder; it finds nothing without its labels are Thai.
+const THAI_ID_WINDOWS: crate::detect::rules::WindowFinder =
+    crate::detect::rules::WindowFinder { find: thai_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 // ---------------------------------------------------------------------------
 // Shared helpers for the checks
@@ -1212,7 +1238,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_left: true,
         clean_right: true,
         confidence: 0.75,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&PAN_CONTEXT),
         examples: &[
             "PAN: ⟦NQZPL8177T⟧",
@@ -1231,7 +1257,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(in_gstin),
         confidence: 0.95,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         examples: &[
             "GSTIN: ⟦27AAPFU0939F1ZV⟧",
@@ -1302,7 +1328,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(br_cnpj),
         confidence: 0.95,
-        gate: Gate::Windows(slash_windows),
+        gate: Gate::Windows(SLASH_WINDOWS),
         severity: Severity::Medium,
         examples: &[
             "CNPJ: ⟦65.404.782/0001-70⟧",
@@ -1339,7 +1365,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(mx_curp),
         confidence: 0.95,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&MEXICO_CONTEXT),
         examples: &[
             "CURP: ⟦HUJY850220MJCPTC02⟧",
@@ -1358,7 +1384,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(mx_rfc),
         confidence: 0.85,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&MEXICO_CONTEXT),
         examples: &[
             "RFC: ⟦NEYI620213A99⟧",
@@ -1376,7 +1402,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(mx_rfc),
         confidence: 0.85,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         context: Some(&MEXICO_CONTEXT),
         examples: &[
@@ -1396,7 +1422,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(sg_nric),
         confidence: 0.9,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         examples: &[
             "NRIC: ⟦S6950716F⟧",
             "My IC number is ⟦T0701253A⟧.",
@@ -1469,7 +1495,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(cjk_national_id),
         confidence: 0.9,
-        gate: Gate::Windows(national_id_windows),
+        gate: Gate::Windows(NATIONAL_ID_WINDOWS),
         examples: &[
             "주민등록번호 ⟦7709111827245⟧",
             "マイナンバー：⟦6888 4540 0638⟧",
@@ -1507,7 +1533,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(cn_resident_id),
         confidence: 0.96,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         examples: &[
             "身份证号：⟦440301199207040508⟧",
             "Resident ID ⟦310104200102280649⟧ verified",
@@ -1527,7 +1553,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(cn_resident_id_grouped),
         confidence: 0.94,
-        gate: Gate::Windows(super::europe::id_runs),
+        gate: Gate::Windows(super::europe::ID_RUNS),
         examples: &[
             "ID card: ⟦320102 19900807 421X⟧",
             "身份证号：⟦320102-19900807-421X⟧",
@@ -1545,7 +1571,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(za_id),
         confidence: 0.85,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&ZA_CONTEXT),
         examples: &[
             "ID number: ⟦8503157672184⟧",
@@ -1689,7 +1715,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(th_id),
         confidence: 0.9,
-        gate: Gate::Windows(thai_id_windows),
+        gate: Gate::Windows(THAI_ID_WINDOWS),
         examples: &["เลขประจำตัวประชาชน ⟦3500100123457⟧", "บัตรประชาชนเลขที่ ⟦1-1017-00230-70-8⟧"],
         negatives: &["เลขประจำตัวประชาชน 3500100123458"],
         ..BASE
@@ -1815,7 +1841,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(us_mbi),
         confidence: 0.8,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&MBI_CONTEXT),
         examples: &[
             "Medicare Beneficiary Identifier: ⟦1EG4-TE5-MK73⟧",
@@ -1834,7 +1860,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(base58check_address),
         confidence: 0.95,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         examples: &[
             "Send 0.1 BTC to ⟦15zLWBoZMZpozq4LuqVES7sErhkZ8pjErL⟧ please",
@@ -1857,7 +1883,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(segwit_address),
         confidence: 0.95,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         examples: &[
             "Pay to ⟦bc1qft2pe6shsmrzw0qa5m68rev045ypqfprld6cmt⟧ today",
@@ -1906,7 +1932,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(eth_checksummed),
         confidence: 0.95,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         examples: &[
             "Send the USDC to ⟦0x457C769F39D8644199c0E5bDbcFbC85B37cE91cb⟧",
@@ -2013,7 +2039,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(document_number),
         confidence: 0.85,
-        gate: Gate::Windows(passport_cjk_windows),
+        gate: Gate::Windows(PASSPORT_CJK_WINDOWS),
         examples: &[
             "여권번호: ⟦M12345678⟧",
             "パスポート番号は⟦TK1234567⟧です",
@@ -2110,7 +2136,7 @@ pub const RULES: &[BuiltinRule] = &[
         clean_right: true,
         validator: Validator::Code(document_number),
         confidence: 0.85,
-        gate: Gate::Windows(licence_cjk_windows),
+        gate: Gate::Windows(LICENCE_CJK_WINDOWS),
         examples: &[
             "운전면허번호: ⟦11-12-345678-90⟧",
             "運転免許証番号 ⟦123456789012⟧",
@@ -2284,7 +2310,7 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(eth_lower),
         // 20 bytes after `0x` is an account or contract address; hashes are 32 bytes.
         confidence: 0.8,
-        gate: Gate::Windows(id_token_windows),
+        gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         context: Some(&HEX_CONTEXT),
         examples: &[
