@@ -1560,7 +1560,8 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`windows`] as a rule's window finder; it finds nothing without a house number.
+/// [`windows`] as a rule's window finder; it finds nothing without a digit (a house
+/// number).
 pub const WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::DIGIT };
 
@@ -1667,7 +1668,8 @@ pub fn cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     merged
 }
 
-/// [`cjk_windows`] as a rule's window finder; it finds nothing without its units are CJK.
+/// [`cjk_windows`] as a rule's window finder; it finds nothing without a non-ASCII byte
+/// (its units are CJK).
 pub const CJK_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 

@@ -104,7 +104,8 @@ pub fn windows(t: &super::text::Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`windows`] as a rule's window finder; it finds nothing without an operator.
+/// [`windows`] as a rule's window finder; it finds nothing without an operator byte (`=
+/// : > ,`).
 pub const WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::OPERATOR };
 

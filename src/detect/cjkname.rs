@@ -505,7 +505,8 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`windows`] as a rule's window finder; it finds nothing without its cues are CJK.
+/// [`windows`] as a rule's window finder; it finds nothing without a non-ASCII byte
+/// (its cues are CJK).
 pub const WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::NON_ASCII };
 

@@ -301,7 +301,8 @@ pub fn ipv6_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`ipv6_windows`] as a rule's window finder; it finds nothing without a `:`.
+/// [`ipv6_windows`] as a rule's window finder; it finds nothing without a `:` (an
+/// operator byte).
 pub const IPV6_WINDOWS: WindowFinder = WindowFinder { find: ipv6_windows, needs: Needs::OPERATOR };
 
 /// Connection-string windows: around each `://`, from the longest scheme before it to
@@ -370,7 +371,8 @@ pub fn password_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, WORDS, |at, _| (at, at + 96))
 }
 
-/// [`password_cjk_windows`] as a rule's window finder; it finds nothing without its keywords are CJK.
+/// [`password_cjk_windows`] as a rule's window finder; it finds nothing without a
+/// non-ASCII byte (its keywords are CJK).
 pub const PASSWORD_CJK_WINDOWS: WindowFinder = WindowFinder { find: password_cjk_windows, needs: Needs::NON_ASCII };
 
 /// Windows after the birth-date labels of Chinese, Japanese and Korean (`生年月日`,
@@ -387,7 +389,8 @@ pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, LABELS, |at, len| (at + len, at + len + 40))
 }
 
-/// [`cjk_birth_windows`] as a rule's window finder; it finds nothing without its labels are CJK.
+/// [`cjk_birth_windows`] as a rule's window finder; it finds nothing without a
+/// non-ASCII byte (its labels are CJK).
 pub const CJK_BIRTH_WINDOWS: WindowFinder = WindowFinder { find: cjk_birth_windows, needs: Needs::NON_ASCII };
 
 /// Windows around each occurrence of one of `keywords`, `window(at, len)` of the one
@@ -2294,7 +2297,8 @@ fn password_label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`password_label_windows`] as a rule's window finder; it finds nothing without its words are Cyrillic or Turkish.
+/// [`password_label_windows`] as a rule's window finder; it finds nothing without a
+/// non-ASCII byte (its words are Cyrillic or Turkish).
 const PASSWORD_LABEL_WINDOWS: WindowFinder = WindowFinder { find: password_label_windows, needs: Needs::NON_ASCII };
 
 /// A human label for a category.

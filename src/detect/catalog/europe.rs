@@ -41,7 +41,8 @@ pub fn id_runs(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`id_runs`] as a rule's window finder; it finds nothing without a run with five digits.
+/// [`id_runs`] as a rule's window finder; it finds nothing without a digit (a run has
+/// five).
 pub const ID_RUNS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: id_runs, needs: crate::detect::text::Needs::DIGIT };
 

@@ -1160,7 +1160,8 @@ fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between digits.
+/// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between
+/// digits.
 const SLASH_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
     find: slash_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::MARK),
@@ -1343,7 +1344,8 @@ fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`label_windows`] as a rule's window finder; it finds nothing without a numeric run.
+/// [`label_windows`] as a rule's window finder; it finds nothing without a digit (a
+/// numeric run).
 const LABEL_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: label_windows, needs: crate::detect::text::Needs::DIGIT };
 

@@ -139,7 +139,8 @@ fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`telegram_windows`] as a rule's window finder; it finds nothing without a bot id and its `:`.
+/// [`telegram_windows`] as a rule's window finder; it finds nothing without a bot id
+/// and its `:`.
 const TELEGRAM_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
     find: telegram_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::OPERATOR),
@@ -170,7 +171,8 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`mailchimp_windows`] as a rule's window finder; it finds nothing without `-us` and a digit.
+/// [`mailchimp_windows`] as a rule's window finder; it finds nothing without `-us` and
+/// a digit.
 const MAILCHIMP_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
     find: mailchimp_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::DASH),
@@ -192,7 +194,8 @@ fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`dotted_tail_windows`] as a rule's window finder; it finds nothing without a `.` before the run.
+/// [`dotted_tail_windows`] as a rule's window finder; it finds nothing without a `.`
+/// before the run.
 const DOTTED_TAIL_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: dotted_tail_windows, needs: crate::detect::text::Needs::MARK };
 

@@ -45,7 +45,8 @@ pub fn id_token_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`id_token_windows`] as a rule's window finder; it finds nothing without always run: a long run may be letters only.
+/// [`id_token_windows`] as a rule's window finder; it always runs (a long run may be
+/// letters only).
 pub const ID_TOKEN_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: id_token_windows, needs: crate::detect::text::Needs::NOTHING };
 
@@ -63,7 +64,8 @@ pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     windows
 }
 
-/// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between digits.
+/// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between
+/// digits.
 pub const SLASH_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
     find: slash_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::MARK),
@@ -100,7 +102,8 @@ pub fn passport_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, PASSPORT_CJK, |at, _| (at, at + 96))
 }
 
-/// [`passport_cjk_windows`] as a rule's window finder; it finds nothing without its keywords are CJK.
+/// [`passport_cjk_windows`] as a rule's window finder; it finds nothing without a
+/// non-ASCII byte (its keywords are CJK).
 pub const PASSPORT_CJK_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: passport_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
@@ -109,7 +112,8 @@ pub fn licence_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, LICENCE_CJK, |at, _| (at, at + 112))
 }
 
-/// [`licence_cjk_windows`] as a rule's window finder; it finds nothing without its keywords are CJK.
+/// [`licence_cjk_windows`] as a rule's window finder; it finds nothing without a
+/// non-ASCII byte (its keywords are CJK).
 pub const LICENCE_CJK_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: licence_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
@@ -118,7 +122,8 @@ pub fn national_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, NATIONAL_ID_KEYWORDS, |at, _| (at, at + 112))
 }
 
-/// [`national_id_windows`] as a rule's window finder; it finds nothing without its keywords are CJK or Devanagari.
+/// [`national_id_windows`] as a rule's window finder; it finds nothing without a
+/// non-ASCII byte (its keywords are CJK or Devanagari).
 pub const NATIONAL_ID_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: national_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
@@ -128,7 +133,8 @@ fn thai_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     keyword_windows(t, LABELS, |at, len| (at, at + len + 96))
 }
 
-/// [`thai_id_windows`] as a rule's window finder; it finds nothing without its labels are Thai.
+/// [`thai_id_windows`] as a rule's window finder; it finds nothing without a non-ASCII
+/// byte (its labels are Thai).
 const THAI_ID_WINDOWS: crate::detect::rules::WindowFinder =
     crate::detect::rules::WindowFinder { find: thai_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
