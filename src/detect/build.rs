@@ -6,7 +6,7 @@
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 use regex::bytes::RegexBuilder;
 
-use super::rules::{Gate, WindowFinder};
+use super::rules::Gate;
 use super::*;
 
 impl Engine {
@@ -102,7 +102,8 @@ impl Engine {
                     };
                     CompiledGate::Near { words: ids, span, keep: builtin.keep }
                 }
-                Gate::Windows(WindowFinder { find: f, needs }) => {
+                Gate::Windows(finder) => {
+                    let f = finder.find;
                     let list = match finders.iter().position(|&g| std::ptr::fn_addr_eq(g, f)) {
                         Some(list) => list,
                         None => {
@@ -110,7 +111,7 @@ impl Engine {
                             finders.len() - 1
                         }
                     };
-                    CompiledGate::Windows { find: f, needs, list }
+                    CompiledGate::Windows { finder, list }
                 }
             };
             let source = match (&matcher, &builtin.gate) {
@@ -186,7 +187,7 @@ fn group_rules(rules: &mut [Rule]) -> Vec<prefilter::Group> {
     let mut finders: Vec<Option<WindowsFn>> = Vec::new();
     for rule in rules.iter() {
         let finder = match rule.gate {
-            CompiledGate::Windows { find, .. } => Some(find),
+            CompiledGate::Windows { finder, .. } => Some(finder.find),
             CompiledGate::NumericRun { .. } => None,
             _ => continue,
         };
@@ -205,7 +206,7 @@ fn group_rules(rules: &mut [Rule]) -> Vec<prefilter::Group> {
             .iter()
             .enumerate()
             .filter(|(_, r)| match (&r.gate, finder) {
-                (CompiledGate::Windows { find, .. }, Some(g)) => std::ptr::fn_addr_eq(*find, g),
+                (CompiledGate::Windows { finder, .. }, Some(g)) => std::ptr::fn_addr_eq(finder.find, g),
                 (CompiledGate::NumericRun { .. }, None) => true,
                 _ => false,
             })

@@ -141,8 +141,7 @@ enum CompiledGate {
     /// A window finder, and the index of its list among the engine's finders (rules
     /// that share a finder share its list, found once per scan).
     Windows {
-        find: WindowsFn,
-        needs: text::Needs,
+        finder: rules::WindowFinder,
         list: usize,
     },
     Dictionary,

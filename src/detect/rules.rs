@@ -2273,12 +2273,9 @@ const PASSWORD_LABEL_PATTERN: &str = concat!(
 );
 
 /// Windows after the Russian and Turkish words for a password (`пароль`, `Пароль`,
-/// `şifre`, `Şifre`), which no ASCII byte begins: by `memmem` of a part of them, only
-/// in texts with a byte of 0x80 and up.
+/// `şifre`, `Şifre`), which no ASCII byte begins: by `memmem` of a part of them (run
+/// only in texts with a byte of 0x80 and up: [`PASSWORD_LABEL_WINDOWS`]).
 fn password_label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
-    if !t.has_high() {
-        return Vec::new();
-    }
     let text = t.bytes();
     // `ароль` is in every form the pattern reads (`пароль`, `пароля`, `Пароль`); `ifre`
     // after `ş` or `Ş`. A window begins at the word's first letter.

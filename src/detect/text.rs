@@ -246,11 +246,6 @@ impl<'a> Text<'a> {
         self.bytes
     }
 
-    /// Whether some byte of the text is 0x80 or above (a character outside ASCII).
-    pub fn has_high(&self) -> bool {
-        self.holds(Needs::NON_ASCII)
-    }
-
     /// Whether some character of three or four UTF-8 bytes is in the text.
     pub fn has_wide(&self) -> bool {
         *self.wide.get_or_init(|| {

@@ -7,9 +7,10 @@
 //! the search itself on a short text. So a scan visits the rules of the prefixes and
 //! keywords that were found, and the rules with other gates, in rule order.
 
+use super::rules::WindowFinder;
 use super::starts::Found;
-use super::text::{Needs, Text};
-use super::{CompiledGate, Rule, WindowsFn};
+use super::text::Text;
+use super::{CompiledGate, Rule};
 
 /// The rules behind each prefix slot and keyword, and the rest.
 #[derive(Debug, Clone, Default)]
@@ -24,7 +25,7 @@ pub(crate) struct Visits {
     /// For each window finder (by its list index, [`CompiledGate::Windows`]), the
     /// function and its rules (all of them in `always`); a finder whose rules are all
     /// below the threshold has none (and is never run).
-    finders: Vec<(WindowsFn, Needs, Vec<usize>)>,
+    finders: Vec<(WindowFinder, Vec<usize>)>,
     /// The rules gated by numeric runs (all of them in `always`): a text without a
     /// run long enough for any of them visits none.
     numeric: Vec<usize>,
@@ -67,14 +68,14 @@ impl Visits {
                     if let CompiledGate::NumericRun { .. } = gate {
                         visits.numeric.push(index);
                     }
-                    if let CompiledGate::Windows { find, needs, list } = gate {
+                    if let CompiledGate::Windows { finder, list } = gate {
                         while visits.finders.len() <= *list {
-                            visits.finders.push((*find, *needs, Vec::new()));
+                            visits.finders.push((*finder, Vec::new()));
                         }
                         // (An entry made above for a lower list is a placeholder until
-                        // its first rule comes: every rule of a list has its function.)
-                        if let Some((function, its_needs, its)) = visits.finders.get_mut(*list) {
-                            (*function, *its_needs) = (*find, *needs);
+                        // its first rule comes: every rule of a list has its finder.)
+                        if let Some((its_finder, its)) = visits.finders.get_mut(*list) {
+                            *its_finder = *finder;
                             its.push(index);
                         }
                     }
@@ -107,15 +108,15 @@ impl Visits {
     /// nothing in most texts, and a short text's scan was mostly visits to their rules.
     pub fn find_windows(&self, text: &Text<'_>, visit: &mut [u64]) -> Windows {
         let mut windows = vec![Vec::new(); self.finders.len()];
-        for ((find, needs, rules), found) in self.finders.iter().zip(windows.iter_mut()) {
+        for ((finder, rules), found) in self.finders.iter().zip(windows.iter_mut()) {
             if rules.is_empty() {
                 continue; // every rule of this finder is below the threshold
             }
             // Not even run where the text lacks what the finder needs (most finders
             // want a digit or a non-ASCII character): a call that finds nothing still
             // cost more than the rest of a short text's scan.
-            if text.holds(*needs) {
-                *found = find(text);
+            if text.holds(finder.needs) {
+                *found = (finder.find)(text);
             }
             if found.is_empty() {
                 unset(visit, rules);
@@ -188,15 +189,16 @@ mod tests {
         thresholds.dedup();
         for threshold in std::iter::once(0.0).chain(thresholds) {
             let visits = Visits::new(&engine.rules, threshold);
-            for (function, _, rules) in &visits.finders {
+            for (finder, rules) in &visits.finders {
                 for &index in rules {
-                    let Some(CompiledGate::Windows { find, .. }) = engine.rules.get(index).map(|r| &r.gate) else {
+                    let Some(CompiledGate::Windows { finder: its, .. }) = engine.rules.get(index).map(|r| &r.gate)
+                    else {
                         panic!("rule {index} has no window finder");
                     };
-                    assert!(std::ptr::fn_addr_eq(*find, *function), "rule {index} at {threshold}");
+                    assert!(std::ptr::fn_addr_eq(its.find, finder.find), "rule {index} at {threshold}");
                 }
             }
-            let kept = visits.finders.iter().map(|(_, _, rules)| rules.len()).sum::<usize>();
+            let kept = visits.finders.iter().map(|(_, rules)| rules.len()).sum::<usize>();
             let above = engine.rules.iter().filter(windowed).filter(|r| r.best() >= threshold).count();
             assert_eq!(kept, above, "at {threshold}");
         }
