@@ -749,11 +749,13 @@ fn compiled_context(
     compiled
 }
 
+/// How far before a match its context words are looked for, at most.
+const CONTEXT_REACH: usize = 64;
+
 /// A confidence moved by the context words in the `window` bytes before `start`.
 fn adjust(text: &[u8], start: usize, confidence: f32, compiled: &CompiledContext) -> f32 {
     let context = compiled.context;
-    let mut buf = [0u8; 64];
-    let from = start.saturating_sub(context.window.min(buf.len()));
+    let from = start.saturating_sub(context.window.min(CONTEXT_REACH));
     let Some(before) = text.get(from..start) else {
         return confidence;
     };
@@ -762,14 +764,9 @@ fn adjust(text: &[u8], start: usize, confidence: f32, compiled: &CompiledContext
         .windows(2)
         .rposition(|w| matches!(w, [b'.' | b'!' | b'?' | b';', b' '] | [b'\n', _]))
         .map_or(0, |p| p + 1);
-    let before = before.get(sentence..).unwrap_or(before);
-    let Some(window) = buf.get_mut(..before.len()) else {
-        return confidence;
-    };
-    window.copy_from_slice(before);
-    window.make_ascii_lowercase();
+    let window = before.get(sentence..).unwrap_or(before);
     // Context words are letters only (a test holds the catalog to it): compare each
-    // whole word of the window with the lists, once.
+    // whole word of the window with the lists, once (the lists fold ASCII case).
     let mut kinds = 0;
     for word in window.split(|&b| !is_word_byte(b)).filter(|w| !w.is_empty()) {
         kinds |= compiled.words.get(word).unwrap_or(0);

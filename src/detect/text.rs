@@ -328,6 +328,26 @@ impl<'a> Text<'a> {
         }
     }
 
+    /// Whether some byte of `start..end` is of `0x80` and up: from the masks, and at
+    /// once for a text that has none.
+    pub(crate) fn any_non_ascii(&self, start: usize, end: usize) -> bool {
+        if !self.holds(Needs::NON_ASCII) {
+            return false;
+        }
+        let high = self.kind(HIGH);
+        (start / 64..end.div_ceil(64)).any(|block| {
+            let first = block * 64;
+            let mut mask = high.get(block).copied().unwrap_or(0);
+            if start > first {
+                mask &= u64::MAX << (start - first);
+            }
+            if end < first + 64 {
+                mask &= (1u64 << (end - first)) - 1;
+            }
+            mask != 0
+        })
+    }
+
     /// The first ASCII digit at or after `from`.
     pub fn next_digit(&self, from: usize) -> Option<usize> {
         next_bit(self.digit(), from).filter(|&at| at < self.bytes.len())
@@ -395,42 +415,46 @@ impl<'a> Text<'a> {
     /// right: found once per scan for every window finder that wants them (the
     /// identifier-like tokens, the tokens with a dotted tail).
     pub fn long_runs(&self) -> &[(usize, usize)] {
-        self.long.get_or_init(|| self.long_token_runs(LONG_RUN).collect())
+        self.long.get_or_init(|| self.long_token_runs::<LONG_RUN>().collect())
     }
 
-    /// The maximal runs of identifier bytes at least `min` long (at most 64), left to
-    /// right. A run that long holds `min / 2 + 1` consecutive identifier bytes inside
+    /// The maximal runs of identifier bytes at least `MIN` long (at most 64), left to
+    /// right. A run that long holds `MIN / 2 + 1` consecutive identifier bytes inside
     /// one 64-byte block, a test of a few shifts per block; only the blocks that pass
-    /// are looked at byte by byte.
-    pub fn long_token_runs(&self, min: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let min = min.clamp(1, 64);
+    /// are looked at byte by byte. (`MIN` is a constant, so that the shifts are
+    /// unrolled: this test runs on every block of every text.)
+    pub fn long_token_runs<const MIN: usize>(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let min = MIN.clamp(1, 64);
         let half = min / 2 + 1;
         let mut block = 0usize;
         let mut at = 0usize;
         // The two lists, found once (not at every block).
         let (alnum, dash) = (self.alnum(), self.dash());
-        std::iter::from_fn(move || loop {
-            let mask = alnum.get(block)? | dash.get(block).copied().unwrap_or(0);
-            // Bits that begin `half` consecutive set bits in this block, from `at` on.
-            let mut runs = mask;
-            let mut have = 1;
-            while have < half {
-                let step = have.min(half - have);
-                runs &= runs >> step;
-                have += step;
+        std::iter::from_fn(move || {
+            while let (Some(&a), Some(&d)) = (alnum.get(block), dash.get(block)) {
+                // Bits that begin `half` consecutive set bits in this block, from `at` on.
+                let mut runs = a | d;
+                let mut have = 1;
+                while have < half {
+                    let step = have.min(half - have);
+                    runs &= runs >> step;
+                    have += step;
+                }
+                let from = at.saturating_sub(block * 64);
+                let runs = if from >= 64 { 0 } else { runs & (u64::MAX << from) };
+                if runs == 0 {
+                    block += 1;
+                    continue;
+                }
+                let (start, end) = self.token_run(block * 64 + runs.trailing_zeros() as usize);
+                at = end;
+                // The run may end inside this block, and another begin after it.
+                block = end / 64;
+                if end - start >= min {
+                    return Some((start, end));
+                }
             }
-            let from = at.saturating_sub(block * 64);
-            let runs = if from >= 64 { 0 } else { runs & (u64::MAX << from) };
-            if runs == 0 {
-                block += 1;
-                continue;
-            }
-            let (start, end) = self.token_run(block * 64 + runs.trailing_zeros() as usize);
-            at = end;
-            block = end / 64;
-            if end - start >= min {
-                return Some((start, end));
-            }
+            None
         })
     }
 
@@ -1006,6 +1030,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn non_ascii_in_a_range_agrees_with_the_bytes() {
+        let mut seed = 33u64;
+        for (len, alphabet) in [(0, &b"a"[..]), (70, b"ab c"), (130, b"a1 \xc3\xa9\xe4"), (300, b"ab cd ef \x80")] {
+            let bytes: Vec<u8> = sample(&mut seed, len, alphabet);
+            let text = Text::new(&bytes);
+            for start in 0..=len {
+                for end in start..=len {
+                    let expected = bytes[start..end].iter().any(|&b| b >= 0x80);
+                    assert_eq!(text.any_non_ascii(start, end), expected, "{start}..{end} of {bytes:?}");
+                }
+            }
+        }
+    }
+
     /// `contains` and `positions` agree with a search of the bytes, for needles with a
     /// marked byte anywhere in them and without one, across block boundaries.
     #[test]
@@ -1117,9 +1156,9 @@ mod tests {
             assert_eq!(text.token_run(at), (10, 200));
         }
         assert_eq!(text.token_run(255), (250, 260));
-        let long: Vec<(usize, usize)> = text.long_token_runs(25).collect();
+        let long: Vec<(usize, usize)> = text.long_token_runs::<25>().collect();
         assert_eq!(long, vec![(10, 200)]);
-        assert_eq!(text.long_token_runs(10).collect::<Vec<_>>(), vec![(10, 200), (250, 260)]);
+        assert_eq!(text.long_token_runs::<10>().collect::<Vec<_>>(), vec![(10, 200), (250, 260)]);
         assert_eq!(text.next_digit(0), Some(250));
         assert_eq!(text.next_digit(260), None);
     }

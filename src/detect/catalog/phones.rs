@@ -1276,29 +1276,35 @@ fn label_sets() -> &'static LabelSets {
     SETS.get_or_init(|| LabelSets { labels: WordSet::new(LABELS), abbreviations: WordSet::new(ABBREVIATIONS) })
 }
 
-/// Is there a phone label in `before` (the bytes just before a number, on its line)?
-/// A Latin label is a whole word, with nothing between it and the number but spaces,
-/// punctuation other than a sentence end, and at most three short words ("Tel. (mobil):",
-/// "call me on", "WhatsApp me at"). A label in another script may be inside a run of
-/// CJK characters.
-fn labelled(before: &[u8]) -> bool {
-    let line = before.iter().rposition(|&b| b == b'\n').map_or(before, |n| before.get(n + 1..).unwrap_or_default());
-    // Labels in other scripts are all non-ASCII; most lines have no such byte.
-    let script = line.iter().any(|&b| b >= 0x80)
-        && SCRIPT_LABELS.iter().any(|l| line.windows(l.len()).any(|w| w == l.as_bytes()));
-    if script {
-        return true;
+/// Is there a phone label in `text[from..to]` (the bytes just before a number), on the
+/// number's line? A Latin label is a whole word, with nothing between it and the number
+/// but spaces, punctuation other than a sentence end, and at most three short words
+/// ("Tel. (mobil):", "call me on", "WhatsApp me at"). A label in another script may be
+/// inside a run of CJK characters.
+fn labelled(t: &Text<'_>, from: usize, to: usize) -> bool {
+    let before = t.bytes().get(from..to).unwrap_or_default();
+    // Labels in other scripts are all non-ASCII; most texts have no such byte before a
+    // number (the masks say so without reading the bytes).
+    if t.any_non_ascii(from, to) {
+        let line = before.iter().rposition(|&b| b == b'\n').map_or(before, |n| before.get(n + 1..).unwrap_or_default());
+        if SCRIPT_LABELS.iter().any(|l| line.windows(l.len()).any(|w| w == l.as_bytes())) {
+            return true;
+        }
     }
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
     let sets = label_sets();
-    let mut end = line.len();
+    let mut end = before.len();
     let mut words = 0;
     while words < 4 {
         // The last word before `end`, and what lies between it and the number.
-        let Some(last) = line.get(..end).and_then(|l| l.iter().rposition(word)) else { return false };
-        let start = line.get(..last).and_then(|l| l.iter().rposition(|b| !word(b))).map_or(0, |p| p + 1);
-        let gap = line.get(last + 1..end).unwrap_or_default();
-        let candidate = line.get(start..=last).unwrap_or_default();
+        let Some(last) = before.get(..end).and_then(|l| l.iter().rposition(word)) else { return false };
+        let start = before.get(..last).and_then(|l| l.iter().rposition(|b| !word(b))).map_or(0, |p| p + 1);
+        let gap = before.get(last + 1..end).unwrap_or_default();
+        // A word on an earlier line is no label (no word holds a line break).
+        if gap.contains(&b'\n') {
+            return false;
+        }
+        let candidate = before.get(start..=last).unwrap_or_default();
         // A sentence ends in the gap: "… by phone. 13812345678" is not a label; the dot
         // of an abbreviation is no sentence end ("Tel. 13812345678").
         let abbreviation = gap.first() == Some(&b'.') && sets.abbreviations.contains(candidate);
@@ -1335,7 +1341,7 @@ fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
         // The label is looked for before the run's first digit (the run may begin with
         // the `. ` after "Tel").
         let digit = (start..end).find(|&at| text.get(at).is_some_and(u8::is_ascii_digit)).unwrap_or(start);
-        if digits < 8 || !labelled(text.get(digit.saturating_sub(LABEL_REACH)..digit).unwrap_or_default()) {
+        if digits < 8 || !labelled(t, digit.saturating_sub(LABEL_REACH), digit) {
             continue;
         }
         let (s, e) = (start.saturating_sub(1), (end + 1).min(text.len()));
