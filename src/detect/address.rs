@@ -1477,10 +1477,34 @@ fn beside_a_word(h: &[u8], ns: usize, ne: usize) -> bool {
     is_letter(byte(h, j))
 }
 
+/// Whether the street grammar can find nothing around the number `ns..ne`, by a test
+/// cheaper than the grammar: no capital in the reach before it (`may_be_capital`; a
+/// street before a number has one, [`street_before`]), and after it a small letter
+/// that begins no street word (a street after a number begins with a capital, a
+/// street word such as `rue` or an ordinal, [`street_after`]). Most numbers beside a
+/// word in chat are in lower-case prose.
+fn no_street(h: &[u8], ns: usize, ne: usize, may_be_capital: impl Fn(usize, usize) -> bool) -> bool {
+    if may_be_capital(ns.saturating_sub(LEFT_REACH), ns) {
+        return false;
+    }
+    let mut i = blanks(h, ne);
+    if byte(h, i) == b',' {
+        i = blanks(h, i + 1);
+    }
+    if !byte(h, i).is_ascii_lowercase() {
+        // A capital, an ordinal's digit or another script's letter; anything else
+        // begins no street.
+        return !(byte(h, i).is_ascii_alphanumeric() || byte(h, i) >= 0x80);
+    }
+    word(h, i).is_none_or(|we| listed(h, i, we, &lists().before_name).is_none())
+}
+
 /// The address around the house number whose first digit is at `d`, if there is one.
-fn address_at(h: &[u8], d: usize) -> Option<(usize, usize)> {
+/// `may_be_capital(a, b)`: whether `h[a..b]` may hold a capital (true is always right;
+/// the window finder answers from the text's masks).
+fn address_at(h: &[u8], d: usize, may_be_capital: impl Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
     let (ns, ne) = house_number(h, d)?;
-    if !beside_a_word(h, ns, ne) {
+    if !beside_a_word(h, ns, ne) || no_street(h, ns, ne, may_be_capital) {
         return None;
     }
     let floor = ns.saturating_sub(LEFT_REACH);
@@ -1521,7 +1545,7 @@ pub fn find(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     while let Some(rel) = hay.get(at..).and_then(|t| t.iter().position(u8::is_ascii_digit)) {
         let d = at + rel;
         let run = hay.get(d..).unwrap_or_default().iter().take_while(|b| b.is_ascii_digit()).count();
-        if let Some((s, e)) = address_at(hay, d).filter(|&(s, _)| s >= from) {
+        if let Some((s, e)) = address_at(hay, d, |_, _| true).filter(|&(s, _)| s >= from) {
             return Some((s, e));
         }
         at = d + run.max(1);
@@ -1535,12 +1559,14 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let hay = t.bytes();
     let mut windows = Vec::new();
     let mut at = 0;
-    // The digits that begin a run and follow no letter or digit, from the block masks:
-    // no house number begins inside a word or identifier (`a1b2`, `SW1A`, a hash).
-    let mut carry = 0u64;
-    for (block, (&digits, &alnum)) in t.digit_masks().iter().zip(t.alnum_masks()).enumerate() {
-        let mut starts = digits & !((alnum << 1) | carry);
-        carry = alnum >> 63;
+    // The digits that begin a run and follow no letter or digit, from the block masks
+    // of the blocks with a digit: no house number begins inside a word or identifier
+    // (`a1b2`, `SW1A`, a hash).
+    let (digit_masks, alnum_masks) = (t.digit_masks(), t.alnum_masks());
+    let mask = |masks: &[u64], block: usize| masks.get(block).copied().unwrap_or(0);
+    for block in t.digit_blocks() {
+        let carry = block.checked_sub(1).map_or(0, |b| mask(alnum_masks, b) >> 63);
+        let mut starts = mask(digit_masks, block) & !((mask(alnum_masks, block) << 1) | carry);
         while starts != 0 {
             let d = block * 64 + starts.trailing_zeros() as usize;
             starts &= starts - 1;
@@ -1551,7 +1577,7 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
             if run > 5 {
                 continue;
             }
-            if let Some((s, e)) = address_at(hay, d) {
+            if let Some((s, e)) = address_at(hay, d, |a, b| t.any_capital(a, b)) {
                 push_window(&mut windows, s, (e + RIGHT_REACH + 8).min(hay.len()));
                 at = e;
             }

@@ -40,6 +40,13 @@ pub struct Text<'a> {
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
     /// Bit `k`: some byte of the text is of kind `k` (its masks are not all zero).
     present: u8,
+    /// One bit per 64-byte block, set if the block holds an ASCII digit: the readers of
+    /// digits (numbers, IDs, house numbers) go from one such block to the next, not
+    /// over every block (a chat's 16 KiB has a dozen of its 256 with a digit).
+    digit_blocks: Vec<u64>,
+    /// One bit per block, set if the block holds [`LONG_RUN`]` / 2 + 1` identifier bytes in a
+    /// row, as every run of [`LONG_RUN`] does in one of its blocks ([`Text::long_runs`]).
+    dense_blocks: Vec<u64>,
 }
 
 /// Kinds of byte a text must hold for a window finder to find anything in it (a
@@ -153,7 +160,10 @@ impl<'a> Text<'a> {
             numeric: std::cell::OnceCell::new(),
             long: std::cell::OnceCell::new(),
             present: 0,
+            digit_blocks: Vec::with_capacity(blocks.div_ceil(64)),
+            dense_blocks: Vec::with_capacity(blocks.div_ceil(64)),
         };
+        let (mut digit_word, mut dense_word) = (0u64, 0u64);
         let mut any = Masks::default();
         // Each kind's list, written through an iterator (a write by index had a bounds
         // check per kind and block).
@@ -161,7 +171,9 @@ impl<'a> Text<'a> {
         let mut list = || lists.next().unwrap_or_default().iter_mut();
         let rows = list().zip(list()).zip(list()).zip(list()).zip(list()).zip(list()).zip(list()).zip(list());
         let blocks_in = text.folded.chunks_exact_mut(64).zip(bytes.chunks(64));
-        for ((((((((alnum, digit), dash), caps), id), marks), ops), high), (out, block)) in rows.zip(blocks_in) {
+        for (index, ((((((((alnum, digit), dash), caps), id), marks), ops), high), (out, block))) in
+            rows.zip(blocks_in).enumerate()
+        {
             let masks = match <&[u8; 64]>::try_from(block) {
                 Ok(full) => fold_block(full, out),
                 // The last, short block: zero-padded (a 0 byte is in no class).
@@ -177,6 +189,13 @@ impl<'a> Text<'a> {
                 (any.alnum | masks.alnum, any.digit | masks.digit, any.dash | masks.dash, any.caps | masks.caps);
             (any.id, any.marks, any.ops, any.high) =
                 (any.id | masks.id, any.marks | masks.marks, any.ops | masks.ops, any.high | masks.high);
+            let bit = index % 64;
+            digit_word |= u64::from(masks.digit != 0) << bit;
+            dense_word |= u64::from(rows_of(masks.alnum | masks.dash, LONG_RUN / 2 + 1) != 0) << bit;
+            if bit == 63 || index + 1 == blocks {
+                text.digit_blocks.push(std::mem::take(&mut digit_word));
+                text.dense_blocks.push(std::mem::take(&mut dense_word));
+            }
         }
         let kinds = [any.alnum, any.digit, any.dash, any.caps, any.id, any.marks, any.ops, any.high];
         text.present = kinds.iter().enumerate().fold(0, |bits, (k, &m)| bits | u8::from(m != 0) << k);
@@ -331,21 +350,22 @@ impl<'a> Text<'a> {
     /// Whether some byte of `start..end` is of `0x80` and up: from the masks, and at
     /// once for a text that has none.
     pub(crate) fn any_non_ascii(&self, start: usize, end: usize) -> bool {
-        if !self.holds(Needs::NON_ASCII) {
-            return false;
-        }
         let high = self.kind(HIGH);
-        (start / 64..end.div_ceil(64)).any(|block| {
-            let first = block * 64;
-            let mut mask = high.get(block).copied().unwrap_or(0);
-            if start > first {
-                mask &= u64::MAX << (start - first);
-            }
-            if end < first + 64 {
-                mask &= (1u64 << (end - first)) - 1;
-            }
-            mask != 0
-        })
+        self.holds(Needs::NON_ASCII) && any_bit(start, end, |block| high.get(block).copied().unwrap_or(0))
+    }
+
+    /// Whether some byte of `start..end` is an ASCII capital or of `0x80` and up (where
+    /// a capital of another alphabet may be), from the masks.
+    pub(crate) fn any_capital(&self, start: usize, end: usize) -> bool {
+        let (caps, digit, high) = (self.caps(), self.digit(), self.kind(HIGH));
+        let at = |m: &[u64], block: usize| m.get(block).copied().unwrap_or(0);
+        any_bit(start, end, |block| (at(caps, block) & !at(digit, block)) | at(high, block))
+    }
+
+    /// The blocks that hold an ASCII digit, left to right: block `b` is bytes
+    /// `64 * b .. 64 * b + 64`.
+    pub(crate) fn digit_blocks(&self) -> impl Iterator<Item = usize> + '_ {
+        bits(&self.digit_blocks)
     }
 
     /// The first ASCII digit at or after `from`.
@@ -359,7 +379,14 @@ impl<'a> Text<'a> {
     /// runs of two digits and more, or runs beside a `/`); a hex id or a digest holds
     /// dozens of them. Per 64-byte block, by its masks.
     pub(crate) fn run_digits(&self) -> RunDigits<'_> {
-        RunDigits { digit: self.digit(), alnum: self.alnum(), len: self.bytes.len(), block: 0, pending: None }
+        RunDigits {
+            digit: self.digit(),
+            alnum: self.alnum(),
+            digit_blocks: &self.digit_blocks,
+            len: self.bytes.len(),
+            block: 0,
+            pending: None,
+        }
     }
 
     /// The mask of `K`'s bytes in block `block` (0 past the end).
@@ -425,25 +452,25 @@ impl<'a> Text<'a> {
     /// unrolled: this test runs on every block of every text.)
     pub fn long_token_runs<const MIN: usize>(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         let min = MIN.clamp(1, 64);
-        let half = min / 2 + 1;
         let mut block = 0usize;
         let mut at = 0usize;
         // The two lists, found once (not at every block).
         let (alnum, dash) = (self.alnum(), self.dash());
         std::iter::from_fn(move || {
+            // For runs of [`LONG_RUN`], only the blocks marked dense when the text was read.
+            if MIN == LONG_RUN {
+                block = next_bit(&self.dense_blocks, block)?;
+            }
             while let (Some(&a), Some(&d)) = (alnum.get(block), dash.get(block)) {
                 // Bits that begin `half` consecutive set bits in this block, from `at` on.
-                let mut runs = a | d;
-                let mut have = 1;
-                while have < half {
-                    let step = have.min(half - have);
-                    runs &= runs >> step;
-                    have += step;
-                }
+                let runs = rows_of(a | d, min / 2 + 1);
                 let from = at.saturating_sub(block * 64);
                 let runs = if from >= 64 { 0 } else { runs & (u64::MAX << from) };
                 if runs == 0 {
                     block += 1;
+                    if MIN == LONG_RUN {
+                        block = next_bit(&self.dense_blocks, block)?;
+                    }
                     continue;
                 }
                 let (start, end) = self.token_run(block * 64 + runs.trailing_zeros() as usize);
@@ -498,6 +525,7 @@ impl<'a> Text<'a> {
         // `row_starts` of the block before `block`, when known.
         let mut before: Option<(usize, u64)> = None;
         std::iter::from_fn(move || loop {
+            block = next_bit(&self.digit_blocks, block)?;
             let digits = *self.digit().get(block)?;
             let from = at.saturating_sub(block * 64);
             let digits = if from >= 64 { 0 } else { digits & (u64::MAX << from) };
@@ -534,6 +562,36 @@ impl<'a> Text<'a> {
     }
 }
 
+/// The bits of `mask` that begin `n` set bits in a row (inlined where `n` is a
+/// constant, so that the shifts are unrolled).
+#[inline(always)]
+fn rows_of(mask: u64, n: usize) -> u64 {
+    let mut runs = mask;
+    let mut have = 1;
+    while have < n {
+        let step = have.min(n - have);
+        runs &= runs >> step;
+        have += step;
+    }
+    runs
+}
+
+/// Whether a bit of `start..end` is set in the masks `mask_of` gives for its blocks.
+#[inline(always)]
+fn any_bit(start: usize, end: usize, mask_of: impl Fn(usize) -> u64) -> bool {
+    (start / 64..end.div_ceil(64)).any(|block| {
+        let first = block * 64;
+        let mut mask = mask_of(block);
+        if start > first {
+            mask &= u64::MAX << (start - first);
+        }
+        if end < first + 64 {
+            mask &= (1u64 << (end - first)) - 1;
+        }
+        mask != 0
+    })
+}
+
 /// The set bits of masks of 64 bits each, as offsets, left to right.
 pub(crate) fn bits(masks: &[u64]) -> impl Iterator<Item = usize> + '_ {
     block_bits(masks, |_, mask| mask)
@@ -559,6 +617,8 @@ fn offsets(mut mask_of: impl FnMut(usize) -> Option<u64>) -> impl Iterator<Item 
 pub(crate) struct RunDigits<'t> {
     digit: &'t [u64],
     alnum: &'t [u64],
+    /// [`Text`]'s blocks with a digit.
+    digit_blocks: &'t [u64],
     len: usize,
     /// The block of `pending`.
     block: usize,
@@ -583,9 +643,8 @@ impl RunDigits<'_> {
                 self.pending = Some(pending);
                 return Some(self.block * 64 + pending.trailing_zeros() as usize).filter(|&at| at < self.len);
             }
-            // The next block with a digit, in one tight loop.
-            let rest = self.digit.get(self.block + 1..)?;
-            self.block += 1 + rest.iter().position(|&m| m != 0)?;
+            // The next block with a digit.
+            self.block = next_bit(self.digit_blocks, self.block + 1)?;
             pending = self.wanted(self.block)?;
         }
     }
@@ -1031,15 +1090,19 @@ mod tests {
     }
 
     #[test]
-    fn non_ascii_in_a_range_agrees_with_the_bytes() {
+    fn non_ascii_and_capitals_in_a_range_agree_with_the_bytes() {
         let mut seed = 33u64;
-        for (len, alphabet) in [(0, &b"a"[..]), (70, b"ab c"), (130, b"a1 \xc3\xa9\xe4"), (300, b"ab cd ef \x80")] {
+        for (len, alphabet) in
+            [(0, &b"a"[..]), (70, b"ab c"), (130, b"a1 \xc3\xa9\xe4"), (130, b"aZ 7"), (300, b"ab cd ef 9\x80Q")]
+        {
             let bytes: Vec<u8> = sample(&mut seed, len, alphabet);
             let text = Text::new(&bytes);
             for start in 0..=len {
                 for end in start..=len {
                     let expected = bytes[start..end].iter().any(|&b| b >= 0x80);
                     assert_eq!(text.any_non_ascii(start, end), expected, "{start}..{end} of {bytes:?}");
+                    let capital = bytes[start..end].iter().any(|&b| b >= 0x80 || b.is_ascii_uppercase());
+                    assert_eq!(text.any_capital(start, end), capital, "{start}..{end} of {bytes:?}");
                 }
             }
         }
@@ -1141,6 +1204,52 @@ mod tests {
                         assert_eq!(found(min), want, "class {class} min {min} len {len}");
                     }
                 }
+            }
+        }
+    }
+
+    /// The long runs (read from the blocks marked dense) and the runs of other lengths
+    /// (every block tested) agree with a walk over the bytes, for runs of every length
+    /// around the threshold at every offset of a block.
+    #[test]
+    fn long_runs_agree_with_a_walk() {
+        let mut seed = 17u64;
+        for round in 0..300 {
+            let mut bytes = Vec::new();
+            while bytes.len() < 64 * (1 + round % 5) {
+                let run = sample(&mut seed, 1, b"0123456789abcdefghijklmnopqrstuvwxyz")[0] as usize % 40;
+                bytes.extend(sample(&mut seed, run, b"aZ9_-"));
+                bytes.extend(sample(&mut seed, 1 + run % 3, b" .\n/"));
+            }
+            let text = Text::new(&bytes);
+            let walk = |min: usize| {
+                let member = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+                let (mut want, mut at) = (Vec::new(), 0);
+                while at < bytes.len() {
+                    let start = at;
+                    while at < bytes.len() && member(bytes[at]) {
+                        at += 1;
+                    }
+                    if at - start >= min {
+                        want.push((start, at));
+                    }
+                    at += 1;
+                }
+                want
+            };
+            assert_eq!(text.long_runs(), walk(LONG_RUN).as_slice(), "{}", String::from_utf8_lossy(&bytes));
+            assert_eq!(text.long_token_runs::<LONG_RUN>().collect::<Vec<_>>(), walk(LONG_RUN));
+            assert_eq!(text.long_token_runs::<10>().collect::<Vec<_>>(), walk(10));
+            assert_eq!(text.long_token_runs::<40>().collect::<Vec<_>>(), walk(40));
+        }
+        // A run of exactly the threshold, and one byte shorter, at every offset of two
+        // blocks: split 13 and 12 across a block's edge, too.
+        for offset in 0..130 {
+            for len in [LONG_RUN - 1, LONG_RUN] {
+                let mut bytes = vec![b' '; 200];
+                bytes[offset..offset + len].fill(b'k');
+                let want = if len >= LONG_RUN { vec![(offset, offset + len)] } else { vec![] };
+                assert_eq!(Text::new(&bytes).long_runs(), want.as_slice(), "{offset} {len}");
             }
         }
     }
