@@ -1756,6 +1756,88 @@ mod tests {
         assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
+    /// The masks' shortcut ([`no_street`]) never changes what the grammar finds at a
+    /// number: every digit of the address evaluation's letters, of the same letters in
+    /// lower case, and of word salads of street words, names and numbers gives the same
+    /// address with the shortcut as without it.
+    #[test]
+    fn the_lower_case_shortcut_never_changes_an_address() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/veilctl/eval-addresses");
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        let mut folders = vec![std::path::PathBuf::from(dir)];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().map(Result::unwrap) {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "txt") {
+                    let text = std::fs::read(&path).unwrap();
+                    texts.push(text.to_ascii_lowercase());
+                    texts.push(text);
+                }
+            }
+        }
+        assert!(texts.len() > 40, "the evaluation's letters are there");
+        const WORDS: &[&str] = &[
+            "rue",
+            "Rue",
+            "via",
+            "street",
+            "Street",
+            "road",
+            "Main",
+            "main",
+            "5th",
+            "2nd",
+            "cross",
+            "de",
+            "la",
+            "Paix",
+            "avenue",
+            "calle",
+            "Mayor",
+            "straße",
+            "Hauptstraße",
+            "no",
+            "Nr.",
+            ",",
+            ".",
+            "\n",
+            "Flat",
+            "apt",
+            "Éire",
+            "über",
+            "12",
+            "45",
+            "7b",
+            "2019",
+            "10115",
+            "Berlin",
+            "berlin",
+            "the",
+            "at",
+            "to",
+            "C/",
+            "ul.",
+            "mah.",
+        ];
+        let mut seed = 11u64;
+        for _ in 0..3000 {
+            let picks = crate::detect::text::sample(&mut seed, 9, &(0..WORDS.len() as u8).collect::<Vec<_>>());
+            texts.push(picks.iter().map(|&i| WORDS[usize::from(i)]).collect::<Vec<_>>().join(" ").into_bytes());
+        }
+        let mut checked = 0;
+        for h in &texts {
+            let t = Text::new(h);
+            for d in (0..h.len()).filter(|&d| h[d].is_ascii_digit()) {
+                let plain = address_at(h, d, |_, _| true);
+                assert_eq!(address_at(h, d, |a, b| t.any_capital(a, b)), plain, "{}", String::from_utf8_lossy(h));
+                checked += usize::from(plain.is_some());
+            }
+        }
+        assert!(checked > 100, "addresses were found ({checked})");
+    }
+
     #[test]
     fn look_alikes_are_not_addresses() {
         let wrong = [
