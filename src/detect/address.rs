@@ -1587,9 +1587,11 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 }
 
 /// [`windows`] as a rule's window finder; it finds nothing without a digit (a house
-/// number).
-pub const WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::DIGIT };
+/// number) and a letter (the word beside it, [`beside_a_word`]).
+pub const WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+    find: windows,
+    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::LETTER),
+};
 
 /// Chinese and Japanese addresses: `北京市朝阳区望京街道5号院2号楼`, `東京都世田谷区桜丘3丁目13番12号`. A
 /// house number (`号`, `番`, `號` right after a digit) with at least two

@@ -39,7 +39,7 @@ pub struct Text<'a> {
     /// [`Text::long_runs`], found when first asked.
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
     /// Bit `k`: some byte of the text is of kind `k` (its masks are not all zero).
-    present: u8,
+    present: u16,
     /// One bit per 64-byte block, set if the block holds an ASCII digit: the readers of
     /// digits (numbers, IDs, house numbers) go from one such block to the next, not
     /// over every block (a chat's 16 KiB has a dozen of its 256 with a digit).
@@ -54,7 +54,7 @@ pub struct Text<'a> {
 /// the finder runs. Most finders want a digit or a non-ASCII character, which most
 /// short texts lack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Needs(u8);
+pub struct Needs(u16);
 
 impl Needs {
     /// Nothing: the finder always runs.
@@ -69,6 +69,9 @@ impl Needs {
     pub const OPERATOR: Needs = Needs(1 << OPS);
     /// A byte of `0x80` and up.
     pub const NON_ASCII: Needs = Needs(1 << HIGH);
+    /// A letter: an ASCII letter or a byte of `0x80` and up (a letter of another
+    /// alphabet or script may be there).
+    pub const LETTER: Needs = Needs(1 << LETTER);
 
     /// Both `self` and `other`.
     pub const fn and(self, other: Needs) -> Needs {
@@ -86,6 +89,9 @@ const MARKED: usize = 5;
 const OPS: usize = 6;
 const HIGH: usize = 7;
 const KINDS: usize = 8;
+/// Not a kind of its own (no mask): [`Text::present`]'s bit for a byte of [`ALNUM`]
+/// but not [`DIGIT`], or of [`HIGH`].
+const LETTER: usize = KINDS;
 
 /// The masks of one 64-byte block.
 #[derive(Debug, Default, Clone, Copy)]
@@ -165,6 +171,7 @@ impl<'a> Text<'a> {
         };
         let (mut digit_word, mut dense_word) = (0u64, 0u64);
         let mut any = Masks::default();
+        let mut letters = 0u64;
         // Each kind's list, written through an iterator (a write by index had a bounds
         // check per kind and block).
         let mut lists = text.masks.chunks_exact_mut(blocks.max(1));
@@ -189,6 +196,7 @@ impl<'a> Text<'a> {
                 (any.alnum | masks.alnum, any.digit | masks.digit, any.dash | masks.dash, any.caps | masks.caps);
             (any.id, any.marks, any.ops, any.high) =
                 (any.id | masks.id, any.marks | masks.marks, any.ops | masks.ops, any.high | masks.high);
+            letters |= (masks.alnum & !masks.digit) | masks.high;
             let bit = index % 64;
             digit_word |= u64::from(masks.digit != 0) << bit;
             dense_word |= u64::from(rows_of(masks.alnum | masks.dash, LONG_RUN / 2 + 1) != 0) << bit;
@@ -198,7 +206,8 @@ impl<'a> Text<'a> {
             }
         }
         let kinds = [any.alnum, any.digit, any.dash, any.caps, any.id, any.marks, any.ops, any.high];
-        text.present = kinds.iter().enumerate().fold(0, |bits, (k, &m)| bits | u8::from(m != 0) << k);
+        text.present = kinds.iter().enumerate().fold(0, |bits, (k, &m)| bits | u16::from(m != 0) << k)
+            | u16::from(letters != 0) << LETTER;
         text
     }
 

@@ -1351,9 +1351,11 @@ fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 }
 
 /// [`label_windows`] as a rule's window finder; it finds nothing without a digit (a
-/// numeric run).
-const LABEL_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: label_windows, needs: crate::detect::text::Needs::DIGIT };
+/// numeric run) and a letter (its label).
+const LABEL_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+    find: label_windows,
+    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::LETTER),
+};
 
 pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
