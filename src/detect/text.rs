@@ -310,6 +310,11 @@ impl<'a> Text<'a> {
         self.caps()
     }
 
+    /// The masks of the bytes of `0x80` and up, one per 64-byte block.
+    pub(crate) fn high_masks(&self) -> &[u64] {
+        self.kind(HIGH)
+    }
+
     /// The offsets of `mark`'s byte, left to right.
     pub(crate) fn positions(&self, mark: Mark) -> impl Iterator<Item = usize> + '_ {
         bits(self.mark_masks(mark))
