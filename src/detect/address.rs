@@ -1572,17 +1572,47 @@ pub fn find(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// The digits of block `block` where a house number may begin, from the masks: those
+/// The digits where a house number may begin, block by block, from the masks: those
 /// after a byte [`house_number`] refuses there are left out. A letter or digit or
 /// any byte of a multi-byte character (no house number begins inside a word or
-/// identifier: `a1b2`, `SW1A`, a hash), `.`, `=`, `@` and `/` (a version, a setting, a
-/// path), and a `:` after a digit (a time): configuration and logs hold thousands.
-fn number_starts(t: &Text<'_>, block: usize) -> u64 {
-    let before = |masks: &[u64]| shifted(masks, block, -1);
-    let marks = [Mark::Dot, Mark::Equals, Mark::At, Mark::Slash].map(|m| before(t.mark_masks(m)));
-    let glued = before(t.alnum_masks()) | before(t.high_masks()) | marks.iter().fold(0, |all, m| all | m);
-    let time = before(t.mark_masks(Mark::Colon)) & shifted(t.digit_masks(), block, -2);
-    shifted(t.digit_masks(), block, 0) & !(glued | time)
+/// identifier: `a1b2`, `SW1A`, a hash), `.`, `=`, `@`, `/` and `_` (a version, a
+/// setting, a path), a `-` but in `B-204` (a date's or an id's parts), and a `:` after
+/// a digit (a time): configuration and logs hold thousands.
+struct NumberStarts<'t> {
+    digit: &'t [u64],
+    alnum: &'t [u64],
+    high: &'t [u64],
+    dash: &'t [u64],
+    caps: &'t [u64],
+    /// `.`, `=`, `@`, `/`, then `:`.
+    marks: [&'t [u64]; 5],
+}
+
+impl<'t> NumberStarts<'t> {
+    fn new(t: &'t Text<'_>) -> NumberStarts<'t> {
+        NumberStarts {
+            digit: t.digit_masks(),
+            alnum: t.alnum_masks(),
+            high: t.high_masks(),
+            dash: t.dash_masks(),
+            caps: t.caps_masks(),
+            marks: [Mark::Dot, Mark::Equals, Mark::At, Mark::Slash, Mark::Colon].map(|m| t.mark_masks(m)),
+        }
+    }
+
+    /// The starts in block `block`.
+    #[inline(always)]
+    fn at(&self, block: usize) -> u64 {
+        let back = |masks: &[u64], n: i32| shifted(masks, block, -n);
+        let [dot, equals, at_sign, slash, colon] = self.marks;
+        let word = |n: i32| back(self.alnum, n) | back(self.high, n);
+        let glued = word(1) | back(dot, 1) | back(equals, 1) | back(at_sign, 1) | back(slash, 1);
+        // `B-204`: a capital before the `-`, and no letter or digit before the capital.
+        let lettered = back(self.caps, 2) & !back(self.digit, 2) & !word(3);
+        let dashed = back(self.dash, 1) & !lettered;
+        let time = back(colon, 1) & back(self.digit, 2);
+        back(self.digit, 0) & !(glued | dashed | time)
+    }
 }
 
 /// The gate: a window around each address (and the text the grammar reads past it),
@@ -1591,8 +1621,9 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let hay = t.bytes();
     let mut windows = Vec::new();
     let mut at = 0;
+    let number_starts = NumberStarts::new(t);
     for block in t.digit_blocks() {
-        let mut starts = number_starts(t, block);
+        let mut starts = number_starts.at(block);
         while starts != 0 {
             let d = block * 64 + starts.trailing_zeros() as usize;
             starts &= starts - 1;
@@ -1866,7 +1897,7 @@ mod tests {
         assert!(checked > 100, "addresses were found ({checked})");
     }
 
-    /// A digit the masks leave out ([`number_starts`]) is one [`house_number`] refuses:
+    /// A digit the masks leave out ([`NumberStarts`]) is one [`house_number`] refuses:
     /// after every byte, and after `:` with a digit or a letter before it, at every
     /// offset of a block.
     #[test]
@@ -1877,8 +1908,9 @@ mod tests {
             for _ in 0..60 {
                 let h = crate::detect::text::sample(&mut seed, len, b"12 a.=@/:-_+$&,(Z\xc3\xa9\n");
                 let t = Text::new(&h);
+                let starts = NumberStarts::new(&t);
                 for d in (0..h.len()).filter(|&d| h[d].is_ascii_digit()) {
-                    if number_starts(&t, d / 64) >> (d % 64) & 1 == 0 {
+                    if starts.at(d / 64) >> (d % 64) & 1 == 0 {
                         assert_eq!(house_number(&h, d), None, "{d} in {}", String::from_utf8_lossy(&h));
                         refused += 1;
                     }

@@ -576,18 +576,23 @@ impl NameMatcher {
             }
             let last_end = run.last().map_or(first_end, |w| w.1);
             at = at.max(last_end);
-            if rejected
-                || Self::street_compound(text, &run)
+            if rejected {
+                continue;
+            }
+            // Whether the run is a name first: most capitalised words of code and logs
+            // are not (`Traceback`, `Merge`), and the checks for what else the run may
+            // be (each a look at the words around it) are then not needed.
+            let Some((s, e, both)) = self.decide(text, &run, after) else { continue };
+            if Self::street_compound(text, &run)
                 || self.street_before(text, start)
                 || article_before(text, start)
                 || self.firm_after(text, last_end)
+                || self.named_thing(text, &run)
             {
                 continue;
             }
-            if let Some((s, e, both)) = self.decide(text, &run, after).filter(|_| !self.named_thing(text, &run)) {
-                let c = if both { confidence + BOTH_NAMES_KNOWN } else { confidence };
-                out.push(Finding { start: s, end: e, rule, confidence: c.min(1.0) });
-            }
+            let c = if both { confidence + BOTH_NAMES_KNOWN } else { confidence };
+            out.push(Finding { start: s, end: e, rule, confidence: c.min(1.0) });
         }
     }
 
@@ -636,11 +641,16 @@ impl NameMatcher {
         ) else {
             return false;
         };
-        let mut pair = Vec::with_capacity(w1.len() + w2.len() + 1);
-        pair.extend_from_slice(w1);
-        pair.push(b' ');
-        pair.extend_from_slice(w2);
-        self.named_things.contains(&pair)
+        let mut pair = [0u8; 129];
+        let len = w1.len() + 1 + w2.len();
+        let Some(joined) = pair.get_mut(..len) else { return false };
+        let (first, rest) = joined.split_at_mut(w1.len());
+        first.copy_from_slice(w1);
+        if let Some((space, second)) = rest.split_first_mut() {
+            *space = b' ';
+            second.copy_from_slice(w2);
+        }
+        self.named_things.contains(&*joined)
     }
 
     /// A company form or `&` right after the run ("Robert Bosch GmbH", "Johnson &
@@ -654,17 +664,16 @@ impl NameMatcher {
             return true;
         }
         // Letters and dots ("B.V.", "S.A."), the dots dropped.
-        let word: Vec<u8> = text
-            .get(at..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|b| b.is_ascii_alphabetic() || **b == b'.')
-            .filter(|b| **b != b'.')
-            .take(64)
-            .copied()
-            .collect();
+        let mut letters = [0u8; 64];
+        let mut n = 0;
+        let bytes = text.get(at..).unwrap_or_default().iter().take_while(|b| b.is_ascii_alphabetic() || **b == b'.');
+        for (slot, &b) in letters.iter_mut().zip(bytes.filter(|b| **b != b'.')) {
+            *slot = b;
+            n += 1;
+        }
+        let word = letters.get(..n).unwrap_or_default();
         let mut buf = [0u8; 64];
-        !word.is_empty() && nametable::fold(&word, &mut buf).is_some_and(|w| self.kinds.get(w) == Some(&Kind::Company))
+        !word.is_empty() && nametable::fold(word, &mut buf).is_some_and(|w| self.kinds.get(w) == Some(&Kind::Company))
     }
 
     /// A run that ends in a street's compound name (`-straße`, `-weg`, `-singel`,
