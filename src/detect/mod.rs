@@ -202,6 +202,7 @@ impl Keep {
                 let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
                 blanks > 0 && rest.get(blanks).is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'=' | b':'))
             }
+            Keep::Capitalised => text.get(start).is_some_and(u8::is_ascii_uppercase),
         }
     }
 }

@@ -453,6 +453,9 @@ pub enum Keep {
     /// (`password is …`), not an operator (`password = …`, `password_min_length: …`:
     /// the assignment reader's).
     Sentence,
+    /// It begins with an ASCII capital: for a pattern that begins with the keyword
+    /// capitalised (`Ms Smith`, not a log's `latency_ms=12`).
+    Capitalised,
 }
 
 /// A built-in rule before compilation.
@@ -1960,6 +1963,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 64,
         },
+        // The pattern's titles are capitalised; each match begins at one.
+        keep: Keep::Capitalised,
         severity: Severity::Medium,
         ..BASE
     },

@@ -589,6 +589,24 @@ fn sentence_keywords_change_nothing() {
     assert!(count > 40, "{count}");
 }
 
+/// The title rule keeps only capitalised titles and finds what it finds around every
+/// one: titles in every case, with and without their dot, before names and before
+/// other words, and the lower-case `ms` of a log.
+#[cfg(not(target_family = "wasm"))]
+#[test]
+fn capitalised_keywords_change_nothing() {
+    let mut texts = Vec::new();
+    for title in ["Mr", "MR", "mr", "Ms", "ms", "Mrs", "Dr", "dr", "Prof", "Frau", "frau", "Sra", "Mlle"] {
+        for dot in ["", "."] {
+            for after in ["Zyxwort", "Quelbrak Vontrisse", "Anna Schmidt", "O'Brien", "zyxwort", "12"] {
+                texts.push(format!("ask {title}{dot} {after} today; latency_{title}=12 x{title} {after}"));
+            }
+        }
+    }
+    let count = kept_keywords_change_nothing(Keep::Capitalised, texts, "pii.person.title.v1");
+    assert!(count > 20, "{count}");
+}
+
 /// The prefilter of rules that share windows only skips searches that find nothing:
 /// on every example and negative of the catalog, alone and all in one text (many
 /// windows of every group), findings are those of the same rules without it.
