@@ -1823,7 +1823,9 @@ mod tests {
     fn the_lower_case_shortcut_never_changes_an_address() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/veilctl/eval-addresses");
         let mut texts: Vec<Vec<u8>> = Vec::new();
-        let mut folders = vec![std::path::PathBuf::from(dir)];
+        // The letters are files: read natively (the tests in V8 have no file system).
+        let native = cfg!(not(target_family = "wasm"));
+        let mut folders = if native { vec![std::path::PathBuf::from(dir)] } else { Vec::new() };
         while let Some(folder) = folders.pop() {
             for entry in std::fs::read_dir(&folder).unwrap().map(Result::unwrap) {
                 let path = entry.path();
@@ -1836,7 +1838,7 @@ mod tests {
                 }
             }
         }
-        assert!(texts.len() > 40, "the evaluation's letters are there");
+        assert!(!native || texts.len() > 40, "the evaluation's letters are there");
         const WORDS: &[&str] = &[
             "rue",
             "Rue",
