@@ -26,7 +26,9 @@ pub struct Text<'a> {
     /// such as `AKIA` or `MzQ` can begin ([`CAPS`]); the bytes of a written identifier
     /// number (digits, capitals, space, `.`, `-`, `+`; [`ID`]); the bytes
     /// of [`MARKS`] ([`MARKED`]); the assignment operators' bytes `= : > ,` ([`OPS`]);
-    /// the bytes of `0x80` and up ([`HIGH`]).
+    /// the bytes of `0x80` and up ([`HIGH`]). After them, in the same allocation, the
+    /// two block summaries ([`Text::summary`]: [`DIGIT_BLOCKS`], [`DENSE_BLOCKS`]),
+    /// one bit per block each.
     masks: Vec<u64>,
     /// Per block, for each of [`MARKS`]: that byte; split from `marks` when first asked,
     /// one list of blocks per mark in the order of [`MARKS`].
@@ -40,14 +42,19 @@ pub struct Text<'a> {
     long: std::cell::OnceCell<Vec<(usize, usize)>>,
     /// Bit `k`: some byte of the text is of kind `k` (its masks are not all zero).
     present: u16,
-    /// One bit per 64-byte block, set if the block holds an ASCII digit: the readers of
-    /// digits (numbers, IDs, house numbers) go from one such block to the next, not
-    /// over every block (a chat's 16 KiB has a dozen of its 256 with a digit).
-    digit_blocks: Vec<u64>,
-    /// One bit per block, set if the block holds [`LONG_RUN`]` / 2 + 1` identifier bytes in a
-    /// row, as every run of [`LONG_RUN`] does in one of its blocks ([`Text::long_runs`]).
-    dense_blocks: Vec<u64>,
 }
+
+/// The block summary with one bit per 64-byte block, set if the block holds an ASCII
+/// digit: the readers of digits (numbers, IDs, house numbers) go from one such block
+/// to the next, not over every block (a chat's 16 KiB has a dozen of its 256 with a
+/// digit).
+const DIGIT_BLOCKS: usize = 0;
+/// The block summary with one bit per block, set if the block holds
+/// [`LONG_RUN`]` / 2 + 1` identifier bytes in a row, as every run of [`LONG_RUN`] does in
+/// one of its blocks ([`Text::long_runs`]).
+const DENSE_BLOCKS: usize = 1;
+/// The number of block summaries.
+const SUMMARIES: usize = 2;
 
 /// Kinds of byte a text must hold for a window finder to find anything in it (a
 /// digit, an operator, a byte of `0x80` and up, ...): [`Text::holds`], checked before
@@ -160,21 +167,24 @@ impl<'a> Text<'a> {
             bytes,
             folded: vec![0u8; blocks * 64 + 8],
             blocks,
-            masks: vec![0; blocks * KINDS],
+            // The masks and the summaries: one allocation (a scan of 1 KiB felt each
+            // one more).
+            masks: vec![0; blocks * KINDS + SUMMARIES * blocks.div_ceil(64)],
             each_mark: std::cell::OnceCell::new(),
             wide: std::cell::OnceCell::new(),
             numeric: std::cell::OnceCell::new(),
             long: std::cell::OnceCell::new(),
             present: 0,
-            digit_blocks: Vec::with_capacity(blocks.div_ceil(64)),
-            dense_blocks: Vec::with_capacity(blocks.div_ceil(64)),
         };
         let (mut digit_word, mut dense_word) = (0u64, 0u64);
         let mut any = Masks::default();
         let mut letters = 0u64;
         // Each kind's list, written through an iterator (a write by index had a bounds
         // check per kind and block).
-        let mut lists = text.masks.chunks_exact_mut(blocks.max(1));
+        let (kinds, summaries) = text.masks.split_at_mut(blocks * KINDS);
+        let (digit_blocks, dense_blocks) = summaries.split_at_mut(blocks.div_ceil(64));
+        let mut summary_words = digit_blocks.iter_mut().zip(dense_blocks.iter_mut());
+        let mut lists = kinds.chunks_exact_mut(blocks.max(1));
         let mut list = || lists.next().unwrap_or_default().iter_mut();
         let rows = list().zip(list()).zip(list()).zip(list()).zip(list()).zip(list()).zip(list()).zip(list());
         let blocks_in = text.folded.chunks_exact_mut(64).zip(bytes.chunks(64));
@@ -201,8 +211,10 @@ impl<'a> Text<'a> {
             digit_word |= u64::from(masks.digit != 0) << bit;
             dense_word |= u64::from(rows_of(masks.alnum | masks.dash, LONG_RUN / 2 + 1) != 0) << bit;
             if bit == 63 || index + 1 == blocks {
-                text.digit_blocks.push(std::mem::take(&mut digit_word));
-                text.dense_blocks.push(std::mem::take(&mut dense_word));
+                if let Some((digit_out, dense_out)) = summary_words.next() {
+                    (*digit_out, *dense_out) = (digit_word, dense_word);
+                }
+                (digit_word, dense_word) = (0, 0);
             }
         }
         let kinds = [any.alnum, any.digit, any.dash, any.caps, any.id, any.marks, any.ops, any.high];
@@ -220,6 +232,13 @@ impl<'a> Text<'a> {
     #[inline(always)]
     fn kind(&self, kind: usize) -> &[u64] {
         self.masks.get(kind * self.blocks..(kind + 1) * self.blocks).unwrap_or_default()
+    }
+
+    /// One of the block summaries ([`DIGIT_BLOCKS`], [`DENSE_BLOCKS`]), one bit per block.
+    #[inline(always)]
+    fn summary(&self, which: usize) -> &[u64] {
+        let (words, from) = (self.blocks.div_ceil(64), self.blocks * KINDS);
+        self.masks.get(from + which * words..from + (which + 1) * words).unwrap_or_default()
     }
 
     fn alnum(&self) -> &[u64] {
@@ -379,7 +398,7 @@ impl<'a> Text<'a> {
     /// The blocks that hold an ASCII digit, left to right: block `b` is bytes
     /// `64 * b .. 64 * b + 64`.
     pub(crate) fn digit_blocks(&self) -> impl Iterator<Item = usize> + '_ {
-        bits(&self.digit_blocks)
+        bits(self.summary(DIGIT_BLOCKS))
     }
 
     /// The first ASCII digit at or after `from`.
@@ -396,7 +415,7 @@ impl<'a> Text<'a> {
         RunDigits {
             digit: self.digit(),
             alnum: self.alnum(),
-            digit_blocks: &self.digit_blocks,
+            digit_blocks: self.summary(DIGIT_BLOCKS),
             len: self.bytes.len(),
             block: 0,
             pending: None,
@@ -468,23 +487,22 @@ impl<'a> Text<'a> {
         let min = MIN.clamp(1, 64);
         let mut block = 0usize;
         let mut at = 0usize;
-        // The two lists, found once (not at every block).
+        // The two lists, and the blocks worth a look, found once (not at every block).
         let (alnum, dash) = (self.alnum(), self.dash());
+        let dense = self.summary(DENSE_BLOCKS);
         std::iter::from_fn(move || {
-            // For runs of [`LONG_RUN`], only the blocks marked dense when the text was read.
-            if MIN == LONG_RUN {
-                block = next_bit(&self.dense_blocks, block)?;
-            }
-            while let (Some(&a), Some(&d)) = (alnum.get(block), dash.get(block)) {
+            loop {
+                // For runs of [`LONG_RUN`], only the blocks marked dense when the text was read.
+                if MIN == LONG_RUN {
+                    block = next_bit(dense, block)?;
+                }
+                let (Some(&a), Some(&d)) = (alnum.get(block), dash.get(block)) else { break };
                 // Bits that begin `half` consecutive set bits in this block, from `at` on.
                 let runs = rows_of(a | d, min / 2 + 1);
                 let from = at.saturating_sub(block * 64);
                 let runs = if from >= 64 { 0 } else { runs & (u64::MAX << from) };
                 if runs == 0 {
                     block += 1;
-                    if MIN == LONG_RUN {
-                        block = next_bit(&self.dense_blocks, block)?;
-                    }
                     continue;
                 }
                 let (start, end) = self.token_run(block * 64 + runs.trailing_zeros() as usize);
@@ -539,7 +557,7 @@ impl<'a> Text<'a> {
         // `row_starts` of the block before `block`, when known.
         let mut before: Option<(usize, u64)> = None;
         std::iter::from_fn(move || loop {
-            block = next_bit(&self.digit_blocks, block)?;
+            block = next_bit(self.summary(DIGIT_BLOCKS), block)?;
             let digits = *self.digit().get(block)?;
             let from = at.saturating_sub(block * 64);
             let digits = if from >= 64 { 0 } else { digits & (u64::MAX << from) };
