@@ -13,5 +13,9 @@ for (const imp of WebAssembly.Module.imports(wasm)) {
   if (imp.module === 'env') imports.env[imp.name] = () => 0;
 }
 const instance = new WebAssembly.Instance(wasm, imports);
+// Node 20 may collect the WASI object while `start` runs (nothing refers to it after
+// the call began): a garbage collection during a `fd_write` then destroys the mutex
+// that call holds, and Node aborts with SIGABRT and no message. A global keeps it alive.
+globalThis.veilWasi = wasi;
 // The crate is a reactor too (`_initialize`); start the command's `_start`.
 process.exitCode = wasi.start({ exports: { memory: instance.exports.memory, _start: instance.exports._start } });
