@@ -1149,7 +1149,7 @@ fn city(h: &[u8], p: usize) -> Option<usize> {
         let w = h.get(q..e).unwrap_or_default();
         // A state and its postcode end the city: `Springfield IL 62704`, `Sydney NSW
         // 2000`.
-        if state_zip(h, q).or_else(|| au_state_postcode(h, q)).is_some() {
+        if state_zip(h, q).or_else(|| au_state_postcode(h, q)).or_else(|| ca_postcode(h, q)).is_some() {
             break;
         }
         if proper(h, q, e) {
@@ -1235,7 +1235,31 @@ fn postcode_alone(h: &[u8], p: usize) -> Option<usize> {
     if let Some(end) = pin(h, q).filter(|_| q > p) {
         return Some(end);
     }
-    uk_postcode(h, p).or_else(|| state_zip(h, p)).or_else(|| au_state_postcode(h, p))
+    uk_postcode(h, p).or_else(|| state_zip(h, p)).or_else(|| au_state_postcode(h, p)).or_else(|| ca_postcode(h, p))
+}
+
+/// A Canadian postal code (Canada Post): `A9A 9A9`, never D, F, I, O, Q or U, never W
+/// or Z first; with its province's code before it if there is one (`ON M5V 2T6`).
+fn ca_postcode(h: &[u8], p: usize) -> Option<usize> {
+    const PROVINCES: [&[u8]; 13] =
+        [b"AB", b"BC", b"MB", b"NB", b"NL", b"NS", b"NT", b"NU", b"ON", b"PE", b"QC", b"SK", b"YT"];
+    let p = match PROVINCES.iter().any(|c| h.get(p..p + 2) == Some(c)) && matches!(byte(h, p + 2), b' ' | b',') {
+        true => blanks(h, p + 2 + usize::from(byte(h, p + 2) == b',')),
+        false => p,
+    };
+    let letter = |i: usize| byte(h, i).is_ascii_uppercase() && !b"DFIOQU".contains(&byte(h, i));
+    let digit = |i: usize| byte(h, i).is_ascii_digit();
+    let gap = usize::from(matches!(byte(h, p + 3), b' ' | b'-'));
+    let q = p + 3 + gap;
+    let ok = letter(p)
+        && !b"WZ".contains(&byte(h, p))
+        && digit(p + 1)
+        && letter(p + 2)
+        && digit(q)
+        && letter(q + 1)
+        && digit(q + 2)
+        && !is_word(byte(h, q + 3));
+    ok.then_some(q + 3)
 }
 
 /// An Australian state or territory and its four-digit postcode (Australia Post):
@@ -1350,7 +1374,11 @@ fn extend_right(h: &[u8], e: usize) -> (usize, bool) {
             pos = u;
             continue;
         }
-        if let Some(c) = postcode_city(h, p).or_else(|| postcode_alone(h, p)).or_else(|| city_postcode(h, p)) {
+        // `Lindenweg 3 in 04109 Leipzig`: the German `in` before a postcode and its city.
+        let after_in = || (h.get(p..p + 3) == Some(b"in ")).then(|| postcode_city(h, p + 3)).flatten();
+        if let Some(c) =
+            postcode_city(h, p).or_else(|| postcode_alone(h, p)).or_else(|| city_postcode(h, p)).or_else(after_in)
+        {
             end = c;
             pos = c;
             postcode = true;

@@ -137,7 +137,11 @@ impl Engine {
                 context: builtin.context.map(|c| compiled_context(&mut contexts, c)),
                 slot: None,
                 credential: builtin.id.starts_with("secret."),
+                fold: false,
             });
+            if let Some(twin) = any_case_twin(builtin, compiled.last(), &mut keywords) {
+                compiled.push(twin);
+            }
         }
         let groups = group_rules(&mut compiled);
         let visits = visit::Visits::new(&compiled, config.confidence_threshold);
@@ -179,6 +183,27 @@ impl Engine {
             model: config.model.enabled.then(|| model::ModelStage::new(&config.model)),
         })
     }
+}
+
+/// The twin of `builtin` (compiled as `rule`) that runs near its
+/// [`rules::BuiltinRule::any_case`] labels, over an upper-cased copy of each window
+/// (the rule's own pattern and validator, no second regex); `None` for a rule without
+/// labels or without a pattern of its own.
+fn any_case_twin(builtin: &rules::BuiltinRule, rule: Option<&Rule>, keywords: &mut Vec<String>) -> Option<Rule> {
+    let rule = rule.filter(|_| !builtin.any_case.is_empty() && builtin.domains.is_none())?;
+    if !matches!(rule.matcher, Matcher::Regex(_)) {
+        return None;
+    }
+    let mut words: Vec<usize> = builtin.any_case.iter().map(|w| keyword_id(keywords, w)).collect();
+    words.sort_unstable();
+    words.dedup();
+    let (before, after) = rules::ANY_CASE_SPAN;
+    Some(Rule {
+        gate: CompiledGate::Near { words, span: Span::Around { before, after }, keep: rules::Keep::Any },
+        slot: None,
+        fold: true,
+        ..rule.clone()
+    })
 }
 
 /// Puts the regex rules that share a window finder (one `Windows` function, or the
@@ -253,5 +278,6 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         context: None,
         slot: None,
         credential: false,
+        fold: false,
     })
 }

@@ -97,6 +97,10 @@ pub struct Rule {
     /// A credential rule (`secret.*`): a match that is a placeholder is no finding
     /// (see [`placeholder`]).
     credential: bool,
+    /// The twin of a rule's [`rules::BuiltinRule::any_case`]: it searches an
+    /// upper-cased copy of each window ([`Rule::search_window`]), so that the rule's
+    /// capitals match letters in any case and its validator reads capitals.
+    fold: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -622,14 +626,14 @@ impl Engine {
                         match window {
                             Some((ws, we)) if s <= we => window = Some((ws, we.max(e))),
                             Some((ws, we)) => {
-                                rule.search(index, text.get(..we).unwrap_or(text), ws, &mut candidates);
+                                rule.search_window(index, text, (ws, we), &mut candidates);
                                 window = Some((s, e));
                             }
                             None => window = Some((s, e)),
                         }
                     }
-                    if let Some((ws, we)) = window {
-                        rule.search(index, text.get(..we).unwrap_or(text), ws, &mut candidates);
+                    if let Some(found) = window {
+                        rule.search_window(index, text, found, &mut candidates);
                     }
                 }
                 CompiledGate::Dictionary => match rule.matcher {
@@ -800,6 +804,24 @@ impl Rule {
     pub(crate) fn best(&self) -> f32 {
         let known_both = if matches!(self.matcher, Matcher::Names) { BOTH_NAMES_KNOWN } else { 0.0 };
         self.confidence + self.context.as_ref().map_or(0.0, |c| c.context.boost) + known_both
+    }
+
+    /// Appends this rule's validated matches in `text[ws..we]` to `out` (the text before
+    /// `ws` is there for the pattern's look-behinds). An any-case twin searches an
+    /// upper-cased copy of the window and the byte before it: ASCII case changes no
+    /// offset.
+    fn search_window(&self, index: usize, text: &[u8], (ws, we): (usize, usize), out: &mut Vec<Finding>) {
+        if !self.fold {
+            self.search(index, text.get(..we).unwrap_or(text), ws, out);
+            return;
+        }
+        let lo = ws.saturating_sub(1);
+        let upper = text.get(lo..we).unwrap_or_default().to_ascii_uppercase();
+        let from = out.len();
+        self.search(index, &upper, ws - lo, out);
+        for found in out.get_mut(from..).unwrap_or_default() {
+            (found.start, found.end) = (found.start + lo, found.end + lo);
+        }
     }
 
     /// Appends this rule's validated matches in `hay[from..]` to `out`.

@@ -143,6 +143,7 @@ impl ModelStage {
                 context: None,
                 slot: None,
                 credential: false,
+                fold: false,
             })
             .collect();
         ModelStage { config: config.clone(), rules, memo: Memo::new() }

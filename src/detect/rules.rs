@@ -330,6 +330,47 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// [`scheme_windows`] as a rule's window finder; it finds nothing without a `://`.
 pub const SCHEME_WINDOWS: WindowFinder = WindowFinder { find: scheme_windows, needs: Needs::OPERATOR.and(Needs::MARK) };
 
+/// PostgreSQL password-file lines (`hostname:port:database:username:password`, the
+/// libpq manual's "The Password File"): the lines whose first `:` ends a host name
+/// that begins the line or a quoted string (`echo 'db:5432:…' >> ~/.pgpass`) and is
+/// followed by a port or `*` and another `:`. A log's `10:00:00` has a blank right
+/// before its first colon's field; each line is looked at once.
+pub fn pgpass_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
+    let text = t.bytes();
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    let mut line_end = 0;
+    for at in t.positions(Mark::Colon) {
+        if at < line_end {
+            continue; // not the first colon of its line
+        }
+        let start = memchr::memrchr(b'\n', text.get(..at).unwrap_or_default()).map_or(0, |n| n + 1);
+        let rest = text.get(at..).unwrap_or_default();
+        line_end = at + memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let before = text.get(start..at).unwrap_or_default().trim_ascii_start();
+        // The host: the whole field before the colon, or the part after a quote.
+        let host = match before.iter().rposition(|&b| b == b'\'' || b == b'"') {
+            Some(quote) => before.get(quote + 1..).unwrap_or_default(),
+            None => before,
+        };
+        let port = text.get(at + 1..line_end).unwrap_or_default();
+        let digits = port.iter().take_while(|b| b.is_ascii_digit()).count();
+        let port_ok = ((1..=5).contains(&digits) && port.get(digits) == Some(&b':')) || port.starts_with(b"*:");
+        if port_ok && !host.is_empty() && !host.iter().any(u8::is_ascii_whitespace) {
+            push_window(&mut windows, start, line_end);
+        }
+    }
+    windows
+}
+
+/// [`pgpass_windows`] as a rule's window finder; it finds nothing without a `:`.
+pub const PGPASS_WINDOWS: WindowFinder = WindowFinder { find: pgpass_windows, needs: Needs::MARK };
+
+/// The password of a `.pgpass` line: a plausible password
+/// ([`super::assign::plausible_password`]) that is not only digits (`12:30:45:10:2024`).
+fn pgpass_password(v: &[u8]) -> bool {
+    super::assign::plausible_password(v) && !v.iter().all(u8::is_ascii_digit)
+}
+
 /// `(at)` or `[at]` somewhere in the text, any case, blanks inside the brackets
 /// allowed: what `pii.email.obfuscated.bracketed.v1` puts between a name and its
 /// domain.
@@ -490,6 +531,14 @@ pub struct BuiltinRule {
     /// candidates are retried at every byte of a long run, where a regex call per
     /// byte costs far more than the match (a test compares the two).
     pub finder: Option<Finder>,
+    /// Labels near which the rule's letters match in any case (`codice fiscale:
+    /// rssmra85t10a562s`, `iban: de89 3704 …`): the engine adds a twin of the rule that
+    /// runs its pattern and validator over an upper-cased copy of the text in
+    /// [`ANY_CASE_SPAN`] around these words. Without a label a lower-case token is not
+    /// read as the identifier (a random token often has its shape). The pattern must
+    /// need no small letter (a test holds the examples to it). Empty: the pattern's
+    /// case only.
+    pub any_case: &'static [&'static str],
     /// Texts in which this rule must find each value marked `⟦…⟧` (exactly that span,
     /// of this rule's category), with the rest of the catalog running beside it. A unit
     /// test runs every example of every rule; adding a rule is one entry and its examples.
@@ -680,9 +729,15 @@ pub const BASE: BuiltinRule = BuiltinRule {
     keep: Keep::Any,
     domains: None,
     finder: None,
+    any_case: &[],
     examples: &[],
     negatives: &[],
 };
+
+/// The window (bytes before, bytes after a label's start) in which an
+/// [`BuiltinRule::any_case`] twin runs: the value after its label (`CURP: …`, `my pan
+/// is …`) or just before it (`… is my codice fiscale`).
+pub const ANY_CASE_SPAN: (usize, usize) = (40, 64);
 
 macro_rules! private_ipv4 {
     () => {
@@ -739,6 +794,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[
             "⟦jane.doe@example.com⟧",
             "E-Mail: ⟦müller@example.de⟧, Kontakt: ⟦jürgen.weiß@example.de⟧",
@@ -768,6 +824,39 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "the meeting is at noon, dot the i's",
             "a dot at the end of the line",
             "jane at example dot unknowntld",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.email.obfuscated.labelled.v1",
+        category: "EMAIL",
+        // A bare ` at ` with real dots (`jane_doe at example.org`) only right after a
+        // mail label and its verb (`my email is …`, `E-Mail: …`, `courriel : …`): in
+        // prose `look at example.com` is no address.
+        pattern: concat!(
+            r"(?i-u)\b(?:e-?mail|mail|courriel|correo|posta)(?:[ \t]+(?:address|adresse|addr|id))?",
+            r"[ \t]*(?:[:=]|[ \t](?:is|ist|est|es|è))[ \t]*",
+            r"(\b[a-z0-9_%+-]+(?:\.[a-z0-9_%+-]+)*[ \t]+at[ \t]+",
+            r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.",
+            r"(?:com|org|net|edu|gov|io|co|ai|dev|app|info|me|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|pt|br|mx|ca|au|nz|jp|cn|kr|in|sg|ie|za)\b)"
+        ),
+        group: 1,
+        confidence: 0.85,
+        gate: Gate::Near {
+            words: &["email", "e-mail", "mail", "courriel", "correo", "posta"],
+            before: 0,
+            after: 96,
+        },
+        severity: Severity::Medium,
+        examples: &[
+            "my email is ⟦jane_doe at example.org⟧",
+            "E-Mail: ⟦m.weber at beispiel.de⟧",
+            "courriel : ⟦claire.dupont at exemple.fr⟧",
+        ],
+        negatives: &[
+            "email me and look at example.com",
+            "mail is at example.com's office",
+            "my email is jane at example.unknowntld",
         ],
         ..BASE
     },
@@ -820,6 +909,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: Some(find_ssn),
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -843,6 +933,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: Some(find_nanp),
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -866,6 +957,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -878,6 +970,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         clean_right: false,
         validator: Validator::PaymentCard,
         finder: Some(find_card),
+        any_case: &[],
         examples: &[],
         negatives: &[],
         confidence: 0.95,
@@ -907,6 +1000,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -925,6 +1019,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -943,6 +1038,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -961,6 +1057,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -980,6 +1077,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -998,6 +1096,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -1016,6 +1115,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -1034,6 +1134,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -1053,6 +1154,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[
             "Authorization: Bearer ⟦eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTQyIn0.c2lnbmF0dXJlLXN5bnRoZXRpYw⟧",
             "unsigned ⟦eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1LTQyIn0.⟧ token",
@@ -1075,6 +1177,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[
             "⟦-----BEGIN RSA PRIVATE KEY-----\r\nMIIEowIBAAKCAQEAsynthetic0only\r\n-----END RSA PRIVATE KEY-----⟧\r\n",
             "key: |\n  ⟦-----BEGIN OPENSSH PRIVATE KEY-----\n  b3BlbnNzaC1rZXktdjEAsynthetic\n  -----END OPENSSH PRIVATE KEY-----⟧",
@@ -1104,6 +1207,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -1365,6 +1469,49 @@ pub const BUILTIN: &[BuiltinRule] = &[
         ..BASE
     },
     BuiltinRule {
+        id: "secret.pgpass_password.v1",
+        category: "PASSWORD",
+        // `~/.pgpass`: `hostname:port:database:username:password`, each field `*` or a
+        // value; the password is the rest of the line. (The scan reads the view, in which
+        // an escaped `\:` is a `:`: the password may hold colons.) The host is `*` or holds
+        // a letter or a dot, as no MAC address or time of day does.
+        pattern: r"(?m-u)^[ \t]*(?:\*|[A-Za-z0-9_\[\]-]*[A-Za-z.][A-Za-z0-9_.\[\]-]*):(?:\d{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t]*\r?$",
+        group: 1,
+        validator: Validator::Code(pgpass_password),
+        confidence: 0.9,
+        gate: Gate::Windows(PGPASS_WINDOWS),
+        examples: &[
+            "db.internal.example:5432:orders:app_user:⟦Vx9#kLm2pQ7z⟧",
+            "cat ~/.pgpass\n*:*:*:postgres:⟦Tr0ub4dor&3x⟧\nlocalhost:5433:analytics:etl:⟦pa\\:ss-w0rd⟧\n",
+        ],
+        negatives: &[
+            "2024-05-01 10:00:00:123 INFO started",
+            "00:11:22:33:44:55",
+            "12:30:45:10:2024:rest-of-it",
+            "db:5432:orders:app_user:${PGPASSWORD}",
+            "host:5432:db:user",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "secret.pgpass_quoted.v1",
+        category: "PASSWORD",
+        // A `.pgpass` record in quotes, as a script writes one (`echo 'h:5432:db:u:pw' >>
+        // ~/.pgpass`, `RUN echo "*:*:*:app:pw" > /root/.pgpass`): the fifth field, up to
+        // the closing quote.
+        pattern: r"(?-u)['\x22](?:\*|[A-Za-z0-9_\[\]-]*[A-Za-z.][A-Za-z0-9_.\[\]-]*):(?:\d{1,5}|\*):[^:\s'\x22]+:[^:\s'\x22]+:([^\s'\x22]+)['\x22]",
+        group: 1,
+        validator: Validator::Code(pgpass_password),
+        confidence: 0.9,
+        gate: Gate::Windows(PGPASS_WINDOWS),
+        examples: &[
+            "$ echo 'analytics.internal.example:6432:warehouse:etl:⟦Qm4-vT9xL2pw⟧' >> ~/.pgpass",
+            "RUN echo \"*:*:*:app:⟦s7Rk+2vXq9Lm⟧\" > /root/.pgpass && chmod 600 /root/.pgpass",
+        ],
+        negatives: &["echo '12:30:45:10:2024' >> times.txt", "echo \"$PGHOST:$PGPORT:$PGDATABASE:$PGUSER:$PGPASSWORD\" > ~/.pgpass"],
+        ..BASE
+    },
+    BuiltinRule {
         id: "secret.kubernetes_secret.v1",
         category: "SECRET",
         // Every value under `data:` / `stringData:` of a `kind: Secret` manifest, whatever
@@ -1524,6 +1671,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -1542,8 +1690,11 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
-        examples: &["IBAN ⟦DE89 3704 0044 0532 0130 00⟧", "Nr rachunku: ⟦PL 61 1090 1014 0000 0712 1981 2874⟧"],
-        negatives: &[],
+        any_case: &["iban"],
+        examples: &[
+            "iban: ⟦de89 3704 0044 0532 0130 00⟧",
+            "my iban is ⟦gb82west12345698765432⟧","IBAN ⟦DE89 3704 0044 0532 0130 00⟧", "Nr rachunku: ⟦PL 61 1090 1014 0000 0712 1981 2874⟧"],
+        negatives: &["ref de89 3704 0044 0532 0130 00 in the log", "iban: de89 3704 0044 0532 0130 01", ],
     },
     BuiltinRule {
         id: "net.mac_address.v1",
@@ -1560,6 +1711,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: None,
+        any_case: &[],
         examples: &["mac ⟦3c:22:fb:1a:9e:07⟧", "Cisco: ⟦0012.3456.789A⟧ on Gi0/1", "hwaddr ⟦3C-22-FB-1A-9E-07⟧"],
         negatives: &["release 2024.1105.1200", "00:00:00:00:00:00"],
     },
@@ -1584,6 +1736,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: None,
         finder: Some(find_private_ipv4),
+        any_case: &[],
         examples: &[],
         negatives: &[],
     },
@@ -1606,6 +1759,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Any,
         domains: Some(Domains { pattern: internal_url_pattern, keywords: &[] }),
         finder: None,
+        any_case: &[],
         examples: &[
             "see ⟦http://wiki.corp/runbook⟧ first",
             "BASE_URL = \"⟦https://grafana.intra:8443/app/discover#/⟧\"",
@@ -1867,6 +2021,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "Teslimat adresi: ⟦Moda Cad. No: 12 D: 5, 34710 Kadıköy/İstanbul⟧",
             "Ship to: ⟦Flat 3, 14 Acacia Avenue, Leeds LS6 2AB⟧",
             "Address: ⟦House No. 45, MG Road, Bengaluru 560038⟧",
+            "Ship to ⟦123 Main Street, Toronto, ON M5V 2T6⟧ by Friday.",
+            "Mailing address: ⟦45 Queen St W, Ottawa ON K1A 0A6⟧",
+            "Bitte schicken Sie es an ⟦Lindenweg 3 in 04109 Leipzig⟧.",
         ],
         negatives: &[
             "Die Hauptstraße ist heute gesperrt.",

@@ -1304,7 +1304,10 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&UK_NINO_CONTEXT),
+        any_case: &["nino", "national insurance", "ni number", "ni no"],
         examples: &[
+            "my ni number is ⟦ab123456c⟧",
+            "national insurance no. ⟦jg 10 37 59 a⟧",
             "National Insurance number: ⟦JG 10 37 59 A⟧",
             "My NI number is ⟦AB123456C⟧.",
             "nino=⟦KM 65 43 21 D⟧",
@@ -1475,7 +1478,15 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&DE_SV_CONTEXT),
+        any_case: &[
+            "sozialversicherungsnummer",
+            "rentenversicherungsnummer",
+            "svnr",
+            "sv-nummer",
+            "versicherungsnummer",
+        ],
         examples: &[
+            "sv-nummer: ⟦65 170839 j 003⟧",
             "Sozialversicherungsnummer: ⟦65 170839 J 003⟧",
             "Rentenversicherungsnummer ⟦12150385M515⟧",
             "My German social insurance number is ⟦53 010203 K 029⟧.",
@@ -1534,7 +1545,9 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&ES_CONTEXT),
+        any_case: &["dni"],
         examples: &[
+            "mi dni es ⟦95597297-m⟧",
             "DNI: ⟦12345678Z⟧",
             "Mi DNI es ⟦95597297-M⟧.",
             "Spanish ID card (DNI) ⟦92622439 J⟧",
@@ -1554,7 +1567,9 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&ES_CONTEXT),
+        any_case: &["nie"],
         examples: &[
+            "nie ⟦x1234567l⟧",
             "NIE: ⟦X1234567L⟧",
             "Número de identidad de extranjero ⟦Y-4364697-R⟧",
             "foreigner ID (NIE) ⟦Z4821237M⟧",
@@ -1573,13 +1588,22 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(ID_RUNS),
         severity: Severity::High,
         context: Some(&IT_CONTEXT),
+        any_case: &["codice fiscale", "cf"],
         examples: &[
+            "il mio codice fiscale è ⟦rssmra85t10a562s⟧",
+            "⟦bnclra92e52f205y⟧ is my codice fiscale",
             "Codice fiscale: ⟦RSSMRA85T10A562S⟧",
             "Il mio codice fiscale è ⟦BNCLRA92E52F205Y⟧.",
             "Italian tax code ⟦RSSMRA85T10A56NH⟧ (omocodia)",
             "cf=⟦VRDGPP80A01H501U⟧",
         ],
-        negatives: &["RSSMRA85T10A562T", "RSSMRA85Z10A562S", "RSSMRA85T92A562S"],
+        negatives: &[
+            "build rssmra85t10a562s passed",
+            "codice fiscale: rssmra85t10a562t",
+            "RSSMRA85T10A562T",
+            "RSSMRA85Z10A562S",
+            "RSSMRA85T92A562S",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -1966,7 +1990,9 @@ pub const RULES: &[BuiltinRule] = &[
         // Above the DNI / NIE rules (0.95 with "nif" nearby): named NIF, it is the tax number.
         confidence: 0.97,
         gate: Gate::Near { words: &["nif"], before: 0, after: 64 },
+        any_case: &["nif"],
         examples: &[
+            "mi nif: ⟦20481736-y⟧",
             "Me llamo Lucía y mi NIF ⟦73815294Z⟧.",
             "NIF: ⟦20481736-Y⟧",
             "NIF del trabajador extranjero ⟦Y2837465S⟧",

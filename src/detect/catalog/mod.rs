@@ -94,7 +94,10 @@ pub fn reference() -> String {
          Generated from the catalog (`src/detect/rules.rs`, `src/detect/catalog/`) by\n\
          `VEIL_BLESS=1 cargo test --lib detector_reference`; a unit test fails when this file\n\
          and the catalog disagree. Every rule's examples and negatives run as a unit test\n\
-         (`every_example_of_every_rule`). Severity and the default action (`default_action`,\n\
+         (`every_example_of_every_rule`). A rule marked *any case near* also matches its\n\
+         letters in lower or mixed case within 40 bytes before and 64 after one of those\n\
+         labels (`codice fiscale: rssmra85t10a562s`), validated as if written in capitals.\n\
+         Severity and the default action (`default_action`,\n\
          tokenize unless the policy says otherwise) apply per category.\n\n\
          | Rule id | Category | What | Severity | Confidence | Runs where | Confirmed by | Examples |\n\
          |---|---|---|---|---:|---|---|---:|\n",
@@ -129,6 +132,13 @@ pub fn reference() -> String {
             Gate::PersonNames => "capitalised words: name table, context in ten languages".to_string(),
             Gate::PolicyWords(_) => "policy dictionary".to_string(),
             Gate::Windows(_) => "own windows".to_string(),
+        };
+        let gate = match r.any_case {
+            [] => gate,
+            labels => {
+                let list: Vec<String> = labels.iter().map(|w| format!("`{w}`")).collect();
+                format!("{gate}; any case near {}", list.join(" "))
+            }
         };
         let check = match (validator(r), r.finder.is_some() && r.pattern.is_empty()) {
             (Some(check), _) => check,
@@ -167,6 +177,23 @@ mod tests {
         assert!(summaries.iter().any(|s| !s.near.is_empty()), "no rule with context words");
         assert!(summaries.iter().any(|s| s.dictionary == Some("detectors.code_names")));
         assert!(summaries.iter().any(|s| s.internal_domains));
+    }
+
+    /// A rule with labels for any case shows its twin at work: an example whose value
+    /// holds a small letter (the rule's own pattern matches capitals only), and a
+    /// pattern the twin can run (no hand-written finder, no policy domains).
+    #[test]
+    fn every_any_case_rule_has_a_lower_case_example() {
+        for r in super::all().filter(|r| !r.any_case.is_empty()) {
+            assert!(r.finder.is_none() && r.domains.is_none() && !r.pattern.is_empty(), "{}: no pattern", r.id);
+            let lower = r.examples.iter().any(|e| {
+                e.split('⟦')
+                    .skip(1)
+                    .filter_map(|v| v.split('⟧').next())
+                    .any(|v| v.bytes().any(|b| b.is_ascii_lowercase()))
+            });
+            assert!(lower, "{}: no example in lower case", r.id);
+        }
     }
 
     /// `docs/detectors.md` is the catalog, rendered; `VEIL_BLESS=1` rewrites it. (Not

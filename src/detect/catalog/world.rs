@@ -1246,13 +1246,21 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.75,
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&PAN_CONTEXT),
+        any_case: &["pan", "permanent account number"],
         examples: &[
+            "my pan is ⟦nqzpl8177t⟧",
             "PAN: ⟦NQZPL8177T⟧",
             "My PAN card number is ⟦IYJPN9715E⟧ for the ITR.",
             "पैन कार्ड ⟦SUDPM3202R⟧",
             "Company PAN ⟦JLXCA7208Y⟧",
         ],
-        negatives: &["part ABCPD1234E in stock", "NQZXL8177T has an unknown holder type", "SKU NQZPL8177T"],
+        negatives: &[
+            "session nqzpl8177t expired",
+            "pan: abcde1234f",
+            "part ABCPD1234E in stock",
+            "NQZXL8177T has an unknown holder type",
+            "SKU NQZPL8177T",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -1265,7 +1273,9 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.95,
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
+        any_case: &["gstin", "gst"],
         examples: &[
+            "gstin ⟦27aapfu0939f1zv⟧",
             "GSTIN: ⟦27AAPFU0939F1ZV⟧",
             "GST number ⟦30COHCA8378A3Z2⟧ on the invoice",
             "जीएसटीआईएन ⟦34QFHCC3489P8Z3⟧",
@@ -1373,13 +1383,20 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.95,
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&MEXICO_CONTEXT),
+        any_case: &["curp"],
         examples: &[
+            "mi curp es ⟦hujy850220mjcptc02⟧",
             "CURP: ⟦HUJY850220MJCPTC02⟧",
             "Mi CURP es ⟦NOHG980921HNLGYW09⟧.",
             "curp=⟦LITQ650802MSPPWX07⟧",
             "Example from the instructivo: ⟦SABC560626MDFLRN01⟧",
         ],
-        negatives: &["CURP: HUJY850220MJCPTC03", "CURP HUJY851320MJCPTC02", "serial HUJY850220MJCPTC0"],
+        negatives: &[
+            "id hujy850220mjcptc02 in the cache",
+            "CURP: HUJY850220MJCPTC03",
+            "CURP HUJY851320MJCPTC02",
+            "serial HUJY850220MJCPTC0",
+        ],
         ..BASE
     },
     BuiltinRule {
@@ -1392,7 +1409,9 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.85,
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&MEXICO_CONTEXT),
+        any_case: &["rfc"],
         examples: &[
+            "rfc: ⟦neyi620213a99⟧",
             "RFC: ⟦NEYI620213A99⟧",
             "Mi RFC es ⟦PYXM581012W63⟧ para la factura.",
             "Tax id (RFC) ⟦JWLY950407N75⟧",
@@ -1411,7 +1430,9 @@ pub const RULES: &[BuiltinRule] = &[
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
         severity: Severity::Medium,
         context: Some(&MEXICO_CONTEXT),
+        any_case: &["rfc"],
         examples: &[
+            "rfc de la empresa ⟦hkj730406f79⟧",
             "RFC de la empresa: ⟦HKJ730406F79⟧",
             "Facturar a ⟦WCJ720523F78⟧, S.A. de C.V.",
             "Company tax id ⟦GDX810513P70⟧",
@@ -1429,7 +1450,9 @@ pub const RULES: &[BuiltinRule] = &[
         validator: Validator::Code(sg_nric),
         confidence: 0.9,
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
+        any_case: &["nric"],
         examples: &[
+            "nric ⟦s6950716f⟧",
             "NRIC: ⟦S6950716F⟧",
             "My IC number is ⟦T0701253A⟧.",
             "FIN ⟦F9269734R⟧ / ⟦G8455530X⟧",
@@ -1572,20 +1595,24 @@ pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
         id: "pii.national_id.za_id.v1",
         category: "NATIONAL_ID",
-        pattern: r"(?-u)\b\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}[012][89]\d\b",
+        // Written whole or in its three parts (`800101 5009 087`: date of birth, sequence,
+        // citizenship and check), as the green ID book prints it.
+        pattern: r"(?-u)\b\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ -]?\d{4}[ -]?[012][89]\d\b",
         clean_left: true,
         clean_right: true,
         validator: Validator::Code(za_id),
         confidence: 0.85,
-        gate: Gate::Windows(ID_TOKEN_WINDOWS),
+        gate: Gate::NumericRun { min_digits: 13, min_dashes: 0, min_dots: 0, plus: false },
         context: Some(&ZA_CONTEXT),
         examples: &[
             "ID number: ⟦8503157672184⟧",
             "My SA ID is ⟦9207049724182⟧.",
             "Identiteitsnommer ⟦7709119883089⟧",
             "⟦8001015009087⟧",
+            "SA ID: ⟦800101 5009 087⟧",
+            "ID no. ⟦850315-7672-184⟧",
         ],
-        negatives: &["ID 8503157672185", "EAN barcode 8503157672184", "ref 8513157672184"],
+        negatives: &["ID 8503157672185", "ID 800101 5009 088", "EAN barcode 8503157672184", "ref 8513157672184"],
         ..BASE
     },
     // --- Nigeria ---
@@ -1849,7 +1876,9 @@ pub const RULES: &[BuiltinRule] = &[
         confidence: 0.8,
         gate: Gate::Windows(ID_TOKEN_WINDOWS),
         context: Some(&MBI_CONTEXT),
+        any_case: &["mbi", "medicare beneficiary identifier"],
         examples: &[
+            "mbi: ⟦1eg4-te5-mk73⟧",
             "Medicare Beneficiary Identifier: ⟦1EG4-TE5-MK73⟧",
             "MBI ⟦6PF0DQ7HE80⟧",
             "The patient's new Medicare number is ⟦5PD8-DA8-YN27⟧.",
