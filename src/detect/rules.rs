@@ -466,6 +466,25 @@ pub fn keyword_windows(
 /// An e-mail address written to dodge an `@` search, its `at` written as `$at` reads:
 /// `dot` as a word or in brackets, or a real dot; the domain ends in a common top-level
 /// domain.
+/// An address written out with words for `@` and `.` in French and German
+/// (`jane arobase exemple point fr`, `jane [ät] beispiel [punkt] de`): as
+/// [`obfuscated_email!`], with these words for the dot.
+macro_rules! obfuscated_email_words {
+    ($at:literal, $dot:literal) => {
+        concat!(
+            r"(?i-u)\b[a-z0-9_%+-]+(?:",
+            $dot,
+            r"[a-z0-9_%+-]+)*",
+            $at,
+            r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:",
+            $dot,
+            r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*",
+            $dot,
+            r"(?:com|org|net|edu|gov|int|io|co|ai|dev|app|info|eu|de|fr|at|ch|be|lu|ca|uk|es|it|nl)\b"
+        )
+    };
+}
+
 macro_rules! obfuscated_email {
     ($at:literal) => {
         concat!(
@@ -824,6 +843,31 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "the meeting is at noon, dot the i's",
             "a dot at the end of the line",
             "jane at example dot unknowntld",
+        ],
+        ..BASE
+    },
+    BuiltinRule {
+        id: "pii.email.obfuscated.words.v1",
+        category: "EMAIL",
+        // French `arobase` / `point` and German `[ät]` / `[punkt]` (in brackets, as the
+        // German form is written; a bare `point` is an English word too, so the French
+        // form needs `arobase`).
+        pattern: obfuscated_email_words!(
+            r"(?:[ \t]+arobase[ \t]+|[ \t]*[\[(][ \t]*(?:\xc3\xa4|\xc3\x84|ae|a)t[ \t]*[\])][ \t]*)",
+            r"(?:[ \t]+point[ \t]+|[ \t]*[\[(][ \t]*(?:punkt|point|dot)[ \t]*[\])][ \t]*|\.)"
+        ),
+        confidence: 0.85,
+        gate: Gate::Near { words: &["arobase", "punkt"], before: 96, after: 96 },
+        severity: Severity::Medium,
+        examples: &[
+            "écrivez à ⟦claire.dupont arobase exemple point fr⟧",
+            "Kontakt: ⟦m.weber [ät] beispiel [punkt] de⟧",
+            "⟦info (ät) firma (punkt) de⟧ oder telefonisch",
+        ],
+        negatives: &[
+            "le point de vue arobase",
+            "Punkt 3 der Tagesordnung, siehe [ät]",
+            "claire arobase exemple point inconnu",
         ],
         ..BASE
     },
