@@ -371,18 +371,23 @@ fn pgpass_password(v: &[u8]) -> bool {
     super::assign::plausible_password(v) && !v.iter().all(u8::is_ascii_digit)
 }
 
-/// `(at)` or `[at]` somewhere in the text, any case, blanks inside the brackets
-/// allowed: what `pii.email.obfuscated.bracketed.v1` puts between a name and its
+/// `(at)` or `[at]` (or German `ät`) somewhere in the text, any case, blanks inside
+/// the brackets allowed: what `pii.email.obfuscated.bracketed.v1` puts between a name and its
 /// domain.
 pub fn bracketed_at(t: &Text<'_>) -> bool {
     let text = t.bytes();
     let blanks = |from: usize| {
         from + text.get(from..).unwrap_or_default().iter().take_while(|&&b| b == b' ' || b == b'\t').count()
     };
+    // `at`, or German `ät` (`Ä` too).
     let at_then = |open: usize, close: u8| {
         let word = blanks(open + 1);
-        text.get(word..word + 2).is_some_and(|w| w.eq_ignore_ascii_case(b"at"))
-            && text.get(blanks(word + 2)) == Some(&close)
+        let len = match text.get(word..word + 3) {
+            Some([0xC3, 0xA4 | 0x84, b't' | b'T']) => 3,
+            _ if text.get(word..word + 2).is_some_and(|w| w.eq_ignore_ascii_case(b"at")) => 2,
+            _ => return false,
+        };
+        text.get(blanks(word + len)) == Some(&close)
     };
     t.positions(Mark::Paren).any(|open| at_then(open, b')'))
         || t.positions(Mark::Bracket).any(|open| at_then(open, b']'))
@@ -914,7 +919,9 @@ pub const BUILTIN: &[BuiltinRule] = &[
         id: "pii.email.obfuscated.bracketed.v1",
         category: "EMAIL",
         // `at` only in brackets, blanks inside: what the keyword test keeps.
-        pattern: obfuscated_email!(r"[ \t]*(?:\([ \t]*at[ \t]*\)|\[[ \t]*at[ \t]*\])[ \t]*"),
+        pattern: obfuscated_email!(
+            r"[ \t]*(?:\([ \t]*(?:at|\xc3[\xa4\x84]t)[ \t]*\)|\[[ \t]*(?:at|\xc3[\xa4\x84]t)[ \t]*\])[ \t]*"
+        ),
         confidence: 0.85,
         gate: Gate::Test(bracketed_at),
         severity: Severity::Medium,
@@ -924,6 +931,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             "⟦ops(at)mail.example.co.uk⟧",
             "Presse: ⟦presse( AT )example.de⟧",
             "contact ⟦jane [at] example.org⟧ or ⟦press[at]example.co.uk⟧",
+            "Kontakt: ⟦m.weber [ät] beispiel.de⟧",
         ],
         negatives: &[
             "meet me (at) noon",

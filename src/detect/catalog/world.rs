@@ -1143,6 +1143,21 @@ pub const RULES: &[BuiltinRule] = &[
         negatives: &["SIN: 987 789 329", "order 987789328 shipped", "sin(x) = 0.5 for x = 123456782"],
         ..BASE
     },
+    BuiltinRule {
+        id: "pii.address.ca_postcode.v1",
+        category: "ADDRESS",
+        // A Canadian postal code after its label (Canada Post: `A9A 9A9`, never D, F, I,
+        // O, Q or U, never W or Z first); in an address the street grammar takes it.
+        pattern: r"(?-u)\b[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d\b",
+        clean_right: true,
+        confidence: 0.85,
+        gate: Gate::Near { words: &["postal code", "postcode", "code postal"], before: 0, after: 48 },
+        severity: Severity::Medium,
+        any_case: &["postal code", "code postal"],
+        examples: &["my postal code is ⟦M5V 2T6⟧", "Code postal : ⟦H2X 1Y4⟧", "postal code: ⟦k1a 0a6⟧"],
+        negatives: &["postal code: D5V 2T6", "postal code field, part M5V2T6X", "postal code 90210"],
+        ..BASE
+    },
     // --- Australia ---
     BuiltinRule {
         id: "pii.tax_id.au_tfn.v1",
