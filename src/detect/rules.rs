@@ -331,39 +331,46 @@ pub fn scheme_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 pub const SCHEME_WINDOWS: WindowFinder = WindowFinder { find: scheme_windows, needs: Needs::OPERATOR.and(Needs::MARK) };
 
 /// PostgreSQL password-file lines (`hostname:port:database:username:password`, the
-/// libpq manual's "The Password File"): the lines whose first `:` ends a host name
-/// that begins the line or a quoted string (`echo 'db:5432:…' >> ~/.pgpass`) and is
-/// followed by a port or `*` and another `:`. A log's `10:00:00` has a blank right
-/// before its first colon's field; each line is looked at once.
+/// libpq manual's "The Password File"): at each `:` followed by a port or `*` and
+/// another `:`, the line if the host name before it begins the line or a quoted string
+/// (`echo 'db:5432:…' >> ~/.pgpass`). A log's `10:00:00` has a word before its host.
+/// One `memchr` pass over the colons; only those followed by a digit or `*` are read.
 pub fn pgpass_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    let mut line_end = 0;
-    for at in t.positions(Mark::Colon) {
-        if at < line_end {
-            continue; // not the first colon of its line
+    for at in memchr::memchr_iter(b':', text) {
+        if windows.last().is_some_and(|last| at < last.1) {
+            continue; // on a line already taken
         }
-        let start = memchr::memrchr(b'\n', text.get(..at).unwrap_or_default()).map_or(0, |n| n + 1);
-        let rest = text.get(at..).unwrap_or_default();
-        line_end = at + memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-        let before = text.get(start..at).unwrap_or_default().trim_ascii_start();
-        // The host: the whole field before the colon, or the part after a quote.
-        let host = match before.iter().rposition(|&b| b == b'\'' || b == b'"') {
-            Some(quote) => before.get(quote + 1..).unwrap_or_default(),
-            None => before,
-        };
-        let port = text.get(at + 1..line_end).unwrap_or_default();
-        let digits = port.iter().take_while(|b| b.is_ascii_digit()).count();
+        let port = text.get(at + 1..).unwrap_or_default();
+        let digits = port.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
         let port_ok = ((1..=5).contains(&digits) && port.get(digits) == Some(&b':')) || port.starts_with(b"*:");
-        if port_ok && !host.is_empty() && !host.iter().any(u8::is_ascii_whitespace) {
-            push_window(&mut windows, start, line_end);
+        if !port_ok {
+            continue;
+        }
+        // The host: back from the colon to a blank, a quote or the line's start.
+        let mut host = at;
+        while host > 0 && !matches!(text.get(host - 1), Some(b' ' | b'\t' | b'\'' | b'"' | b'\n')) {
+            host -= 1;
+        }
+        let mut blank = host;
+        while blank > 0 && matches!(text.get(blank - 1), Some(b' ' | b'\t')) {
+            blank -= 1;
+        }
+        let begins_line = blank == 0 || text.get(blank - 1) == Some(&b'\n');
+        let quoted = host > 0 && matches!(text.get(host - 1), Some(b'\'' | b'"'));
+        if host < at && (begins_line || quoted) {
+            let start = memchr::memrchr(b'\n', text.get(..host).unwrap_or_default()).map_or(0, |n| n + 1);
+            let rest = text.get(at..).unwrap_or_default();
+            push_window(&mut windows, start, at + memchr::memchr(b'\n', rest).unwrap_or(rest.len()));
         }
     }
     windows
 }
 
-/// [`pgpass_windows`] as a rule's window finder; it finds nothing without a `:`.
-pub const PGPASS_WINDOWS: WindowFinder = WindowFinder { find: pgpass_windows, needs: Needs::MARK };
+/// [`pgpass_windows`] as a rule's window finder; it finds nothing without a `:` (an
+/// operator's byte).
+pub const PGPASS_WINDOWS: WindowFinder = WindowFinder { find: pgpass_windows, needs: Needs::OPERATOR };
 
 /// The password of a `.pgpass` line: a plausible password
 /// ([`super::assign::plausible_password`]) that is not only digits (`12:30:45:10:2024`).
