@@ -718,7 +718,8 @@ fn policy_check(args: &Args) -> Fallible {
         "{path}: ok ({} routes, {} rules, {} detectors, mode {:?})\n",
         policy.policy.routes.len(),
         policy.policy.rules.len(),
-        policy.engine().rules().len(),
+        // Distinct ids: an any-case twin shares its rule's id and is no detector of its own.
+        policy.engine().rules().iter().map(|r| r.id.as_str()).collect::<std::collections::BTreeSet<_>>().len(),
         policy.policy.mode
     ))
 }
