@@ -478,11 +478,10 @@ pub fn keyword_windows(
 /// An e-mail address written to dodge an `@` search, its `at` written as `$at` reads:
 /// `dot` as a word or in brackets, or a real dot; the domain ends in a common top-level
 /// domain.
-/// An address written out with words for `@` and `.` in French and German
-/// (`jane arobase exemple point fr`, `jane [ät] beispiel [punkt] de`): as
-/// [`obfuscated_email!`], with these words for the dot.
-macro_rules! obfuscated_email_words {
-    ($at:literal, $dot:literal) => {
+/// An e-mail address written to dodge an `@` search: a name, `$at`, a domain whose
+/// labels are joined by `$dot`, and one of the top-level domains `$tlds`.
+macro_rules! obfuscated_email_with {
+    ($at:literal, $dot:literal, $tlds:literal) => {
         concat!(
             r"(?i-u)\b[a-z0-9_%+-]+(?:",
             $dot,
@@ -492,19 +491,20 @@ macro_rules! obfuscated_email_words {
             $dot,
             r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*",
             $dot,
-            r"(?:com|org|net|edu|gov|int|io|co|ai|dev|app|info|eu|de|fr|at|ch|be|lu|ca|uk|es|it|nl)\b"
+            $tlds,
+            r"\b"
         )
     };
 }
 
+/// [`obfuscated_email_with!`] with `dot` in words or brackets, or a real `.`, between
+/// the labels, and the common top-level domains.
 macro_rules! obfuscated_email {
     ($at:literal) => {
-        concat!(
-            r"(?i-u)\b[a-z0-9_%+-]+(?:(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|[ \t]+dot[ \t]+|\.)[a-z0-9_%+-]+)*",
+        obfuscated_email_with!(
             $at,
-            r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|[ \t]+dot[ \t]+|\.)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*",
             r"(?:\s*[\[({<]\s*dot\s*[\])}>]\s*|[ \t]+dot[ \t]+|\.)",
-            r"(?:com|org|net|edu|gov|mil|int|io|co|ai|dev|app|info|biz|me|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|pt|br|mx|ar|ca|au|nz|jp|cn|kr|in|sg|hk|tw|ru|tr|za|ie|il|cz|gr|hu|ro)\b"
+            r"(?:com|org|net|edu|gov|mil|int|io|co|ai|dev|app|info|biz|me|us|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|pt|br|mx|ar|ca|au|nz|jp|cn|kr|in|sg|hk|tw|ru|tr|za|ie|il|cz|gr|hu|ro)"
         )
     };
 }
@@ -864,9 +864,10 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // French `arobase` / `point` and German `[ät]` / `[punkt]` (in brackets, as the
         // German form is written; a bare `point` is an English word too, so the French
         // form needs `arobase`).
-        pattern: obfuscated_email_words!(
+        pattern: obfuscated_email_with!(
             r"(?:[ \t]+arobase[ \t]+|[ \t]*[\[(][ \t]*(?:\xc3\xa4|\xc3\x84|ae|a)t[ \t]*[\])][ \t]*)",
-            r"(?:[ \t]+point[ \t]+|[ \t]*[\[(][ \t]*(?:punkt|point|dot)[ \t]*[\])][ \t]*|\.)"
+            r"(?:[ \t]+point[ \t]+|[ \t]*[\[(][ \t]*(?:punkt|point|dot)[ \t]*[\])][ \t]*|\.)",
+            r"(?:com|org|net|edu|gov|int|io|co|ai|dev|app|info|eu|de|fr|at|ch|be|lu|ca|uk|es|it|nl)"
         ),
         confidence: 0.85,
         gate: Gate::Near { words: &["arobase", "punkt"], before: 96, after: 96 },
