@@ -9,9 +9,9 @@
 //! only with such context or beside a name that is not. Each capitalised word costs
 //! one fold and one table probe; the context is read only for runs that need it.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
 
+use super::namehash::name_hash;
 use super::nametable::{self, NameFlags};
 use super::text::Text;
 use super::{is_word_byte, names, DetectError, DetectorsConfig, Finding};
@@ -200,41 +200,129 @@ enum Intro {
     Strong,
 }
 
-/// A multiply-rotate hasher for the matcher's word sets: their keys are fixed when
-/// the engine is built (text only looks them up), and words are short, so SipHash's
-/// flooding resistance buys nothing and costs most of a lookup.
-#[derive(Debug, Default, Clone, Copy)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// What the matcher knows of a folded word besides the name table, from one lookup.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Lexeme {
+    kind: Option<Kind>,
+    /// Ends an introducing phrase ("dear", "mit", "frau").
+    intro_last: bool,
+    /// A surname that is also a common given name or word (`WEAK_SURNAMES`).
+    weak: bool,
+    /// A surname particle (`names::PARTICLES`).
+    particle: bool,
+    /// On the policy's `detectors.given_names` / `detectors.surnames`.
+    given: bool,
+    surname: bool,
+    /// The first or the second word of a named thing ("morgan" / "stanley").
+    pair_first: bool,
+    pair_second: bool,
 }
 
-type Words = BuildHasherDefault<WordHasher>;
-type WordSet<K> = HashSet<K, Words>;
-type WordMap<K, V> = HashMap<K, V, Words>;
+/// Folded words or phrases with a value each, keyed by [`name_hash`], the hash the
+/// name table is probed with: a word is hashed once for both. Open addressing with
+/// linear probing, at most half full; the keys are fixed when the engine is built.
+#[derive(Debug, Clone)]
+struct Folded<V> {
+    /// An index into `entries`, plus one; 0 is an empty slot.
+    slots: Vec<u32>,
+    entries: Vec<(u64, Box<[u8]>, V)>,
+}
+
+impl<V: Copy> Folded<V> {
+    fn new(items: impl IntoIterator<Item = (Vec<u8>, V)>) -> Folded<V> {
+        let entries: Vec<(u64, Box<[u8]>, V)> =
+            items.into_iter().map(|(k, v)| (name_hash(&k), k.into_boxed_slice(), v)).collect();
+        let mut slots = vec![0u32; (entries.len() * 2).next_power_of_two().max(8)];
+        let mask = slots.len() - 1;
+        for (i, (h, _, _)) in entries.iter().enumerate() {
+            let mut at = Self::slot(*h, mask);
+            while slots.get(at).is_some_and(|&s| s != 0) {
+                at = (at + 1) & mask;
+            }
+            if let (Some(slot), Ok(index)) = (slots.get_mut(at), u32::try_from(i + 1)) {
+                *slot = index;
+            }
+        }
+        Folded { slots, entries }
+    }
+
+    fn slot(h: u64, mask: usize) -> usize {
+        // The name table reads the top bits and the lowest sixteen; any bits do here.
+        (h >> 24) as usize & mask
+    }
+
+    /// The value of `key`, whose [`name_hash`] is `h`.
+    fn get(&self, h: u64, key: &[u8]) -> Option<V> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut at = Self::slot(h, mask);
+        loop {
+            let index = usize::try_from(*self.slots.get(at)?).ok()?.checked_sub(1)?;
+            let (eh, ek, v) = self.entries.get(index)?;
+            if *eh == h && **ek == *key {
+                return Some(*v);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn get_word(&self, key: &[u8]) -> Option<V> {
+        self.get(name_hash(key), key)
+    }
+}
 
 /// The built-in table, the policy's own lists, and the context words.
 #[derive(Debug, Clone)]
 pub(super) struct NameMatcher {
-    given: WordSet<Vec<u8>>,
-    surnames: WordSet<Vec<u8>>,
-    kinds: WordMap<Vec<u8>, Kind>,
-    weak_surnames: WordSet<&'static [u8]>,
+    /// Every word of the lists below, with what they say of it.
+    lexicon: Folded<Lexeme>,
+    /// Whether the policy lists names of its own (the lexicon holds them).
+    policy_names: bool,
     /// Introducing phrases by their folded words joined with one space.
-    intros: WordMap<Vec<u8>, Intro>,
-    /// Words of at most four words before a run that can end an introducing phrase.
-    intro_last: WordSet<Vec<u8>>,
-    particles: WordSet<&'static [u8]>,
+    intros: Folded<Intro>,
     /// Firms, brands and titles made of a name ("morgan stanley", "harry potter").
-    named_things: WordSet<Vec<u8>>,
+    named_things: Folded<()>,
+}
+
+/// A word of a run: its span, its flags in the table, and the lexicon's entry.
+#[derive(Debug, Clone, Copy)]
+struct RunWord {
+    start: usize,
+    end: usize,
+    flags: NameFlags,
+    lexeme: Lexeme,
+}
+
+/// Up to six folded words joined by single spaces, written from the back (the walk
+/// back from a run reads them last word first): no allocation per phrase tried.
+struct Phrase {
+    buf: [u8; 6 * 65],
+    from: usize,
+    words: usize,
+}
+
+impl Default for Phrase {
+    fn default() -> Phrase {
+        Phrase { buf: [0; 6 * 65], from: 6 * 65, words: 0 }
+    }
+}
+
+impl Phrase {
+    /// Puts `word` before the words so far; `None` when they would not fit.
+    fn prepend(&mut self, word: &[u8]) -> Option<()> {
+        let space = usize::from(self.words > 0);
+        let from = self.from.checked_sub(word.len() + space)?;
+        self.buf.get_mut(from..from + word.len())?.copy_from_slice(word);
+        if space == 1 {
+            *self.buf.get_mut(from + word.len())? = b' ';
+        }
+        self.from = from;
+        self.words += 1;
+        Some(())
+    }
+
+    fn get(&self) -> &[u8] {
+        self.buf.get(self.from..).unwrap_or_default()
+    }
 }
 
 /// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald",
@@ -284,6 +372,10 @@ fn joined_particle(text: &[u8], at: usize) -> Option<usize> {
     capitalised_word(text, at + skip)
 }
 
+/// The longest of `names::PARTICLES` (a test holds the list to it): a longer
+/// lower-case word is not looked up.
+const PARTICLE_MAX: usize = 5;
+
 /// Abbreviated titles: written with a capital, and may end in a full stop.
 const TITLES: &[&[u8]] = &[
     b"mr", b"mrs", b"ms", b"mx", b"dr", b"prof", b"sr", b"sra", b"srta", b"mme", b"mlle", b"dhr", b"mevr", b"sig",
@@ -318,9 +410,7 @@ impl NameMatcher {
             let mut buf = [0u8; 64];
             nametable::fold(s.trim().as_bytes(), &mut buf).map(<[u8]>::to_vec).unwrap_or_default()
         };
-        let given = config.given_names.iter().map(|s| fold(s)).filter(|s| !s.is_empty()).collect();
-        let surnames = config.surnames.iter().map(|s| fold(s)).filter(|s| !s.is_empty()).collect();
-        let mut kinds = WordMap::default();
+        let mut words: HashMap<Vec<u8>, Lexeme> = HashMap::new();
         for (list, kind) in [
             (names::NOT_A_NAME, Kind::Stop),
             (names::STOP_WORDS, Kind::Stop),
@@ -329,66 +419,98 @@ impl NameMatcher {
             (names::AFTER_TITLES, Kind::After),
         ] {
             for word in list {
-                kinds.insert(fold(word), kind);
+                words.entry(fold(word)).or_default().kind = Some(kind);
             }
         }
-        let mut intros = WordMap::default();
-        let mut intro_last = WordSet::default();
+        let mut intros: HashMap<Vec<u8>, Intro> = HashMap::new();
         for (list, intro) in [(names::INTRODUCERS, Intro::Strong), (names::INTRODUCING_VERBS, Intro::Verb)] {
             for phrase in list {
-                let words: Vec<Vec<u8>> = phrase.split(' ').map(fold).collect();
-                if let Some(last) = words.last() {
-                    intro_last.insert(last.clone());
+                let folded: Vec<Vec<u8>> = phrase.split(' ').map(fold).collect();
+                if let Some(last) = folded.last() {
+                    words.entry(last.clone()).or_default().intro_last = true;
                 }
                 // Capitalised ("Dear", "Sayın", "Frau"), an introducing word is no name.
-                for word in &words {
+                for word in &folded {
                     if !names::PARTICLES.iter().any(|p| p.as_bytes() == word.as_slice()) {
-                        kinds.entry(word.clone()).or_insert(Kind::Stop);
+                        let entry = words.entry(word.clone()).or_default();
+                        entry.kind = entry.kind.or(Some(Kind::Stop));
                     }
                 }
-                intros.insert(words.join(&b' '), intro);
+                intros.insert(folded.join(&b' '), intro);
             }
         }
+        for word in WEAK_SURNAMES {
+            words.entry(word.as_bytes().to_vec()).or_default().weak = true;
+        }
+        for word in names::PARTICLES {
+            words.entry(word.as_bytes().to_vec()).or_default().particle = true;
+        }
+        let mut named_things = Vec::new();
+        for thing in names::NAMED_THINGS {
+            let pair: Vec<Vec<u8>> = thing.split(' ').map(fold).collect();
+            if let [first, second] = pair.as_slice() {
+                words.entry(first.clone()).or_default().pair_first = true;
+                words.entry(second.clone()).or_default().pair_second = true;
+            }
+            named_things.push((pair.join(&b' '), ()));
+        }
+        let mut policy_names = false;
+        for (list, given) in [(&config.given_names, true), (&config.surnames, false)] {
+            for name in list.iter().map(|s| fold(s)).filter(|s| !s.is_empty()) {
+                let entry = words.entry(name).or_default();
+                entry.given |= given;
+                entry.surname |= !given;
+                policy_names = true;
+            }
+        }
+        named_things.sort();
+        named_things.dedup();
         Ok(NameMatcher {
-            given,
-            surnames,
-            kinds,
-            weak_surnames: WEAK_SURNAMES.iter().map(|s| s.as_bytes()).collect(),
-            intros,
-            intro_last,
-            particles: names::PARTICLES.iter().map(|s| s.as_bytes()).collect(),
-            named_things: names::NAMED_THINGS
-                .iter()
-                .map(|t| t.split(' ').map(fold).collect::<Vec<_>>().join(&b' '))
-                .collect(),
+            lexicon: Folded::new(words),
+            policy_names,
+            intros: Folded::new(intros),
+            named_things: Folded::new(named_things),
         })
     }
 
+    /// What the lexicon says of a folded word.
+    fn lexeme(&self, folded: &[u8]) -> Lexeme {
+        self.lexicon.get_word(folded).unwrap_or_default()
+    }
+
     /// The table's and the policy's flags of a word (a hyphenated one by its parts:
-    /// given if its first part is, a surname if any part is), and its other kind.
-    fn word(&self, word: &[u8]) -> (NameFlags, Option<Kind>) {
+    /// given if its first part is, a surname if any part is), and the lexicon's entry.
+    fn word(&self, word: &[u8]) -> (NameFlags, Lexeme) {
         let mut buf = [0u8; 64];
-        let Some(folded) = nametable::fold(word, &mut buf) else { return (NameFlags::default(), None) };
-        let kind = self.kinds.get(folded).copied();
-        let mut flags = self.flags(folded);
+        let Some(folded) = nametable::fold(word, &mut buf) else { return (NameFlags::default(), Lexeme::default()) };
+        let h = name_hash(folded);
+        let lexeme = self.lexicon.get(h, folded).unwrap_or_default();
+        let mut flags = Self::with_policy(nametable::lookup_hash(h), lexeme);
         if !flags.known() && folded.contains(&b'-') {
             let mut parts = folded.split(|&b| b == b'-');
             let first = parts.next().map(|p| self.flags(p)).unwrap_or_default();
             let surname = first.surname() || parts.any(|p| self.flags(p).surname());
             flags = NameFlags::new(first.given(), surname, first.common_word());
         }
-        (flags, kind)
+        (flags, lexeme)
     }
 
-    fn flags(&self, folded: &[u8]) -> NameFlags {
-        let mut flags = nametable::lookup(folded);
-        if !self.given.is_empty() && self.given.contains(folded) {
+    /// A table's flags with the policy's lists (which make a name of a common word).
+    fn with_policy(mut flags: NameFlags, lexeme: Lexeme) -> NameFlags {
+        if lexeme.given {
             flags = flags.with(NameFlags::new(3, false, false)).without_common();
         }
-        if !self.surnames.is_empty() && self.surnames.contains(folded) {
+        if lexeme.surname {
             flags = flags.with(NameFlags::new(0, true, false)).without_common();
         }
         flags
+    }
+
+    fn flags(&self, folded: &[u8]) -> NameFlags {
+        let h = name_hash(folded);
+        let lexeme =
+            if self.policy_names { self.lexicon.get(h, folded).unwrap_or_default() } else { Lexeme::default() };
+        Self::with_policy(nametable::lookup_hash(h), lexeme)
     }
 
     /// A word's flags, trying the case endings too (after an introducing phrase).
@@ -418,8 +540,9 @@ impl NameMatcher {
     /// introduces a person.
     fn intro_before(&self, text: &[u8], start: usize) -> Option<Intro> {
         let mut at = start;
-        let mut words: Vec<Vec<u8>> = Vec::new();
-        while words.len() < 4 {
+        // The folded words read so far, joined by spaces, written from the back.
+        let mut phrase = Phrase::default();
+        while phrase.words < 4 {
             // A sign-off may stand on the line before ("Best regards,\nAnna").
             while at > 0 && text.get(at - 1).is_some_and(|&b| matches!(b, b' ' | b',' | b':' | b'\n' | b'\r')) {
                 at -= 1;
@@ -444,8 +567,8 @@ impl NameMatcher {
             let dotted = raw.strip_suffix(b".");
             let raw = dotted.unwrap_or(raw);
             let folded = nametable::fold(raw, &mut buf)?;
-            if words.is_empty() {
-                if !self.intro_last.contains(folded) {
+            if phrase.words == 0 {
+                if !self.lexeme(folded).intro_last {
                     return None;
                 }
                 // A full stop ends a sentence unless it ends a title ("Dr.", "Sig.ra"
@@ -456,11 +579,10 @@ impl NameMatcher {
                     return None;
                 }
             }
-            words.insert(0, folded.to_vec());
-            if let Some(intro) = self.intros.get(&words.join(&b' ')) {
+            phrase.prepend(folded)?;
+            if let Some(intro) = self.intros.get_word(phrase.get()) {
                 // The longest phrase wins ("sehr geehrte frau" over "frau").
-                let mut best = *intro;
-                let mut more = words.clone();
+                let mut best = intro;
                 let mut back = at;
                 for _ in 0..2 {
                     while back > 0 && text.get(back - 1) == Some(&b' ') {
@@ -478,9 +600,11 @@ impl NameMatcher {
                     }
                     let mut b2 = [0u8; 64];
                     if let Some(w) = text.get(back..e).and_then(|w| nametable::fold(w, &mut b2)) {
-                        more.insert(0, w.to_vec());
-                        if let Some(i) = self.intros.get(&more.join(&b' ')) {
-                            best = best.max(*i);
+                        if phrase.prepend(w).is_none() {
+                            break;
+                        }
+                        if let Some(i) = self.intros.get_word(phrase.get()) {
+                            best = best.max(i);
                         }
                     }
                 }
@@ -494,7 +618,7 @@ impl NameMatcher {
     pub(super) fn find(&self, prepared: &Text<'_>, rule: usize, confidence: f32, out: &mut Vec<Finding>) {
         let text = prepared.bytes();
         let mut at = 0;
-        let mut run: Vec<(usize, usize, NameFlags)> = Vec::with_capacity(4);
+        let mut run: Vec<RunWord> = Vec::with_capacity(5);
         // The capitals at word starts, from the block masks (a walk to each capital of
         // a log's `INFO`, `API_KEY` and `2026-11-24T10` was most of this matcher's time
         // in code and logs).
@@ -510,12 +634,12 @@ impl NameMatcher {
             let Some(first_end) = capitalised_word(text, start) else { continue };
             at = first_end;
             let Some(first) = text.get(start..first_end) else { continue };
-            let (flags, kind) = self.word(first);
-            if kind.is_some() && !self.stop_word_as_given(text, start, first_end, flags, kind) {
+            let (flags, lexeme) = self.word(first);
+            if lexeme.kind.is_some() && !self.stop_word_as_given(text, start, first_end, flags, lexeme) {
                 continue;
             }
             run.clear();
-            run.push((start, first_end, flags));
+            run.push(RunWord { start, end: first_end, flags, lexeme });
             let mut after = false;
             let mut rejected = false;
             let mut end = first_end;
@@ -532,9 +656,9 @@ impl NameMatcher {
                 let mut particles = 0;
                 while particles < 3 {
                     let len = text.get(next..).map_or(0, |r| r.iter().take_while(|b| b.is_ascii_lowercase()).count());
-                    if len > 0
+                    if (1..=PARTICLE_MAX).contains(&len)
                         && text.get(next + len) == Some(&b' ')
-                        && text.get(next..next + len).is_some_and(|w| self.particles.contains(w))
+                        && text.get(next..next + len).is_some_and(|w| self.lexeme(w).particle)
                     {
                         next += len + 1;
                         particles += 1;
@@ -549,8 +673,8 @@ impl NameMatcher {
                     break;
                 }
                 let Some(word) = text.get(next..word_end) else { break };
-                let (flags, kind) = self.word(word);
-                match kind {
+                let (flags, lexeme) = self.word(word);
+                match lexeme.kind {
                     Some(Kind::After) => {
                         after = true;
                         break;
@@ -571,10 +695,10 @@ impl NameMatcher {
                 {
                     break;
                 }
-                run.push((next, word_end, flags));
+                run.push(RunWord { start: next, end: word_end, flags, lexeme });
                 end = word_end;
             }
-            let last_end = run.last().map_or(first_end, |w| w.1);
+            let last_end = run.last().map_or(first_end, |w| w.end);
             at = at.max(last_end);
             if rejected {
                 continue;
@@ -600,26 +724,30 @@ impl NameMatcher {
     /// "May") begins a name after a greeting, label or title when a word the table knows
     /// as a surname follows it ("Yetkili Can Yıldız", "Dear Will Turner"; not "Hi Can
     /// you").
-    fn stop_word_as_given(&self, text: &[u8], start: usize, end: usize, flags: NameFlags, kind: Option<Kind>) -> bool {
-        if kind != Some(Kind::Stop) || flags.given() == 0 || text.get(end) != Some(&b' ') {
+    fn stop_word_as_given(&self, text: &[u8], start: usize, end: usize, flags: NameFlags, lexeme: Lexeme) -> bool {
+        if lexeme.kind != Some(Kind::Stop) || flags.given() == 0 || text.get(end) != Some(&b' ') {
             return false;
         }
         let Some(next_end) = capitalised_word(text, end + 1) else { return false };
-        let (next, next_kind) = text.get(end + 1..next_end).map(|w| self.word(w)).unwrap_or_default();
-        if next_kind.is_some() || !next.surname() {
+        let (next, next_lexeme) = text.get(end + 1..next_end).map(|w| self.word(w)).unwrap_or_default();
+        if next_lexeme.kind.is_some() || !next.surname() {
             return false;
         }
         // The introducing words themselves ("Frau", "Pan") are titles, not given names.
-        let mut buf = [0u8; 64];
-        let intro_word =
-            text.get(start..end).and_then(|w| nametable::fold(w, &mut buf)).is_none_or(|w| self.intro_last.contains(w));
-        !intro_word && self.intro_before(text, start) == Some(Intro::Strong)
+        !lexeme.intro_last && self.intro_before(text, start) == Some(Intro::Strong)
     }
 
     /// The run's first two words (or its one word and the next) name a firm, brand or
     /// title ("Morgan Stanley", "Harry Potter").
-    fn named_thing(&self, text: &[u8], run: &[(usize, usize, NameFlags)]) -> bool {
-        let Some(&(start, end, _)) = run.first() else { return false };
+    fn named_thing(&self, text: &[u8], run: &[RunWord]) -> bool {
+        let Some(first) = run.first() else { return false };
+        let (start, end) = (first.start, first.end);
+        // The lexicon marks the words that begin or end a named thing: most runs are
+        // let go without a look at the words.
+        let second = run.get(1);
+        if second.map_or(!first.lexeme.pair_second, |w| !first.lexeme.pair_first || !w.lexeme.pair_second) {
+            return false;
+        }
         // The pair is the run's first two words, or the word before it and its first
         // ("Pan Tadeusz", whose title word starts no run).
         let before = start.checked_sub(1).filter(|&b| text.get(b) == Some(&b' ')).map(|b| {
@@ -629,8 +757,8 @@ impl NameMatcher {
             }
             (s, b)
         });
-        let ((s1, e1), (s2, e2)) = match (run.get(1), before) {
-            (Some(&(s2, e2, _)), _) => ((start, end), (s2, e2)),
+        let ((s1, e1), (s2, e2)) = match (second, before) {
+            (Some(w), _) => ((start, end), (w.start, w.end)),
             (None, Some(w)) => (w, (start, end)),
             (None, None) => return false,
         };
@@ -650,7 +778,7 @@ impl NameMatcher {
             *space = b' ';
             second.copy_from_slice(w2);
         }
-        self.named_things.contains(&*joined)
+        self.named_things.get_word(joined).is_some()
     }
 
     /// A company form or `&` right after the run ("Robert Bosch GmbH", "Johnson &
@@ -673,23 +801,24 @@ impl NameMatcher {
         }
         let word = letters.get(..n).unwrap_or_default();
         let mut buf = [0u8; 64];
-        !word.is_empty() && nametable::fold(word, &mut buf).is_some_and(|w| self.kinds.get(w) == Some(&Kind::Company))
+        !word.is_empty() && nametable::fold(word, &mut buf).is_some_and(|w| self.lexeme(w).kind == Some(Kind::Company))
     }
 
     /// A run that ends in a street's compound name (`-straße`, `-weg`, `-singel`,
     /// `-gatan`, …) that the tables do not hold as a surname, with no known given name
     /// before it but a particle: a street ("aan De Coolsingel", "in der
     /// Lindenstraße"), not a person ("Jan Vanderlaan" keeps his given name).
-    fn street_compound(text: &[u8], run: &[(usize, usize, NameFlags)]) -> bool {
-        let Some((&(s, e, last), before)) = run.split_last() else { return false };
+    fn street_compound(text: &[u8], run: &[RunWord]) -> bool {
+        let Some((last, before)) = run.split_last() else { return false };
         // A capitalised particle ("De", "Van") may be a given name in the tables too.
-        let particle = |&(ws, we, _): &(usize, usize, NameFlags)| {
-            text.get(ws..we).is_some_and(|w| names::PARTICLES.iter().any(|p| w.eq_ignore_ascii_case(p.as_bytes())))
+        let particle = |w: &RunWord| {
+            text.get(w.start..w.end)
+                .is_some_and(|w| names::PARTICLES.iter().any(|p| w.eq_ignore_ascii_case(p.as_bytes())))
         };
-        !last.surname()
-            && last.given() == 0
-            && super::address::street_compound(text, s, e)
-            && before.iter().all(|w| w.2.given() == 0 || particle(w))
+        !last.flags.surname()
+            && last.flags.given() == 0
+            && super::address::street_compound(text, last.start, last.end)
+            && before.iter().all(|w| w.flags.given() == 0 || particle(w))
     }
 
     /// A street word right before the run ("Rue Victor Hugo", "ul. Jana Pawła").
@@ -705,44 +834,42 @@ impl NameMatcher {
         let Some(word) = text.get(s..end) else { return false };
         let word = word.strip_suffix(b".").unwrap_or(word);
         let mut buf = [0u8; 64];
-        nametable::fold(word, &mut buf).is_some_and(|w| self.kinds.get(w) == Some(&Kind::Street))
+        nametable::fold(word, &mut buf).is_some_and(|w| self.lexeme(w).kind == Some(Kind::Street))
     }
 
     /// The span of the run that is a name, and whether it is more than certain (two
     /// known names, or a name with its introduction).
-    fn decide(&self, text: &[u8], run: &[(usize, usize, NameFlags)], after: bool) -> Option<(usize, usize, bool)> {
+    fn decide(&self, text: &[u8], run: &[RunWord], after: bool) -> Option<(usize, usize, bool)> {
         let n = run.len();
-        let (start, _, _) = *run.first()?;
-        let (_, end, _) = *run.last()?;
-        let strong_surname = |f: NameFlags, w: (usize, usize)| {
-            f.surname()
-                && !f.common_word()
-                && !text.get(w.0..w.1).is_some_and(|t| {
-                    let mut buf = [0u8; 64];
-                    nametable::fold(t, &mut buf).is_some_and(|t| self.weak_surnames.contains(t))
-                })
-        };
+        let start = run.first()?.start;
+        let end = run.last()?.end;
+        let strong_surname = |w: &RunWord| w.flags.surname() && !w.flags.common_word() && !w.lexeme.weak;
         // By the dictionary alone: from the first word that begins a name.
         if n >= 2 {
-            for (i, &(s, _, f)) in run.iter().enumerate().take(n - 1) {
+            for (i, w) in run.iter().enumerate().take(n - 1) {
+                let f = w.flags;
                 let rest = run.get(i + 1..).unwrap_or_default();
-                let later_surname = rest.iter().any(|&(_, _, g)| g.surname() && !g.common_word());
+                let later_surname = rest.iter().any(|r| r.flags.surname() && !r.flags.common_word());
                 let both = later_surname && f.given() > 0;
                 let begins = (f.given() >= 2 && !f.common_word())
                     || (f.given() >= 1 && later_surname)
-                    || (!f.common_word() && rest.first().is_some_and(|&(s2, e2, g)| strong_surname(g, (s2, e2))));
+                    || (!f.common_word() && rest.first().is_some_and(strong_surname));
                 if begins {
-                    return Some((s, end, both));
+                    return Some((w.start, end, both));
                 }
             }
         }
-        let any_known = run.iter().any(|&(_, _, f)| f.known());
+        let any_known = run.iter().any(|w| w.flags.known());
         if !any_known && n < 2 && !after {
             // A single unknown word: only a case ending after an introduction can help.
             let intro = self.intro_before(text, start)?;
-            let (s, e, _) = *run.first()?;
-            let f = self.inflected(text.get(s..e)?);
-            return (f.known() && (intro == Intro::Strong || !f.common_word())).then_some((s, e, true));
+            let first = run.first()?;
+            let f = self.inflected(text.get(first.start..first.end)?);
+            return (f.known() && (intro == Intro::Strong || !f.common_word())).then_some((
+                first.start,
+                first.end,
+                true,
+            ));
         }
         let intro = if after { Some(Intro::Strong) } else { self.intro_before(text, start) };
         match intro? {
@@ -750,8 +877,12 @@ impl NameMatcher {
             Intro::Verb => {
                 // A common word passes as a common given name ("called Will"), not as a
                 // surname or rare name ("with Price").
-                let known = run.iter().any(|&(s, e, f)| {
-                    let f = if f.known() { f } else { text.get(s..e).map(|w| self.inflected(w)).unwrap_or_default() };
+                let known = run.iter().any(|w| {
+                    let f = if w.flags.known() {
+                        w.flags
+                    } else {
+                        text.get(w.start..w.end).map(|t| self.inflected(t)).unwrap_or_default()
+                    };
                     f.known() && (!f.common_word() || f.given() >= 2)
                 });
                 known.then_some((start, end, true))
@@ -780,4 +911,46 @@ fn article_before(text: &[u8], start: usize) -> bool {
         return false;
     }
     text.get(s..end).is_some_and(|w| ARTICLES.iter().any(|a| w.eq_ignore_ascii_case(a)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_particle_is_longer_than_the_lookup_reads() {
+        assert_eq!(names::PARTICLES.iter().map(|p| p.len()).max(), Some(PARTICLE_MAX));
+    }
+
+    #[test]
+    fn folded_tables_find_their_keys_and_nothing_else() {
+        // More keys than slots of the smallest table, so that probes run on.
+        let keys: Vec<Vec<u8>> = (0..300).map(|i| format!("w{i}").into_bytes()).collect();
+        let table = Folded::new(keys.iter().cloned().zip(0u32..));
+        for (i, key) in keys.iter().enumerate() {
+            assert_eq!(table.get_word(key), u32::try_from(i).ok());
+        }
+        for absent in [&b"w300"[..], b"", b"w", b"W1", b"w1 "] {
+            assert_eq!(table.get_word(absent), None);
+        }
+        // The right hash and the wrong bytes is no match.
+        assert_eq!(table.get(name_hash(b"w7"), b"w8"), None);
+        assert_eq!(Folded::<()>::new(Vec::new()).get_word(b"w"), None);
+    }
+
+    #[test]
+    fn phrases_are_joined_from_the_back_and_bounded() {
+        let mut phrase = Phrase::default();
+        assert_eq!(phrase.get(), b"");
+        phrase.prepend(b"frau").unwrap();
+        phrase.prepend(b"geehrte").unwrap();
+        phrase.prepend(b"sehr").unwrap();
+        assert_eq!(phrase.get(), b"sehr geehrte frau");
+        let mut full = Phrase::default();
+        for _ in 0..6 {
+            full.prepend(&[b'a'; 64]).unwrap();
+        }
+        assert!(full.prepend(b"a").is_none());
+        assert_eq!(full.get().len(), 6 * 64 + 5);
+    }
 }
