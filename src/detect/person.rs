@@ -221,10 +221,14 @@ struct Lexeme {
 /// Folded words or phrases with a value each, keyed by [`name_hash`], the hash the
 /// name table is probed with: a word is hashed once for both. Open addressing with
 /// linear probing, at most half full; the keys are fixed when the engine is built.
+/// Most words looked up are in no list, and each slot holds some bits of its entry's
+/// hash beside the entry's index, so that a miss reads the slots only.
 #[derive(Debug, Clone)]
 struct Folded<V> {
-    /// An index into `entries`, plus one; 0 is an empty slot.
+    /// An index into `entries`, plus one, in the low `index_bits`; a tag of the hash
+    /// above. 0 is an empty slot.
     slots: Vec<u32>,
+    index_bits: u32,
     entries: Vec<(u64, Box<[u8]>, V)>,
 }
 
@@ -233,6 +237,9 @@ impl<V: Copy> Folded<V> {
         let entries: Vec<(u64, Box<[u8]>, V)> =
             items.into_iter().map(|(k, v)| (name_hash(&k), k.into_boxed_slice(), v)).collect();
         let mut slots = vec![0u32; (entries.len() * 2).next_power_of_two().max(8)];
+        // Enough bits for every index plus one; the tag gets the rest (none for a
+        // table of more than 2^31 entries, which then compares each entry's hash).
+        let index_bits = (usize::BITS - entries.len().leading_zeros()).min(32);
         let mask = slots.len() - 1;
         for (i, (h, _, _)) in entries.iter().enumerate() {
             let mut at = Self::slot(*h, mask);
@@ -240,10 +247,10 @@ impl<V: Copy> Folded<V> {
                 at = (at + 1) & mask;
             }
             if let (Some(slot), Ok(index)) = (slots.get_mut(at), u32::try_from(i + 1)) {
-                *slot = index;
+                *slot = index | Self::tag(*h, index_bits);
             }
         }
-        Folded { slots, entries }
+        Folded { slots, index_bits, entries }
     }
 
     fn slot(h: u64, mask: usize) -> usize {
@@ -251,15 +258,28 @@ impl<V: Copy> Folded<V> {
         (h >> 24) as usize & mask
     }
 
+    /// The hash's bits that a slot holds above the index.
+    fn tag(h: u64, index_bits: u32) -> u32 {
+        ((h >> 32) as u32).checked_shl(index_bits).unwrap_or(0)
+    }
+
     /// The value of `key`, whose [`name_hash`] is `h`.
     fn get(&self, h: u64, key: &[u8]) -> Option<V> {
         let mask = self.slots.len().checked_sub(1)?;
+        let tag = Self::tag(h, self.index_bits);
+        let index_mask = u32::MAX.checked_shr(32 - self.index_bits).unwrap_or(0);
         let mut at = Self::slot(h, mask);
         loop {
-            let index = usize::try_from(*self.slots.get(at)?).ok()?.checked_sub(1)?;
-            let (eh, ek, v) = self.entries.get(index)?;
-            if *eh == h && **ek == *key {
-                return Some(*v);
+            let slot = *self.slots.get(at)?;
+            if slot == 0 {
+                return None;
+            }
+            if slot & !index_mask == tag {
+                let index = usize::try_from(slot & index_mask).ok()?.checked_sub(1)?;
+                let (eh, ek, v) = self.entries.get(index)?;
+                if *eh == h && **ek == *key {
+                    return Some(*v);
+                }
             }
             at = (at + 1) & mask;
         }
@@ -936,6 +956,9 @@ mod tests {
         // The right hash and the wrong bytes is no match.
         assert_eq!(table.get(name_hash(b"w7"), b"w8"), None);
         assert_eq!(Folded::<()>::new(Vec::new()).get_word(b"w"), None);
+        // A table of one entry: one bit of index, the rest tag.
+        let one = Folded::new([(b"frau".to_vec(), 7u8)]);
+        assert_eq!((one.index_bits, one.get_word(b"frau"), one.get_word(b"herr")), (1, Some(7), None));
     }
 
     #[test]
