@@ -274,7 +274,9 @@ fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
     if candidates.len() <= 1 {
         return candidates;
     }
-    candidates.sort_by(|a, b| {
+    // Unstable: the order compares every field (the length and the start give the
+    // end), so only equal findings tie.
+    candidates.sort_unstable_by(|a, b| {
         b.len()
             .cmp(&a.len())
             .then(b.confidence.total_cmp(&a.confidence))

@@ -6,6 +6,8 @@
 //! starts (u32), n fingerprints (u16, sorted within a bucket), n four-bit flags (two a
 //! byte, low nibble first).
 
+use super::namehash::{name_hash, name_hash_byte, name_hash_end, NAME_HASH_START};
+
 static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/names.bin"));
 
 /// What the table knows of a word.
@@ -54,12 +56,21 @@ fn u32_at(at: usize) -> Option<u32> {
 /// `from_utf8` and lowering it through the Unicode tables was a sixth of the name
 /// matcher's time in prose.
 pub(super) fn fold<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<&'a [u8]> {
+    fold_hashed(word, buf).map(|(folded, _)| folded)
+}
+
+/// [`fold`], and the folded word's [`name_hash`] computed as it is written: the
+/// matcher probes its tables with the hash of each word it folds.
+pub(super) fn fold_hashed<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<(&'a [u8], u64)> {
     let mut n = 0;
+    let mut h = NAME_HASH_START;
     let mut i = 0;
     while let Some(&b) = word.get(i) {
         if b < 0x80 {
             if b != b'\'' {
-                *buf.get_mut(n)? = b.to_ascii_lowercase();
+                let lower = b.to_ascii_lowercase();
+                *buf.get_mut(n)? = lower;
+                h = name_hash_byte(h, lower);
                 n += 1;
             }
             i += 1;
@@ -69,18 +80,24 @@ pub(super) fn fold<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<&'a [u8]> {
             .get(i + 1)
             .filter(|&&c| (0xC2..=0xC5).contains(&b) && c & 0xC0 == 0x80)
             .and_then(|&c| latin_lower(u32::from(b & 0x1F) << 6 | u32::from(c & 0x3F)));
-        let Some(lower) = lowered else { return fold_unicode(word, buf) };
+        let Some(lower) = lowered else {
+            let folded = fold_unicode(word, buf)?;
+            return Some((folded, name_hash(folded)));
+        };
         if lower < 0x80 {
             *buf.get_mut(n)? = lower as u8;
+            h = name_hash_byte(h, lower as u8);
             n += 1;
         } else {
-            *buf.get_mut(n)? = 0xC0 | (lower >> 6) as u8;
-            *buf.get_mut(n + 1)? = 0x80 | (lower & 0x3F) as u8;
+            let (lead, trail) = (0xC0 | (lower >> 6) as u8, 0x80 | (lower & 0x3F) as u8);
+            *buf.get_mut(n)? = lead;
+            *buf.get_mut(n + 1)? = trail;
+            h = name_hash_byte(name_hash_byte(h, lead), trail);
             n += 2;
         }
         i += 2;
     }
-    buf.get(..n)
+    Some((buf.get(..n)?, name_hash_end(h)))
 }
 
 /// The lower case of a code point from U+0080 to U+017F, as `char::to_lowercase` has
@@ -124,10 +141,10 @@ fn fold_unicode<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<&'a [u8]> {
 /// The flags of a folded word, or empty flags if the table does not hold it.
 #[cfg(test)]
 pub(super) fn lookup(folded: &[u8]) -> NameFlags {
-    probe(super::namehash::name_hash(folded)).unwrap_or_default()
+    probe(name_hash(folded)).unwrap_or_default()
 }
 
-/// [`lookup`] by the word's [`name_hash`](super::namehash::name_hash), for a caller that needs the hash for its own
+/// [`lookup`] by the word's [`name_hash`], for a caller that needs the hash for its own
 /// tables too.
 pub(super) fn lookup_hash(h: u64) -> NameFlags {
     probe(h).unwrap_or_default()
@@ -189,8 +206,9 @@ mod tests {
         let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
         for c in (0..=0x17F).filter_map(char::from_u32) {
             for word in [format!("{c}"), format!("A{c}b"), format!("{c}{c}\u{2019}x"), format!("{c}\u{3A3}")] {
-                let fast = fold(word.as_bytes(), &mut a).map(<[u8]>::to_vec);
-                assert_eq!(fast, fold_unicode(word.as_bytes(), &mut b).map(<[u8]>::to_vec), "U+{:04X}", c as u32);
+                let fast = fold_hashed(word.as_bytes(), &mut a).map(|(f, h)| (f.to_vec(), h));
+                let slow = fold_unicode(word.as_bytes(), &mut b).map(|f| (f.to_vec(), name_hash(f)));
+                assert_eq!(fast, slow, "U+{:04X}", c as u32);
             }
         }
         // Not UTF-8: a lead byte without its continuation, a lone continuation, an

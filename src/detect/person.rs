@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::namehash::name_hash;
+use super::namehash::{name_hash, name_hash_byte, name_hash_end, NAME_HASH_START};
 use super::nametable::{self, NameFlags};
 use super::text::Text;
 use super::{is_word_byte, names, DetectError, DetectorsConfig, Finding};
@@ -216,6 +216,11 @@ struct Lexeme {
     /// The first or the second word of a named thing ("morgan" / "stanley").
     pair_first: bool,
     pair_second: bool,
+    /// A definite article ([`ARTICLES`]).
+    article: bool,
+    /// The name table's flags of the word, looked up when the engine is built: a
+    /// word in the lexicon is not looked up in the table again.
+    table: NameFlags,
 }
 
 /// Folded words or phrases with a value each, keyed by [`name_hash`], the hash the
@@ -474,6 +479,9 @@ impl NameMatcher {
             }
             named_things.push((pair.join(&b' '), ()));
         }
+        for article in ARTICLES {
+            words.entry(article.to_vec()).or_default().article = true;
+        }
         let mut policy_names = false;
         for (list, given) in [(&config.given_names, true), (&config.surnames, false)] {
             for name in list.iter().map(|s| fold(s)).filter(|s| !s.is_empty()) {
@@ -482,6 +490,9 @@ impl NameMatcher {
                 entry.surname |= !given;
                 policy_names = true;
             }
+        }
+        for (word, lexeme) in &mut words {
+            lexeme.table = nametable::lookup_hash(name_hash(word));
         }
         named_things.sort();
         named_things.dedup();
@@ -498,14 +509,24 @@ impl NameMatcher {
         self.lexicon.get_word(folded).unwrap_or_default()
     }
 
+    /// What the lexicon says of a word as written (folded first).
+    fn lexeme_of(&self, word: &[u8]) -> Lexeme {
+        let mut buf = [0u8; 64];
+        nametable::fold_hashed(word, &mut buf).and_then(|(w, h)| self.lexicon.get(h, w)).unwrap_or_default()
+    }
+
     /// The table's and the policy's flags of a word (a hyphenated one by its parts:
     /// given if its first part is, a surname if any part is), and the lexicon's entry.
     fn word(&self, word: &[u8]) -> (NameFlags, Lexeme) {
         let mut buf = [0u8; 64];
-        let Some(folded) = nametable::fold(word, &mut buf) else { return (NameFlags::default(), Lexeme::default()) };
-        let h = name_hash(folded);
-        let lexeme = self.lexicon.get(h, folded).unwrap_or_default();
-        let mut flags = Self::with_policy(nametable::lookup_hash(h), lexeme);
+        let Some((folded, h)) = nametable::fold_hashed(word, &mut buf) else {
+            return (NameFlags::default(), Lexeme::default());
+        };
+        let (table, lexeme) = match self.lexicon.get(h, folded) {
+            Some(lexeme) => (lexeme.table, lexeme),
+            None => (nametable::lookup_hash(h), Lexeme::default()),
+        };
+        let mut flags = Self::with_policy(table, lexeme);
         if !flags.known() && folded.contains(&b'-') {
             let mut parts = folded.split(|&b| b == b'-');
             let first = parts.next().map(|p| self.flags(p)).unwrap_or_default();
@@ -586,9 +607,9 @@ impl NameMatcher {
             let raw = text.get(at..end)?;
             let dotted = raw.strip_suffix(b".");
             let raw = dotted.unwrap_or(raw);
-            let folded = nametable::fold(raw, &mut buf)?;
+            let (folded, h) = nametable::fold_hashed(raw, &mut buf)?;
             if phrase.words == 0 {
-                if !self.lexeme(folded).intro_last {
+                if !self.lexicon.get(h, folded).is_some_and(|l| l.intro_last) {
                     return None;
                 }
                 // A full stop ends a sentence unless it ends a title ("Dr.", "Sig.ra"
@@ -728,8 +749,7 @@ impl NameMatcher {
             // be (each a look at the words around it) are then not needed.
             let Some((s, e, both)) = self.decide(text, &run, after) else { continue };
             if Self::street_compound(text, &run)
-                || self.street_before(text, start)
-                || article_before(text, start)
+                || self.street_or_article_before(text, start)
                 || self.firm_after(text, last_end)
                 || self.named_thing(text, &run)
             {
@@ -811,17 +831,19 @@ impl NameMatcher {
         if text.get(at) == Some(&b'&') {
             return true;
         }
-        // Letters and dots ("B.V.", "S.A."), the dots dropped.
+        // Letters and dots ("B.V.", "S.A."), the dots dropped, folded (ASCII letters
+        // only: lower case) and hashed as they are copied.
         let mut letters = [0u8; 64];
         let mut n = 0;
+        let mut h = NAME_HASH_START;
         let bytes = text.get(at..).unwrap_or_default().iter().take_while(|b| b.is_ascii_alphabetic() || **b == b'.');
         for (slot, &b) in letters.iter_mut().zip(bytes.filter(|b| **b != b'.')) {
-            *slot = b;
+            *slot = b.to_ascii_lowercase();
+            h = name_hash_byte(h, *slot);
             n += 1;
         }
         let word = letters.get(..n).unwrap_or_default();
-        let mut buf = [0u8; 64];
-        !word.is_empty() && nametable::fold(word, &mut buf).is_some_and(|w| self.lexeme(w).kind == Some(Kind::Company))
+        !word.is_empty() && self.lexicon.get(name_hash_end(h), word).is_some_and(|l| l.kind == Some(Kind::Company))
     }
 
     /// A run that ends in a street's compound name (`-straße`, `-weg`, `-singel`,
@@ -841,20 +863,26 @@ impl NameMatcher {
             && before.iter().all(|w| w.flags.given() == 0 || particle(w))
     }
 
-    /// A street word right before the run ("Rue Victor Hugo", "ul. Jana Pawła").
-    fn street_before(&self, text: &[u8], start: usize) -> bool {
-        let end = start.saturating_sub(1);
-        if start == 0 || text.get(end) != Some(&b' ') {
-            return false;
-        }
+    /// A street word ("Rue Victor Hugo", "ul. Jana Pawła") or a definite article
+    /// (any case: "the Allianz Arena", [`ARTICLES`]) right before the run, with one space
+    /// between. One fold and one lookup answer both when the word before is ASCII
+    /// letters only; [`article_before`] walks its own way over any other.
+    fn street_or_article_before(&self, text: &[u8], start: usize) -> bool {
+        let Some(end) = start.checked_sub(1).filter(|&e| text.get(e) == Some(&b' ')) else { return false };
         let mut s = end;
         while s > 0 && text.get(s - 1).is_some_and(|&b| b.is_ascii_alphabetic() || b >= 0x80 || b == b'.') {
             s -= 1;
         }
-        let Some(word) = text.get(s..end) else { return false };
-        let word = word.strip_suffix(b".").unwrap_or(word);
-        let mut buf = [0u8; 64];
-        nametable::fold(word, &mut buf).is_some_and(|w| self.lexeme(w).kind == Some(Kind::Street))
+        let Some(raw) = text.get(s..end) else { return false };
+        let lexeme = self.lexeme_of(raw.strip_suffix(b".").unwrap_or(raw));
+        if lexeme.kind == Some(Kind::Street) {
+            return true;
+        }
+        if !raw.iter().all(u8::is_ascii_alphabetic) {
+            return article_before(text, start);
+        }
+        // The article's walk (over ASCII letters) ended where this one did.
+        lexeme.article && !(s > 0 && text.get(s - 1).is_some_and(|&b| is_word_byte(b) || b == b'-' || b == b'\''))
     }
 
     /// The span of the run that is a name, and whether it is more than certain (two
