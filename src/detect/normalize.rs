@@ -87,6 +87,17 @@ impl<'a> View<'a> {
         // separated a word from a number (then it reads as a space).
         let mut pending: Option<(u32, u32)> = None;
         while at < raw.len() {
+            // A run of bytes that no unit changes is copied as it is (unless an
+            // invisible character before it is pending: its first byte decides).
+            if pending.is_none() {
+                let plain = plain_len(raw, at);
+                if let Some(run) = raw.get(at..at + plain).filter(|run| !run.is_empty()) {
+                    out.extend_from_slice(run);
+                    map.extend((at..at + plain).map(|i| (i as u32, i as u32 + 1)));
+                    at += plain;
+                    continue;
+                }
+            }
             let (unit_end, produced) = unit(raw, at);
             let range = (at as u32, unit_end as u32);
             let mut buf = [0u8; 4];
@@ -192,9 +203,27 @@ enum Produced {
 /// backslash, `%` or `&` is skipped sixteen bytes at a time (with vectors where the
 /// target has them), then eight.
 fn first_change(raw: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at < raw.len() {
+        at += plain_len(raw, at);
+        if at >= raw.len() {
+            break;
+        }
+        let (end, produced) = unit(raw, at);
+        if !matches!(produced, Produced::Raw) {
+            return Some(at);
+        }
+        at = end.max(at + 1);
+    }
+    None
+}
+
+/// How many bytes from `at` on are ASCII but `\\`, `%` and `&`: bytes that no unit
+/// changes, passed over sixteen and eight at a time.
+fn plain_len(raw: &[u8], from: usize) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut at = 0;
+    let mut at = from;
     while at < raw.len() {
         if let Some(chunk) = raw.get(at..at + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok()) {
             if plain16(chunk) {
@@ -222,13 +251,9 @@ fn first_change(raw: &[u8]) -> Option<usize> {
             at += 1;
             continue;
         }
-        let (end, produced) = unit(raw, at);
-        if !matches!(produced, Produced::Raw) {
-            return Some(at);
-        }
-        at = end.max(at + 1);
+        break;
     }
-    None
+    at - from
 }
 
 /// Whether sixteen bytes are ASCII without `\\`, `%` or `&` (nothing of them changes).
