@@ -275,7 +275,8 @@ fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
         return candidates;
     }
     // Unstable: the order compares every field (the length and the start give the
-    // end), so only equal findings tie.
+    // end), so only equal findings tie. (Packing the four keys into one `u128` per
+    // comparison was slower in V8, where a `u128` is two numbers.)
     candidates.sort_unstable_by(|a, b| {
         b.len()
             .cmp(&a.len())
@@ -283,10 +284,10 @@ fn resolve_overlaps(mut candidates: Vec<Finding>) -> Vec<Finding> {
             .then(a.rule.cmp(&b.rule))
             .then(a.start.cmp(&b.start))
     });
+    let reach = candidates.iter().map(|c| c.end).max().unwrap_or(0);
     // The bytes taken by the findings chosen so far, one bit each: a candidate is
     // chosen if none of its bytes is taken. Each rule's candidates barely overlap one
     // another, so the bits read stay within a small multiple of the text's length.
-    let reach = candidates.iter().map(|c| c.end).max().unwrap_or(0);
     let mut taken = vec![0u64; reach / 64 + 1];
     let mut chosen = Vec::with_capacity(candidates.len());
     for cand in candidates {
