@@ -17,5 +17,8 @@ const instance = new WebAssembly.Instance(wasm, imports);
 // the call began): a garbage collection during a `fd_write` then destroys the mutex
 // that call holds, and Node aborts with SIGABRT and no message. A global keeps it alive.
 globalThis.veilWasi = wasi;
+// `cargo xtask test` also runs Node with `--single-threaded-gc`: with the concurrent
+// collector, a long run of unit tests died with SIGSEGV inside `start` (xtask's
+// `unit_tests_in_v8`).
 // The crate is a reactor too (`_initialize`); start the command's `_start`.
 process.exitCode = wasi.start({ exports: { memory: instance.exports.memory, _start: instance.exports._start } });
