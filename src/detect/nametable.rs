@@ -6,7 +6,9 @@
 //! starts (u32), n fingerprints (u16, sorted within a bucket), n four-bit flags (two a
 //! byte, low nibble first).
 
-use super::namehash::{name_hash, name_hash_byte, name_hash_end, NAME_HASH_START};
+#[cfg(test)]
+use super::namehash::name_hash;
+use super::namehash::{name_hash_chunk, name_hash_end, name_hash_start};
 
 static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/names.bin"));
 
@@ -59,18 +61,75 @@ pub(super) fn fold<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<&'a [u8]> {
     fold_hashed(word, buf).map(|(folded, _)| folded)
 }
 
-/// [`fold`], and the folded word's [`name_hash`] computed as it is written: the
-/// matcher probes its tables with the hash of each word it folds.
+/// [`fold`], and the folded word's hash ([`name_hash`](super::namehash::name_hash)):
+/// the matcher probes its tables with the hash of each word it folds.
 pub(super) fn fold_hashed<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<(&'a [u8], u64)> {
+    let n = fold_latin(word, buf)?.len();
+    // Hashed in the buffer, eight bytes a load (it holds 64 bytes, so every load of a
+    // chunk that begins inside the word is in bounds).
+    let mut h = name_hash_start(n);
+    for (i, chunk) in buf.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
+        let eight = <[u8; 8]>::try_from(chunk).ok()?;
+        h = name_hash_chunk(h, u64::from_le_bytes(eight) & keep(n - i * 8));
+    }
+    Some((buf.get(..n)?, name_hash_end(h)))
+}
+
+/// The mask of a chunk's first `n` bytes (all eight from `n` = 8 on).
+fn keep(n: usize) -> u64 {
+    u64::MAX.checked_shr(8 * 8usize.saturating_sub(n) as u32).unwrap_or(0)
+}
+
+/// [`fold_hashed`] of `text[start..end]`, given the text's folded copy `copy`
+/// ([`Text::folded`](super::text::Text::folded): ASCII letters lowered, digits kept,
+/// any other byte 0, eight bytes of padding). A word of ASCII letters (most words) is
+/// that copy already: it is hashed there, eight bytes at a time, and not copied. Any
+/// other word (a 0 in the copy) is folded into `buf`.
+pub(super) fn fold_hashed_at<'a>(
+    text: &[u8],
+    copy: &'a [u8],
+    (start, end): (usize, usize),
+    buf: &'a mut [u8; 64],
+) -> Option<(&'a [u8], u64)> {
+    if let Some(h) = hash_copied(copy, start, end) {
+        return Some((copy.get(start..end)?, h));
+    }
+    fold_hashed(text.get(start..end)?, buf)
+}
+
+/// The hash ([`name_hash`](super::namehash::name_hash)) of `copy[start..end]` if it
+/// holds no 0 byte and is at most 64 bytes long (what [`fold`] takes): each chunk of
+/// eight is one load, the bytes past `end` masked off.
+fn hash_copied(copy: &[u8], start: usize, end: usize) -> Option<u64> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let len = end.checked_sub(start).filter(|&n| n <= 64)?;
+    let mut h = name_hash_start(len);
+    let mut at = start;
+    while at < end {
+        let eight = <[u8; 8]>::try_from(copy.get(at..at + 8)?).ok()?;
+        let keep = keep(end - at);
+        let x = u64::from_le_bytes(eight) & keep;
+        // A 0 byte among the kept ones (those past `end` count as 0xFF here).
+        let probe = x | !keep;
+        if probe.wrapping_sub(ONES) & !probe & HIGH != 0 {
+            return None;
+        }
+        h = name_hash_chunk(h, x);
+        at += 8;
+    }
+    Some(name_hash_end(h))
+}
+
+/// [`fold`]: letters up to U+017F by their code charts, and a word with any other
+/// character through [`fold_unicode`].
+fn fold_latin<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<&'a [u8]> {
     let mut n = 0;
-    let mut h = NAME_HASH_START;
     let mut i = 0;
     while let Some(&b) = word.get(i) {
         if b < 0x80 {
             if b != b'\'' {
-                let lower = b.to_ascii_lowercase();
-                *buf.get_mut(n)? = lower;
-                h = name_hash_byte(h, lower);
+                *buf.get_mut(n)? = b.to_ascii_lowercase();
                 n += 1;
             }
             i += 1;
@@ -81,23 +140,19 @@ pub(super) fn fold_hashed<'a>(word: &[u8], buf: &'a mut [u8; 64]) -> Option<(&'a
             .filter(|&&c| (0xC2..=0xC5).contains(&b) && c & 0xC0 == 0x80)
             .and_then(|&c| latin_lower(u32::from(b & 0x1F) << 6 | u32::from(c & 0x3F)));
         let Some(lower) = lowered else {
-            let folded = fold_unicode(word, buf)?;
-            return Some((folded, name_hash(folded)));
+            return fold_unicode(word, buf);
         };
         if lower < 0x80 {
             *buf.get_mut(n)? = lower as u8;
-            h = name_hash_byte(h, lower as u8);
             n += 1;
         } else {
-            let (lead, trail) = (0xC0 | (lower >> 6) as u8, 0x80 | (lower & 0x3F) as u8);
-            *buf.get_mut(n)? = lead;
-            *buf.get_mut(n + 1)? = trail;
-            h = name_hash_byte(name_hash_byte(h, lead), trail);
+            *buf.get_mut(n)? = 0xC0 | (lower >> 6) as u8;
+            *buf.get_mut(n + 1)? = 0x80 | (lower & 0x3F) as u8;
             n += 2;
         }
         i += 2;
     }
-    Some((buf.get(..n)?, name_hash_end(h)))
+    buf.get(..n)
 }
 
 /// The lower case of a code point from U+0080 to U+017F, as `char::to_lowercase` has
@@ -144,8 +199,8 @@ pub(super) fn lookup(folded: &[u8]) -> NameFlags {
     probe(name_hash(folded)).unwrap_or_default()
 }
 
-/// [`lookup`] by the word's [`name_hash`], for a caller that needs the hash for its own
-/// tables too.
+/// [`lookup`] by the word's hash ([`name_hash`](super::namehash::name_hash)), for a
+/// caller that needs the hash for its own tables too.
 pub(super) fn lookup_hash(h: u64) -> NameFlags {
     probe(h).unwrap_or_default()
 }
@@ -177,6 +232,7 @@ fn probe(h: u64) -> Option<NameFlags> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::text::Text;
     use super::*;
 
     fn flags(word: &str) -> NameFlags {
@@ -219,6 +275,50 @@ mod tests {
         // Sixty-four bytes fold; sixty-five do not, however they are spelt.
         assert_eq!(fold("é".repeat(32).as_bytes(), &mut a).map(<[u8]>::len), Some(64));
         assert_eq!(fold(format!("{}a", "É".repeat(32)).as_bytes(), &mut a), None);
+    }
+
+    #[test]
+    fn words_hashed_in_the_folded_copy_are_the_words_folded_one_by_one() {
+        let mut buf = [0u8; 64];
+        let mut words: Vec<Vec<u8>> = Vec::new();
+        // Every ASCII byte at the start, middle and end of words of every length up to
+        // the buffer's and one more; words with letters beyond ASCII and apostrophes.
+        for byte in 0u8..0x80 {
+            for len in [1, 7, 8, 9, 15, 16, 17, 63, 64, 65] {
+                for at in [0, len / 2, len - 1] {
+                    let mut word = vec![b'Q'; len];
+                    word[at] = byte;
+                    words.push(word);
+                }
+            }
+        }
+        for word in ["Müller", "O'Brien", "Anna-Lena", "ÉMILE", "Łukasz", "mAcDoNaLd", "x"] {
+            words.push(word.as_bytes().to_vec());
+        }
+        for word in &words {
+            // The word at the text's start and at its end (where the copy's padding
+            // is read), with a space and a letter on either side.
+            for (before, after) in [(&b""[..], &b""[..]), (b" a", b"b "), (b"Z", b"")] {
+                let text = [before, word.as_slice(), after].concat();
+                let span = (before.len(), before.len() + word.len());
+                let prepared = Text::new(&text);
+                let mut a = [0u8; 64];
+                let got = fold_hashed_at(&text, prepared.folded(), span, &mut a).map(|(f, h)| (f.to_vec(), h));
+                let expected = fold_hashed(word, &mut buf).map(|(f, h)| (f.to_vec(), h));
+                assert_eq!(got, expected, "{word:?} in {text:?}");
+            }
+        }
+        // An empty span, and one past the text, fold as the slices would.
+        let prepared = Text::new(b"Anna");
+        assert_eq!(fold_hashed_at(b"Anna", prepared.folded(), (2, 2), &mut buf), Some((&b""[..], name_hash(b""))));
+        assert_eq!(fold_hashed_at(b"Anna", prepared.folded(), (2, 9), &mut buf), None);
+        // Words that differ in one byte of a chunk, or only in length, hash apart.
+        let hashes: std::collections::HashSet<u64> =
+            ["anna", "anne", "annas", "anna\0", "annabella", "annabelle", "a", "b", ""]
+                .iter()
+                .map(|w| name_hash(w.as_bytes()))
+                .collect();
+        assert_eq!(hashes.len(), 9);
     }
 
     #[test]

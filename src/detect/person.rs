@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::namehash::{name_hash, name_hash_byte, name_hash_end, NAME_HASH_START};
+use super::namehash::name_hash;
 use super::nametable::{self, NameFlags};
 use super::text::Text;
 use super::{is_word_byte, names, DetectError, DetectorsConfig, Finding};
@@ -308,6 +308,26 @@ pub(super) struct NameMatcher {
     named_things: Folded<()>,
 }
 
+/// A text and its folded copy ([`Text::folded`]), for the walks that fold its words:
+/// a word of ASCII letters is hashed in the copy, not folded again.
+#[derive(Clone, Copy)]
+struct Src<'t> {
+    text: &'t [u8],
+    copy: &'t [u8],
+    /// The text's block masks, for [`capitalised_word`].
+    prepared: &'t Text<'t>,
+}
+
+impl<'t> Src<'t> {
+    /// `text[start..end]` folded (in the copy, or into `buf`), and its hash.
+    fn fold<'a>(self, start: usize, end: usize, buf: &'a mut [u8; 64]) -> Option<(&'a [u8], u64)>
+    where
+        't: 'a,
+    {
+        nametable::fold_hashed_at(self.text, self.copy, (start, end), buf)
+    }
+}
+
 /// A word of a run: its span, its flags in the table, and the lexicon's entry.
 #[derive(Debug, Clone, Copy)]
 struct RunWord {
@@ -352,7 +372,8 @@ impl Phrase {
 
 /// End of a capitalised word at `at` ("Maria", "O'Brien", "Müller", "McDonald",
 /// "Anna-Lena"), if there is one. All-caps words ("NASA") are not names here.
-fn capitalised_word(text: &[u8], at: usize) -> Option<usize> {
+fn capitalised_word(src: Src<'_>, at: usize) -> Option<usize> {
+    let text = src.text;
     let first = *text.get(at)?;
     let mut i = if first.is_ascii_uppercase() {
         at + 1
@@ -372,9 +393,10 @@ fn capitalised_word(text: &[u8], at: usize) -> Option<usize> {
     if !lower(text.get(i)) {
         return None;
     }
-    while let Some(&b) = text.get(i) {
-        let hyphenated = b == b'-' && text.get(i + 1).is_some_and(|&c| c.is_ascii_uppercase() || c >= 0xC3);
-        if b.is_ascii_alphabetic() || b >= 0x80 || hyphenated {
+    // Letters (the masks say where they end), and a hyphen before a capital.
+    loop {
+        i = src.prepared.letters_end(i);
+        if text.get(i) == Some(&b'-') && text.get(i + 1).is_some_and(|&c| c.is_ascii_uppercase() || c >= 0xC3) {
             i += 1;
         } else {
             break;
@@ -385,8 +407,8 @@ fn capitalised_word(text: &[u8], at: usize) -> Option<usize> {
 
 /// A surname particle joined to its name ("al-Rashid", "el-Sayed", "d'Angelo"): the
 /// name's end.
-fn joined_particle(text: &[u8], at: usize) -> Option<usize> {
-    let rest = text.get(at..)?;
+fn joined_particle(src: Src<'_>, at: usize) -> Option<usize> {
+    let rest = src.text.get(at..)?;
     let skip = if rest.starts_with(b"al-") || rest.starts_with(b"el-") {
         3
     } else if rest.starts_with(b"d'") || rest.starts_with(b"l'") {
@@ -394,7 +416,7 @@ fn joined_particle(text: &[u8], at: usize) -> Option<usize> {
     } else {
         return None;
     };
-    capitalised_word(text, at + skip)
+    capitalised_word(src, at + skip)
 }
 
 /// The longest of `names::PARTICLES` (a test holds the list to it): a longer
@@ -509,19 +531,34 @@ impl NameMatcher {
         self.lexicon.get_word(folded).unwrap_or_default()
     }
 
-    /// What the lexicon says of a word as written (folded first).
-    fn lexeme_of(&self, word: &[u8]) -> Lexeme {
+    /// What the lexicon says of the word `text[start..end]` (folded first).
+    fn lexeme_at(&self, src: Src<'_>, start: usize, end: usize) -> Lexeme {
         let mut buf = [0u8; 64];
-        nametable::fold_hashed(word, &mut buf).and_then(|(w, h)| self.lexicon.get(h, w)).unwrap_or_default()
+        src.fold(start, end, &mut buf).and_then(|(w, h)| self.lexicon.get(h, w)).unwrap_or_default()
     }
 
-    /// The table's and the policy's flags of a word (a hyphenated one by its parts:
-    /// given if its first part is, a surname if any part is), and the lexicon's entry.
+    /// [`word`](Self::word) of `text[start..end]`.
+    fn word_at(&self, src: Src<'_>, start: usize, end: usize) -> (NameFlags, Lexeme) {
+        let mut buf = [0u8; 64];
+        match src.fold(start, end, &mut buf) {
+            Some((folded, h)) => self.folded_word(folded, h),
+            None => (NameFlags::default(), Lexeme::default()),
+        }
+    }
+
+    /// The table's and the policy's flags of a word as written (a hyphenated one by its
+    /// parts: given if its first part is, a surname if any part is), and the lexicon's
+    /// entry.
     fn word(&self, word: &[u8]) -> (NameFlags, Lexeme) {
         let mut buf = [0u8; 64];
-        let Some((folded, h)) = nametable::fold_hashed(word, &mut buf) else {
-            return (NameFlags::default(), Lexeme::default());
-        };
+        match nametable::fold_hashed(word, &mut buf) {
+            Some((folded, h)) => self.folded_word(folded, h),
+            None => (NameFlags::default(), Lexeme::default()),
+        }
+    }
+
+    /// [`word`](Self::word) of a folded word whose [`name_hash`] is `h`.
+    fn folded_word(&self, folded: &[u8], h: u64) -> (NameFlags, Lexeme) {
         let (table, lexeme) = match self.lexicon.get(h, folded) {
             Some(lexeme) => (lexeme.table, lexeme),
             None => (nametable::lookup_hash(h), Lexeme::default()),
@@ -579,7 +616,8 @@ impl NameMatcher {
 
     /// The phrase that ends right before `start` (past a space, `,` or `:`), if it
     /// introduces a person.
-    fn intro_before(&self, text: &[u8], start: usize) -> Option<Intro> {
+    fn intro_before(&self, src: Src<'_>, start: usize) -> Option<Intro> {
+        let text = src.text;
         let mut at = start;
         // The folded words read so far, joined by spaces, written from the back.
         let mut phrase = Phrase::default();
@@ -607,7 +645,7 @@ impl NameMatcher {
             let raw = text.get(at..end)?;
             let dotted = raw.strip_suffix(b".");
             let raw = dotted.unwrap_or(raw);
-            let (folded, h) = nametable::fold_hashed(raw, &mut buf)?;
+            let (folded, h) = src.fold(at, at + raw.len(), &mut buf)?;
             if phrase.words == 0 {
                 if !self.lexicon.get(h, folded).is_some_and(|l| l.intro_last) {
                     return None;
@@ -658,6 +696,7 @@ impl NameMatcher {
     /// Runs of capitalised words that are names (see the module's doc).
     pub(super) fn find(&self, prepared: &Text<'_>, rule: usize, confidence: f32, out: &mut Vec<Finding>) {
         let text = prepared.bytes();
+        let src = Src { text, copy: prepared.folded(), prepared };
         let mut at = 0;
         let mut run: Vec<RunWord> = Vec::with_capacity(5);
         // The capitals at word starts, from the block masks (a walk to each capital of
@@ -672,11 +711,10 @@ impl NameMatcher {
             if start > 0 && text.get(start - 1).copied().is_some_and(|b| is_word_byte(b) || b == b'-' || b == b'\'') {
                 continue;
             }
-            let Some(first_end) = capitalised_word(text, start) else { continue };
+            let Some(first_end) = capitalised_word(src, start) else { continue };
             at = first_end;
-            let Some(first) = text.get(start..first_end) else { continue };
-            let (flags, lexeme) = self.word(first);
-            if lexeme.kind.is_some() && !self.stop_word_as_given(text, start, first_end, flags, lexeme) {
+            let (flags, lexeme) = self.word_at(src, start, first_end);
+            if lexeme.kind.is_some() && !self.stop_word_as_given(src, start, first_end, flags, lexeme) {
                 continue;
             }
             run.clear();
@@ -707,14 +745,13 @@ impl NameMatcher {
                         break;
                     }
                 }
-                let word_end = capitalised_word(text, next).or_else(|| joined_particle(text, next));
+                let word_end = capitalised_word(src, next).or_else(|| joined_particle(src, next));
                 let Some(word_end) = word_end else { break };
                 let joined = particles > 0 || text.get(next).is_some_and(u8::is_ascii_lowercase);
                 if text.get(word_end).is_some_and(|&b| b == b'\'' || b == b'-') {
                     break;
                 }
-                let Some(word) = text.get(next..word_end) else { break };
-                let (flags, lexeme) = self.word(word);
+                let (flags, lexeme) = self.word_at(src, next, word_end);
                 match lexeme.kind {
                     Some(Kind::After) => {
                         after = true;
@@ -732,7 +769,7 @@ impl NameMatcher {
                 if joined
                     && !flags.known()
                     && text.get(word_end) == Some(&b' ')
-                    && capitalised_word(text, word_end + 1).is_some()
+                    && capitalised_word(src, word_end + 1).is_some()
                 {
                     break;
                 }
@@ -747,9 +784,9 @@ impl NameMatcher {
             // Whether the run is a name first: most capitalised words of code and logs
             // are not (`Traceback`, `Merge`), and the checks for what else the run may
             // be (each a look at the words around it) are then not needed.
-            let Some((s, e, both)) = self.decide(text, &run, after) else { continue };
+            let Some((s, e, both)) = self.decide(src, &run, after) else { continue };
             if Self::street_compound(text, &run)
-                || self.street_or_article_before(text, start)
+                || self.street_or_article_before(src, start)
                 || self.firm_after(text, last_end)
                 || self.named_thing(text, &run)
             {
@@ -764,17 +801,18 @@ impl NameMatcher {
     /// "May") begins a name after a greeting, label or title when a word the table knows
     /// as a surname follows it ("Yetkili Can Yıldız", "Dear Will Turner"; not "Hi Can
     /// you").
-    fn stop_word_as_given(&self, text: &[u8], start: usize, end: usize, flags: NameFlags, lexeme: Lexeme) -> bool {
+    fn stop_word_as_given(&self, src: Src<'_>, start: usize, end: usize, flags: NameFlags, lexeme: Lexeme) -> bool {
+        let text = src.text;
         if lexeme.kind != Some(Kind::Stop) || flags.given() == 0 || text.get(end) != Some(&b' ') {
             return false;
         }
-        let Some(next_end) = capitalised_word(text, end + 1) else { return false };
-        let (next, next_lexeme) = text.get(end + 1..next_end).map(|w| self.word(w)).unwrap_or_default();
+        let Some(next_end) = capitalised_word(src, end + 1) else { return false };
+        let (next, next_lexeme) = self.word_at(src, end + 1, next_end);
         if next_lexeme.kind.is_some() || !next.surname() {
             return false;
         }
         // The introducing words themselves ("Frau", "Pan") are titles, not given names.
-        !lexeme.intro_last && self.intro_before(text, start) == Some(Intro::Strong)
+        !lexeme.intro_last && self.intro_before(src, start) == Some(Intro::Strong)
     }
 
     /// The run's first two words (or its one word and the next) name a firm, brand or
@@ -832,18 +870,16 @@ impl NameMatcher {
             return true;
         }
         // Letters and dots ("B.V.", "S.A."), the dots dropped, folded (ASCII letters
-        // only: lower case) and hashed as they are copied.
+        // only: lower case).
         let mut letters = [0u8; 64];
         let mut n = 0;
-        let mut h = NAME_HASH_START;
         let bytes = text.get(at..).unwrap_or_default().iter().take_while(|b| b.is_ascii_alphabetic() || **b == b'.');
         for (slot, &b) in letters.iter_mut().zip(bytes.filter(|b| **b != b'.')) {
             *slot = b.to_ascii_lowercase();
-            h = name_hash_byte(h, *slot);
             n += 1;
         }
         let word = letters.get(..n).unwrap_or_default();
-        !word.is_empty() && self.lexicon.get(name_hash_end(h), word).is_some_and(|l| l.kind == Some(Kind::Company))
+        !word.is_empty() && self.lexicon.get_word(word).is_some_and(|l| l.kind == Some(Kind::Company))
     }
 
     /// A run that ends in a street's compound name (`-straße`, `-weg`, `-singel`,
@@ -867,14 +903,15 @@ impl NameMatcher {
     /// (any case: "the Allianz Arena", [`ARTICLES`]) right before the run, with one space
     /// between. One fold and one lookup answer both when the word before is ASCII
     /// letters only; [`article_before`] walks its own way over any other.
-    fn street_or_article_before(&self, text: &[u8], start: usize) -> bool {
+    fn street_or_article_before(&self, src: Src<'_>, start: usize) -> bool {
+        let text = src.text;
         let Some(end) = start.checked_sub(1).filter(|&e| text.get(e) == Some(&b' ')) else { return false };
         let mut s = end;
         while s > 0 && text.get(s - 1).is_some_and(|&b| b.is_ascii_alphabetic() || b >= 0x80 || b == b'.') {
             s -= 1;
         }
         let Some(raw) = text.get(s..end) else { return false };
-        let lexeme = self.lexeme_of(raw.strip_suffix(b".").unwrap_or(raw));
+        let lexeme = self.lexeme_at(src, s, s + raw.strip_suffix(b".").unwrap_or(raw).len());
         if lexeme.kind == Some(Kind::Street) {
             return true;
         }
@@ -887,7 +924,8 @@ impl NameMatcher {
 
     /// The span of the run that is a name, and whether it is more than certain (two
     /// known names, or a name with its introduction).
-    fn decide(&self, text: &[u8], run: &[RunWord], after: bool) -> Option<(usize, usize, bool)> {
+    fn decide(&self, src: Src<'_>, run: &[RunWord], after: bool) -> Option<(usize, usize, bool)> {
+        let text = src.text;
         let n = run.len();
         let start = run.first()?.start;
         let end = run.last()?.end;
@@ -910,7 +948,7 @@ impl NameMatcher {
         let any_known = run.iter().any(|w| w.flags.known());
         if !any_known && n < 2 && !after {
             // A single unknown word: only a case ending after an introduction can help.
-            let intro = self.intro_before(text, start)?;
+            let intro = self.intro_before(src, start)?;
             let first = run.first()?;
             let f = self.inflected(text.get(first.start..first.end)?);
             return (f.known() && (intro == Intro::Strong || !f.common_word())).then_some((
@@ -919,7 +957,7 @@ impl NameMatcher {
                 true,
             ));
         }
-        let intro = if after { Some(Intro::Strong) } else { self.intro_before(text, start) };
+        let intro = if after { Some(Intro::Strong) } else { self.intro_before(src, start) };
         match intro? {
             Intro::Strong => any_known.then_some((start, end, true)),
             Intro::Verb => {

@@ -1251,20 +1251,27 @@ fn credential_placeholders_are_not_findings() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
 
-    /// The overlap resolution's bitset of taken bytes chooses what the rule says: in
-    /// order of priority (longest, most confident, earliest rule, leftmost), each
-    /// candidate that overlaps none chosen before it. Spans cross the bitset's 64-bit
-    /// words and end at its last byte.
+    /// The overlap resolution (groups of overlapping candidates, a bitset of taken
+    /// bytes) chooses what the rule says: in order of priority (longest, most
+    /// confident, earliest rule, leftmost), each candidate that overlaps none chosen
+    /// before it. Spans cross the bitset's 64-bit words and end at its last byte.
     #[test]
     fn overlaps_resolve_by_priority(
         spans in proptest::collection::vec((0usize..200, 0usize..80, 0usize..4, 0usize..9), 0..40),
+        spread in 1usize..12,
     ) {
         // Confidences the scan gives, and the signs, zeros and NaNs that `total_cmp`
         // orders too (the sort packs its order into a number).
         let levels = [0.5, 0.6, 0.7, 0.0, -0.0, -0.5, 1.5, f32::NAN, -f32::NAN];
         let candidates: Vec<Finding> = spans
             .iter()
-            .map(|&(start, len, rule, c)| Finding { start, end: start + len, rule, confidence: levels[c] })
+            // Spread apart, most spans overlap none: groups of one between the groups.
+            .map(|&(start, len, rule, c)| Finding {
+                start: start * spread,
+                end: start * spread + len,
+                rule,
+                confidence: levels[c],
+            })
             .collect();
         let mut ranked: Vec<Finding> = candidates.iter().filter(|c| c.start < c.end).cloned().collect();
         ranked.sort_by(|a, b| {
