@@ -1,10 +1,11 @@
 // The hash of a folded name, shared by `build.rs` (which `include!`s this file to lay
 // out the name table) and `nametable.rs` (which probes it). The bytes are read eight at
-// a time (the last eight zero-padded, the length in the seed): one multiply a chunk,
-// where a multiply a byte (FNV-1a) was most of a word's fold in V8. Each step is a
-// bijection of the state for a given chunk, and a multiply-xorshift at the end mixes
-// the top bits (the bucket) and the low 16 (the fingerprint). Plain comments only:
-// `include!` takes items.
+// a time (the last eight zero-padded, the length in the seed): one multiply a chunk
+// instead of one a byte (FNV-1a, until session 26), so that a word the text's folded
+// copy already holds is hashed there with a load a chunk. Each step is a bijection of
+// the state for a given chunk, and a multiply-xorshift at the end mixes the top bits
+// (the bucket) and the low 16 (the fingerprint). Plain comments only: `include!` takes
+// items.
 
 /// The 64-bit hash of a folded name.
 pub(crate) fn name_hash(folded: &[u8]) -> u64 {
