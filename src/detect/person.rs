@@ -308,13 +308,12 @@ pub(super) struct NameMatcher {
     named_things: Folded<()>,
 }
 
-/// A text and its folded copy ([`Text::folded`]), for the walks that fold its words:
-/// a word of ASCII letters is hashed in the copy, not folded again.
+/// A text's bytes and its prepared form (block masks for [`capitalised_word`], the
+/// folded copy [`Text::folded`] in which a word of ASCII letters is hashed, not folded
+/// again), for the walks over its words.
 #[derive(Clone, Copy)]
 struct Src<'t> {
     text: &'t [u8],
-    copy: &'t [u8],
-    /// The text's block masks, for [`capitalised_word`].
     prepared: &'t Text<'t>,
 }
 
@@ -324,7 +323,7 @@ impl<'t> Src<'t> {
     where
         't: 'a,
     {
-        nametable::fold_hashed_at(self.text, self.copy, (start, end), buf)
+        nametable::fold_hashed_at(self.text, self.prepared.folded(), (start, end), buf)
     }
 }
 
@@ -696,7 +695,7 @@ impl NameMatcher {
     /// Runs of capitalised words that are names (see the module's doc).
     pub(super) fn find(&self, prepared: &Text<'_>, rule: usize, confidence: f32, out: &mut Vec<Finding>) {
         let text = prepared.bytes();
-        let src = Src { text, copy: prepared.folded(), prepared };
+        let src = Src { text, prepared };
         let mut at = 0;
         let mut run: Vec<RunWord> = Vec::with_capacity(5);
         // The capitals at word starts, from the block masks (a walk to each capital of
