@@ -57,6 +57,12 @@ impl Engine {
                         None => builtin.pattern.to_string(),
                     };
                     match builtin.finder {
+                        Some(finder)
+                            if matches!(builtin.validator, Validator::PaymentCard)
+                                && std::ptr::fn_addr_eq(finder, rules::find_card as rules::Finder) =>
+                        {
+                            Matcher::Cards
+                        }
                         Some(finder) => Matcher::Code(finder),
                         None => Matcher::Regex(
                             RegexBuilder::new(&pattern)

@@ -108,6 +108,9 @@ enum Matcher {
     Regex(Regex),
     /// A hand-written equivalent of the rule's pattern (see [`rules::Finder`]).
     Code(rules::Finder),
+    /// [`rules::find_card`] with the payment-card validator, fused: [`rules::next_card`]
+    /// gives what the search loop would find trying one start at a time.
+    Cards,
     /// The engine's person-name dictionaries.
     Names,
     /// One of the engine's policy dictionaries, by index.
@@ -677,7 +680,7 @@ impl Engine {
                             find_words(automaton, text, index, rule.confidence, &mut candidates);
                         }
                     }
-                    Matcher::Regex(_) | Matcher::Code(_) | Matcher::Model => {}
+                    Matcher::Regex(_) | Matcher::Code(_) | Matcher::Cards | Matcher::Model => {}
                 },
             }
             if let Some(context) = &rule.context {
@@ -873,6 +876,7 @@ impl Rule {
                     c.get(self.group).map(|m| (m.start(), m.end(), whole.end()))
                 }),
                 Matcher::Code(find) => find(hay, at).map(|(start, end)| (start, end, end)),
+                Matcher::Cards => rules::next_card(hay, at).map(|(start, end)| (start, end, end)),
                 Matcher::Names | Matcher::Words(_) | Matcher::Model => return,
             };
             let Some((start, end, next)) = found else {

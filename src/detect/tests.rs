@@ -770,6 +770,17 @@ fn hostile_inputs_scan_to_their_expected_findings() {
     }
 }
 
+/// The payment-card rule searches with the fused card search, not its finder and
+/// validator one start at a time (which would still find the same, slowly).
+#[test]
+fn the_card_rule_uses_the_fused_search() {
+    let e = engine();
+    let cards: Vec<&Rule> =
+        e.rules.iter().filter(|r| matches!(r.validator, validate::Validator::PaymentCard)).collect();
+    assert!(!cards.is_empty());
+    assert!(cards.iter().all(|r| matches!(r.matcher, Matcher::Cards)));
+}
+
 /// The NANP finder matches where its pattern does, from every offset, on every way of
 /// writing the number's parts (and the near misses of each).
 #[test]
@@ -862,6 +873,49 @@ proptest::proptest! {
                 };
                 proptest::prop_assert_eq!(find(&text, from), want, "{} from {}", builtin.id, from);
             }
+        }
+    }
+
+    /// The fused card search finds, from every offset, what the search loop found
+    /// with the card finder and the validator one start at a time: the first start
+    /// whose match the validator accepts, to the end of the prefix it accepts. On
+    /// digit chains of every length with issuers' prefixes, separators, and the bytes
+    /// that end a chain or a word.
+    #[test]
+    fn card_search_agrees_with_the_finder_and_validator(
+        pieces in proptest::collection::vec(proptest::prelude::prop_oneof![
+            6 => proptest::prelude::Just(&b"1"[..]), 3 => proptest::prelude::Just(&b"0"[..]),
+            2 => proptest::prelude::Just(&b"4"[..]), 1 => proptest::prelude::Just(&b"5"[..]),
+            1 => proptest::prelude::Just(&b"3"[..]), 1 => proptest::prelude::Just(&b"6"[..]),
+            1 => proptest::prelude::Just(&b"7"[..]), 1 => proptest::prelude::Just(&b"9"[..]),
+            4 => proptest::prelude::Just(&b" "[..]), 4 => proptest::prelude::Just(&b"-"[..]),
+            1 => proptest::prelude::Just(&b"."[..]), 1 => proptest::prelude::Just(&b"a"[..]),
+            1 => proptest::prelude::Just(&b"_"[..]), 1 => proptest::prelude::Just(&b","[..]),
+            // Card numbers, and their first digits at every issuer's prefix.
+            2 => proptest::prelude::Just(&b"4111 1111 1111 1111"[..]),
+            2 => proptest::prelude::Just(&b"4111111111111111"[..]),
+            1 => proptest::prelude::Just(&b"378282246310005"[..]),
+            1 => proptest::prelude::Just(&b"5555-5555-5555-4444"[..]),
+            1 => proptest::prelude::Just(&b"6011 1111 1111 1117"[..]),
+            1 => proptest::prelude::Just(&b"100000000000009"[..]),
+            1 => proptest::prelude::Just(&b"2221"[..]), 1 => proptest::prelude::Just(&b"3528"[..]),
+            1 => proptest::prelude::Just(&b"5019"[..]), 1 => proptest::prelude::Just(&b"506099"[..]),
+            1 => proptest::prelude::Just(&b"62"[..]), 1 => proptest::prelude::Just(&b"65"[..]),
+        ], 0..48),
+    ) {
+        let text = pieces.concat();
+        let looped = |from: usize| {
+            let mut at = from;
+            while let Some((start, end)) = rules::find_card(&text, at) {
+                if let Some(len) = validate::Validator::PaymentCard.accept(&text[start..end]) {
+                    return Some((start, start + len));
+                }
+                at = start + 1;
+            }
+            None
+        };
+        for from in 0..=text.len() {
+            proptest::prop_assert_eq!(rules::next_card(&text, from), looped(from), "from {}", from);
         }
     }
 

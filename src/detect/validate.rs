@@ -41,6 +41,9 @@ pub enum Validator {
     Code(fn(&[u8]) -> bool),
 }
 
+/// A Luhn digit doubled: `2d`, less 9 when that has two digits (`rules::next_card`).
+pub(super) const DOUBLED: [u8; 10] = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9];
+
 impl Validator {
     /// The length of the longest valid prefix of `matched` this validator accepts, if
     /// any. Only payment cards shorten a match: a greedy digit-group pattern can run
@@ -51,26 +54,44 @@ impl Validator {
             return self.check(matched).then_some(matched.len());
         }
         // The longest prefix ending at the end or just before a separator that is a
-        // card. No allocation: a numeric run like `1-1-1-…` asks this at every digit.
+        // card: the whole match, else the prefix of `n` digits that ends before the
+        // last non-digit byte between digit `n` and digit `n + 1`, `n` from 19 down.
+        // One pass over at most twenty digits, no allocation. (A scan asks this only
+        // of the cards `rules::next_card` found.)
         let mut first = [0u8; 19];
+        // Where digit `k` is, for the first twenty.
+        let mut at = [0usize; 20];
         let mut total = 0;
-        for &b in matched.iter().filter(|b| b.is_ascii_digit()) {
+        for (i, &b) in matched.iter().enumerate() {
+            if !b.is_ascii_digit() {
+                continue;
+            }
             if let Some(slot) = first.get_mut(total) {
                 *slot = b - b'0';
             }
+            match at.get_mut(total) {
+                Some(slot) => *slot = i,
+                None => break,
+            }
             total += 1;
         }
-        let mut digits = total;
-        let mut candidates =
-            std::iter::once((matched.len(), total)).chain(matched.iter().enumerate().rev().filter_map(|(i, b)| {
-                if b.is_ascii_digit() {
-                    digits -= 1;
-                    None
-                } else {
-                    Some((i, digits))
-                }
-            }));
-        candidates.find(|&(_, n)| first.get(..n).is_some_and(card_digits)).map(|(end, _)| end)
+        if total < 13 {
+            return None;
+        }
+        // The issuers and their lengths are the same for every candidate (they share
+        // the first six digits): Luhn only at a length some issuer uses.
+        let issued = issued_lengths(&first);
+        (13..=total.min(19)).rev().find_map(|n| {
+            let end = if n == total {
+                matched.len()
+            } else {
+                // Digit `n + 1` (0-based `n`) is there: a candidate if a non-digit
+                // comes before it.
+                let next = at.get(n).copied()?;
+                (next > at.get(n - 1).copied()? + 1).then_some(next - 1)?
+            };
+            (issued >> n & 1 == 1 && first.get(..n).is_some_and(luhn)).then_some(end)
+        })
     }
 
     pub fn check(self, matched: &[u8]) -> bool {
@@ -196,44 +217,51 @@ fn payment_card(matched: &[u8]) -> bool {
 /// 13 to 19 digit values that pass Luhn and begin with an issuer's prefix at a length
 /// that issuer uses.
 fn card_digits(d: &[u8]) -> bool {
-    if !(13..=19).contains(&d.len()) || !luhn(d) {
-        return false;
-    }
+    (13..=19).contains(&d.len()) && issued_lengths(d) >> d.len() & 1 == 1 && luhn(d)
+}
+
+/// The card lengths (bit `n`: `n` digits) that the issuers whose prefixes `d` begins
+/// with use. Only `d`'s first six digits count, so every prefix of a digit run long
+/// enough to be a card (13 digits or more) has the same answer.
+pub(super) fn issued_lengths(d: &[u8]) -> u32 {
     let prefix = |n: usize| d.iter().take(n).fold(0u32, |acc, &x| acc * 10 + u32::from(x));
-    let len = d.len();
     let p2 = prefix(2);
     let p3 = prefix(3);
     let p4 = prefix(4);
     let p6 = prefix(6);
-    let visa = d.first() == Some(&4) && matches!(len, 13 | 16 | 19);
-    let mastercard = ((51..=55).contains(&p2) || (222_100..=272_099).contains(&p6)) && len == 16;
-    let amex = (p2 == 34 || p2 == 37) && len == 15;
-    let discover = (p4 == 6011 || p2 == 65 || (644..=649).contains(&p3)) && (16..=19).contains(&len);
-    let jcb = (3528..=3589).contains(&p4) && (16..=19).contains(&len);
-    let diners = ((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39) && (14..=19).contains(&len);
-    let unionpay = p2 == 62 && (16..=19).contains(&len);
+    let lengths = |lo: u32, hi: u32| (lo..=hi).fold(0u32, |m, n| m | 1 << n);
+    let when = |issuer: bool, lengths: u32| if issuer { lengths } else { 0 };
+    let first = d.first().copied();
+    let visa = when(first == Some(4), 1 << 13 | 1 << 16 | 1 << 19);
+    let mastercard = when((51..=55).contains(&p2) || (222_100..=272_099).contains(&p6), 1 << 16);
+    let amex = when(p2 == 34 || p2 == 37, 1 << 15);
+    let discover = when(p4 == 6011 || p2 == 65 || (644..=649).contains(&p3), lengths(16, 19));
+    let jcb = when((3528..=3589).contains(&p4), lengths(16, 19));
+    let diners = when((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39, lengths(14, 19));
+    let unionpay = when(p2 == 62, lengths(16, 19));
     // Maestro: 50, 56–69 (outside the ranges above), 12 to 19 digits; 12-digit ones only
     // near a card word (`pii.credit_card.maestro12.v1`), here from 13.
-    let maestro = (p2 == 50 || (56..=69).contains(&p2)) && (13..=19).contains(&len);
-    let uatp = d.first() == Some(&1) && len == 15;
-    let dankort = p4 == 5019 && len == 16;
-    let mir = (2200..=2204).contains(&p4) && (16..=19).contains(&len);
-    let rupay = (p2 == 60 || p2 == 81 || p2 == 82 || p3 == 508 || p3 == 353 || p3 == 356) && len == 16;
-    let troy = (p4 == 9792 || p2 == 65) && len == 16;
-    let verve = ((506_099..=506_198).contains(&p6) || (650_002..=650_027).contains(&p6)) && matches!(len, 16 | 18 | 19);
-    visa || mastercard
-        || amex
-        || discover
-        || jcb
-        || diners
-        || unionpay
-        || maestro
-        || uatp
-        || dankort
-        || mir
-        || rupay
-        || troy
-        || verve
+    let maestro = when(p2 == 50 || (56..=69).contains(&p2), lengths(13, 19));
+    let uatp = when(first == Some(1), 1 << 15);
+    let dankort = when(p4 == 5019, 1 << 16);
+    let mir = when((2200..=2204).contains(&p4), lengths(16, 19));
+    let rupay = when(p2 == 60 || p2 == 81 || p2 == 82 || p3 == 508 || p3 == 353 || p3 == 356, 1 << 16);
+    let troy = when(p4 == 9792 || p2 == 65, 1 << 16);
+    let verve =
+        when((506_099..=506_198).contains(&p6) || (650_002..=650_027).contains(&p6), 1 << 16 | 1 << 18 | 1 << 19);
+    visa | mastercard
+        | amex
+        | discover
+        | jcb
+        | diners
+        | unionpay
+        | maestro
+        | uatp
+        | dankort
+        | mir
+        | rupay
+        | troy
+        | verve
 }
 
 /// An ITIN written any way: nine digits, 9 first, the IRS group (digits 4–5) in 50–65,
@@ -501,6 +529,14 @@ mod tests {
         assert_eq!(v.accept(b"4111 1111 1111 1111 123"), Some(19));
         assert_eq!(v.accept(b"4111-1111-1111-1111"), Some(19));
         assert_eq!(v.accept(b"4111 1111 1111 1112 123"), None);
+        // Two bytes between groups: the prefix ends before the last of them.
+        assert_eq!(v.accept(b"4111 1111 1111 1111 -123"), Some(20));
+        // More than 19 digits: the longest card prefix, found past the twentieth digit.
+        assert_eq!(v.accept(b"4111 1111 1111 1111 1234 5678"), Some(19));
+        // Only lengths an issuer uses pay Luhn: `1…` is UATP, 15 digits.
+        assert_eq!(v.accept("1-".repeat(18).as_bytes()), None);
+        assert_eq!(v.accept(b"1-0-0-0-0-0-0-0-0-0-0-0-0-0-9-5-5"), Some(29));
+        assert_eq!(v.accept(b"100000000000009 55"), Some(15));
         assert_eq!(Validator::Ssn.accept(b"123-45-6789"), Some(11));
     }
 
