@@ -672,7 +672,11 @@ pub fn next_card(hay: &[u8], from: usize) -> Option<(usize, usize)> {
                 }
                 let issued = issued_lengths(&lead);
                 let from_sums = sums_before.get(start % RING).copied().unwrap_or_default();
-                for n in (13..=count).rev().filter(|n| issued >> n & 1 == 1) {
+                // The lengths from 13 to `count` an issuer uses, longest first.
+                let mut lengths = issued & (u32::MAX >> (31 - count)) & !0x1fff;
+                while lengths != 0 {
+                    let n = 31 - lengths.leading_zeros() as usize;
+                    lengths &= !(1 << n);
                     let end = place.get((start + n - 1) % RING).copied().unwrap_or(0) + 1;
                     let to_sums = sums_before.get((start + n) % RING).copied().unwrap_or_default();
                     let part = |i: usize| {

@@ -225,43 +225,45 @@ fn card_digits(d: &[u8]) -> bool {
 /// enough to be a card (13 digits or more) has the same answer.
 pub(super) fn issued_lengths(d: &[u8]) -> u32 {
     let prefix = |n: usize| d.iter().take(n).fold(0u32, |acc, &x| acc * 10 + u32::from(x));
-    let p2 = prefix(2);
-    let p3 = prefix(3);
-    let p4 = prefix(4);
-    let p6 = prefix(6);
     let lengths = |lo: u32, hi: u32| (lo..=hi).fold(0u32, |m, n| m | 1 << n);
     let when = |issuer: bool, lengths: u32| if issuer { lengths } else { 0 };
-    let first = d.first().copied();
-    let visa = when(first == Some(4), 1 << 13 | 1 << 16 | 1 << 19);
-    let mastercard = when((51..=55).contains(&p2) || (222_100..=272_099).contains(&p6), 1 << 16);
-    let amex = when(p2 == 34 || p2 == 37, 1 << 15);
-    let discover = when(p4 == 6011 || p2 == 65 || (644..=649).contains(&p3), lengths(16, 19));
-    let jcb = when((3528..=3589).contains(&p4), lengths(16, 19));
-    let diners = when((300..=305).contains(&p3) || p2 == 36 || p2 == 38 || p2 == 39, lengths(14, 19));
-    let unionpay = when(p2 == 62, lengths(16, 19));
-    // Maestro: 50, 56–69 (outside the ranges above), 12 to 19 digits; 12-digit ones only
-    // near a card word (`pii.credit_card.maestro12.v1`), here from 13.
-    let maestro = when(p2 == 50 || (56..=69).contains(&p2), lengths(13, 19));
-    let uatp = when(first == Some(1), 1 << 15);
-    let dankort = when(p4 == 5019, 1 << 16);
-    let mir = when((2200..=2204).contains(&p4), lengths(16, 19));
-    let rupay = when(p2 == 60 || p2 == 81 || p2 == 82 || p3 == 508 || p3 == 353 || p3 == 356, 1 << 16);
-    let troy = when(p4 == 9792 || p2 == 65, 1 << 16);
-    let verve =
-        when((506_099..=506_198).contains(&p6) || (650_002..=650_027).contains(&p6), 1 << 16 | 1 << 18 | 1 << 19);
-    visa | mastercard
-        | amex
-        | discover
-        | jcb
-        | diners
-        | unionpay
-        | maestro
-        | uatp
-        | dankort
-        | mir
-        | rupay
-        | troy
-        | verve
+    // By the first digit, which tells most issuers apart (a scan asks this at every
+    // start of a long digit run).
+    match d.first() {
+        // UATP.
+        Some(1) => 1 << 15,
+        // Mastercard's 2-series; Mir.
+        Some(2) => {
+            when((222_100..=272_099).contains(&prefix(6)), 1 << 16)
+                | when((2200..=2204).contains(&prefix(4)), lengths(16, 19))
+        }
+        Some(3) => {
+            let (p2, p3, p4) = (prefix(2), prefix(3), prefix(4));
+            // American Express; JCB (and RuPay's 353 and 356 inside it); Diners Club.
+            when(p2 == 34 || p2 == 37, 1 << 15)
+                | when((3528..=3589).contains(&p4), lengths(16, 19))
+                | when((300..=305).contains(&p3) || matches!(p2, 36 | 38 | 39), lengths(14, 19))
+        }
+        // Visa.
+        Some(4) => 1 << 13 | 1 << 16 | 1 << 19,
+        // Mastercard 51–55; Maestro 50 and 56–59, whose 13 to 19 digits hold Dankort's
+        // 5019, RuPay's 508 and Verve's 506099–506198.
+        Some(5) => {
+            if (51..=55).contains(&prefix(2)) {
+                1 << 16
+            } else {
+                lengths(13, 19)
+            }
+        }
+        // Maestro 60–69, whose 13 to 19 digits hold Discover, UnionPay, RuPay's 60,
+        // Troy's 65 and Verve's 650002–650027.
+        Some(6) => lengths(13, 19),
+        // RuPay.
+        Some(8) => when(matches!(prefix(2), 81 | 82), 1 << 16),
+        // Troy.
+        Some(9) => when(prefix(4) == 9792, 1 << 16),
+        _ => 0,
+    }
 }
 
 /// An ITIN written any way: nine digits, 9 first, the IRS group (digits 4–5) in 50–65,
