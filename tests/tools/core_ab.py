@@ -20,6 +20,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 WORK = os.path.join(ROOT, "target", "core-ab")
 
 
+# glibc's malloc gives the top of its heap back to the OS when a large free leaves
+# more than its trim threshold there, and the next 128 KiB scan faults those pages in
+# again: natively that was most of a 128 KiB redaction's time (about 240 µs with a pad,
+# 550-750 µs without; BENCHMARKS.md §2 session 27), and it depends on how many large
+# buffers a scan frees in which order, not on the code's work. The wasm filter's
+# allocator never gives memory back, and Envoy's official builds replace malloc with
+# tcmalloc (not measured here): a pad kept at the heap's top times the code.
+NATIVE_ENV = dict(os.environ, MALLOC_TOP_PAD_=str(16 << 20))
+
+
 def sh(*args, cwd=ROOT, env=None):
     return subprocess.run(args, cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
 
@@ -76,7 +86,8 @@ def main():
         for name in ("base", "this"):
             native, wasm = builds[name]
             print(f"round {r + 1}: {name}", file=sys.stderr)
-            for out in (sh(native), sh("node", "--no-warnings", os.path.join(ROOT, "tests", "rig", "wasi_run.cjs"), wasm)):
+            for out in (sh(native, env=NATIVE_ENV),
+                        sh("node", "--no-warnings", os.path.join(ROOT, "tests", "rig", "wasi_run.cjs"), wasm)):
                 for key, value in rows(out).items():
                     if key not in best[name] or value[0] < best[name][key][0]:
                         best[name][key] = value
