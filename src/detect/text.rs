@@ -419,8 +419,10 @@ impl<'a> Text<'a> {
         bits(self.summary(DIGIT_BLOCKS))
     }
 
-    /// The first ASCII digit at or after `from`.
-    pub fn next_digit(&self, from: usize) -> Option<usize> {
+    /// The first ASCII digit at or after `from`: the tests' reading of the digits'
+    /// mask (the scan reads it through [`Text::run_digits`] and the block summaries).
+    #[cfg(test)]
+    pub(crate) fn next_digit(&self, from: usize) -> Option<usize> {
         next_bit(self.digit(), from).filter(|&at| at < self.bytes.len())
     }
 

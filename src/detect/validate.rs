@@ -256,7 +256,8 @@ pub(super) fn issued_lengths(d: &[u8]) -> u32 {
             }
         }
         // Maestro 60–69, whose 13 to 19 digits hold Discover, UnionPay, RuPay's 60,
-        // Troy's 65 and Verve's 650002–650027.
+        // Troy's 65 and Verve's 650002–650027. (Maestro's 12-digit cards count only
+        // near a card word: `pii.credit_card.maestro12.v1`.)
         Some(6) => lengths(13, 19),
         // RuPay.
         Some(8) => when(matches!(prefix(2), 81 | 82), 1 << 16),
@@ -533,7 +534,7 @@ mod tests {
         assert_eq!(v.accept(b"4111 1111 1111 1112 123"), None);
         // Two bytes between groups: the prefix ends before the last of them.
         assert_eq!(v.accept(b"4111 1111 1111 1111 -123"), Some(20));
-        // More than 19 digits: the longest card prefix, found past the twentieth digit.
+        // More than 19 digits: the longest prefix that is a card.
         assert_eq!(v.accept(b"4111 1111 1111 1111 1234 5678"), Some(19));
         // Only lengths an issuer uses pay Luhn: `1…` is UATP, 15 digits.
         assert_eq!(v.accept("1-".repeat(18).as_bytes()), None);
