@@ -41,7 +41,8 @@ pub enum Validator {
     Code(fn(&[u8]) -> bool),
 }
 
-/// A Luhn digit doubled: `2d`, less 9 when that has two digits (`rules::next_card`).
+/// A Luhn digit doubled: `2d`, less 9 when that has two digits ([`luhn`] and
+/// `rules::next_card`).
 pub(super) const DOUBLED: [u8; 10] = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9];
 
 impl Validator {
@@ -198,14 +199,8 @@ fn digits(matched: &[u8]) -> Vec<u8> {
 pub fn luhn(digits: &[u8]) -> bool {
     let mut sum = 0u32;
     for (i, &d) in digits.iter().rev().enumerate() {
-        let mut v = u32::from(d);
-        if i % 2 == 1 {
-            v *= 2;
-            if v > 9 {
-                v -= 9;
-            }
-        }
-        sum += v;
+        let doubled = if i % 2 == 1 { DOUBLED.get(usize::from(d)).copied() } else { None };
+        sum += u32::from(doubled.unwrap_or(d));
     }
     !digits.is_empty() && sum % 10 == 0
 }
