@@ -795,6 +795,206 @@ pub fn find_itin(hay: &[u8], from: usize) -> Option<(usize, usize)> {
     })
 }
 
+/// The titles of `pii.person.title.v1`, in its pattern's order.
+const TITLES: [&[u8]; 16] = [
+    b"Mr", b"Mrs", b"Ms", b"Miss", b"Mx", b"Dr", b"Prof", b"Sir", b"Dame", b"Herr", b"Frau", b"Mme", b"Mlle", b"Sr",
+    b"Sra", b"Srta",
+];
+
+/// `(?-u)\b(?:Mr|Mrs|…|Srta)\.? (NAME{0,2})` (`pii.person.title.v1`; [`name_words`]
+/// is `NAME`): the group's span in the leftmost match at or after `from`, as
+/// `Regex::captures_at` gives it. The group ends the pattern, so its end is the
+/// match's. A start has one way to match: no title is another's prefix followed by
+/// `.` or a space, the `.` is taken where it is, and [`name_words`] has no choice.
+/// By hand because the regex needed a backtracking pass over every match to place
+/// the group (about a tenth of a scan of prose with names).
+pub fn find_titled_name(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    let mut p = from;
+    loop {
+        p += hay.get(p..)?.iter().position(|b| matches!(b, b'D' | b'F' | b'H' | b'M' | b'P' | b'S'))?;
+        if p == 0 || !word_at(hay, p - 1) {
+            let rest = hay.get(p..).unwrap_or_default();
+            for title in TITLES.iter().filter(|t| rest.starts_with(t)) {
+                let mut q = p + title.len();
+                if hay.get(q) == Some(&b'.') {
+                    q += 1;
+                }
+                if hay.get(q) != Some(&b' ') {
+                    continue;
+                }
+                if let Some(end) = name_words(hay, q + 1, 0) {
+                    return Some((q + 1, end));
+                }
+            }
+        }
+        p += 1;
+    }
+}
+
+/// What follows a label of `pii.person.labeled.v1` before the name.
+#[derive(Clone, Copy)]
+enum LabelTail {
+    /// `\s*[:\-]\s*` (a field: "Customer: …").
+    Field,
+    /// `\s*,?\s+` (a greeting or sign-off).
+    Greeting,
+    /// `\s+` (an introduction).
+    Intro,
+}
+
+/// The labels of `pii.person.labeled.v1` (ASCII case-insensitive) by their first
+/// letter, in the pattern's order, each with what must follow it.
+struct Initial {
+    /// The labels' second bytes (small letters, the space, the apostrophe), a bit each.
+    second: u128,
+    labels: &'static [(&'static [u8], LabelTail)],
+}
+
+#[allow(clippy::indexing_slicing)] // evaluated by the compiler: `i` counts the labels
+const INITIALS: [Initial; 12] = {
+    use LabelTail::{Field, Greeting, Intro};
+    const fn initial(labels: &'static [(&'static [u8], LabelTail)]) -> Initial {
+        let mut second = 0;
+        let mut i = 0;
+        while i < labels.len() {
+            second |= 1 << labels[i].0[1];
+            i += 1;
+        }
+        Initial { second, labels }
+    }
+    [
+        initial(&[(b"full name", Field)]),
+        initial(&[(b"name", Field)]),
+        initial(&[(b"patient", Field)]),
+        initial(&[(b"employee", Field)]),
+        initial(&[
+            (b"customer", Field),
+            (b"client", Field),
+            (b"contact", Field),
+            (b"cardholder", Field),
+            (b"cheers", Greeting),
+        ]),
+        initial(&[(b"applicant", Field), (b"account holder", Field)]),
+        initial(&[(b"signed by", Field), (b"sincerely", Greeting)]),
+        initial(&[(b"dear", Greeting)]),
+        initial(&[(b"regards", Greeting)]),
+        initial(&[(b"my name is", Intro)]),
+        initial(&[(b"i am", Intro), (b"i'm", Intro)]),
+        initial(&[(b"this is", Intro)]),
+    ]
+};
+
+/// For each byte, 1 + the index in [`INITIALS`] of the labels it begins (in either
+/// case); 0 for a byte no label begins with.
+#[allow(clippy::indexing_slicing)] // evaluated by the compiler: `i` counts to 12, and every
+                                   // entry has a label
+const INITIAL_OF: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < INITIALS.len() {
+        let first = INITIALS[i].labels[0].0[0];
+        table[first as usize] = i as u8 + 1;
+        table[first.to_ascii_uppercase() as usize] = i as u8 + 1;
+        i += 1;
+    }
+    table
+};
+
+/// [`INITIAL_OF`] of `b`.
+fn label_initial(b: u8) -> u8 {
+    INITIAL_OF.get(usize::from(b)).copied().unwrap_or(0)
+}
+
+/// `(?-u)(?:(?i:full name|…|signed by)\s*[:\-]\s*|(?i:dear|…|cheers)\s*,?\s+|(?i:my
+/// name is|i am|i'm|this is)\s+)(NAME{1,2})` (`pii.person.labeled.v1`;
+/// [`name_words`] is `NAME`): the group's span in the leftmost match at or after
+/// `from`, as `Regex::captures_at` gives it (see [`find_titled_name`]). A start has
+/// one way to match: the group begins with a capital, so every `\s*` and `\s+` takes
+/// the whole run of white space, and a greeting's `,` is taken where it is.
+pub fn find_labelled_name(hay: &[u8], from: usize) -> Option<(usize, usize)> {
+    // ASCII `\s` (`(?-u)`): with the vertical tab, which `is_ascii_whitespace` leaves out.
+    let spaces = |mut at: usize| {
+        while hay.get(at).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')) {
+            at += 1;
+        }
+        at
+    };
+    let mut p = from;
+    while let Some(skip) = hay.get(p..).and_then(|rest| rest.iter().position(|&b| label_initial(b) != 0)) {
+        p += skip;
+        let rest = hay.get(p..).unwrap_or_default();
+        let initial = rest.first().and_then(|&b| INITIALS.get(usize::from(label_initial(b)).wrapping_sub(1)));
+        let second = rest.get(1).map_or(0, u8::to_ascii_lowercase);
+        let labels = match initial {
+            Some(initial) if second < 128 && initial.second >> second & 1 != 0 => initial.labels,
+            _ => &[],
+        };
+        for &(label, tail) in labels {
+            if !rest.get(..label.len()).is_some_and(|r| r.eq_ignore_ascii_case(label)) {
+                continue;
+            }
+            let q = p + label.len();
+            let after = spaces(q);
+            let name = match tail {
+                LabelTail::Field => matches!(hay.get(after), Some(b':' | b'-')).then(|| spaces(after + 1)),
+                LabelTail::Greeting if hay.get(after) == Some(&b',') => {
+                    Some(spaces(after + 1)).filter(|&at| at > after + 1)
+                }
+                LabelTail::Greeting | LabelTail::Intro => (after > q).then_some(after),
+            };
+            if let Some(end) = name.and_then(|at| name_words(hay, at, 1)) {
+                return name.map(|at| (at, end));
+            }
+        }
+        p += 1;
+    }
+    None
+}
+
+/// `NAME{min,2}` of the person patterns at `at`, where `NAME` is
+/// `WORD(?:[ '-](?:[A-Z]\.|WORD|[A-Z]'[A-Z][a-z]+)){min,2}`, `WORD` is
+/// `(?:[A-Z]|\xC3[\x80-\x9E])(?:[a-z]|[\xC3-\xC5][\x80-\xBF])+`: the end of the match
+/// the regex prefers. Each alternative is told apart by the byte after the capital
+/// (`.`, a small letter, `'`), and a word's small letters end where no `[ '-]` can
+/// follow a shorter run, so the greedy reading is the only one.
+fn name_words(hay: &[u8], at: usize, min: usize) -> Option<usize> {
+    let mut end = name_word(hay, at)?;
+    let mut more = 0;
+    while more < 2 && matches!(hay.get(end), Some(b' ' | b'\'' | b'-')) {
+        let p = end + 1;
+        let next = match hay.get(p..) {
+            Some([b'A'..=b'Z', b'.', ..]) => Some(p + 2),
+            Some([b'A'..=b'Z', b'\'', b'A'..=b'Z', ..]) => {
+                let run = hay.get(p + 3..).unwrap_or_default().iter().take_while(|b| b.is_ascii_lowercase()).count();
+                (run > 0).then_some(p + 3 + run)
+            }
+            _ => name_word(hay, p),
+        };
+        let Some(next) = next else { break };
+        end = next;
+        more += 1;
+    }
+    (more >= min).then_some(end)
+}
+
+/// `WORD` of [`name_words`] at `at`: its end.
+fn name_word(hay: &[u8], at: usize) -> Option<usize> {
+    let mut i = match hay.get(at..)? {
+        [b'A'..=b'Z', ..] => at + 1,
+        [0xC3, 0x80..=0x9E, ..] => at + 2,
+        _ => return None,
+    };
+    let small = i;
+    loop {
+        match hay.get(i..) {
+            Some([b'a'..=b'z', ..]) => i += 1,
+            Some([0xC3..=0xC5, 0x80..=0xBF, ..]) => i += 2,
+            _ => break,
+        }
+    }
+    (i > small).then_some(i)
+}
+
 /// `\d{3}-\d{2}-\d{4}\b` at `at`, the middle group's two digits accepted by `group`.
 fn dashed_3_2_4(hay: &[u8], at: usize, group: impl Fn(u8, u8) -> bool) -> Option<usize> {
     let digits = |from: usize, n: usize| hay.get(from..from + n).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
@@ -2275,6 +2475,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         // The pattern's titles are capitalised; each match begins at one.
         keep: Keep::Capitalised,
         severity: Severity::Medium,
+        finder: Some(find_titled_name),
         ..BASE
     },
     BuiltinRule {
@@ -2315,6 +2516,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
             after: 64,
         },
         severity: Severity::Medium,
+        finder: Some(find_labelled_name),
         ..BASE
     },
     BuiltinRule {

@@ -819,6 +819,109 @@ fn nanp_finder_agrees_with_its_pattern_on_every_shape() {
 
 use proptest::strategy::Strategy as _;
 
+/// Every hand-written finder with a pattern matches exactly where its pattern does in
+/// `text`, from every starting offset.
+fn finders_agree(text: &[u8]) -> Result<(), proptest::test_runner::TestCaseError> {
+    for builtin in catalog::all() {
+        let Some(find) = builtin.finder else { continue };
+        // Hand-written without a pattern (`assign.rs` has its own tests).
+        if builtin.pattern.is_empty() {
+            continue;
+        }
+        let regex = RegexBuilder::new(builtin.pattern).unicode(false).build().unwrap();
+        for from in 0..=text.len() {
+            // A rule with a group reports the group's span (the phone tokens and the
+            // person patterns: the group ends the pattern, so its end is the match's).
+            let want = match builtin.group {
+                0 => regex.find_at(text, from).map(|m| (m.start(), m.end())),
+                g => regex.captures_at(text, from).and_then(|c| c.get(g)).map(|m| (m.start(), m.end())),
+            };
+            proptest::prop_assert_eq!(find(text, from), want, "{} from {}", builtin.id, from);
+        }
+    }
+    Ok(())
+}
+
+/// The person finders on the shapes where a hand-written reading of their patterns
+/// can go wrong: the `\b` before a title, a title's `.`, every ASCII white space
+/// (with the vertical tab) around a label, a greeting's `,`, the bytes at the edges of
+/// the capitals and small letters, and each kind of word after the first.
+#[test]
+fn finders_agree_with_their_patterns_on_the_edges_of_names() {
+    let texts: &[&[u8]] = &[
+        b"Dear,John Smith",
+        b"Dear ,John Smith",
+        b"Dear, John Smith",
+        b"Dear John Smith",
+        b"Dear,\tJohn Smith",
+        b"dearJohn Smith",
+        b"regards , Ann Lee",
+        b"cheers,\r\nAnn Lee",
+        b"Mr.Smith",
+        b"Mr. Smith",
+        b"xMr Smith",
+        b"_Mr Smith",
+        b"7Mr Smith",
+        b"\xC3\xA9Mr Smith",
+        b"Mrs. Ann Lee",
+        b"Mrs Ann",
+        b"Sra \xC3\x91u\xC3\xB1o",
+        b"Srta. Mar\xC3\xADa Jos\xC3\xA9",
+        b"Sr.Sra Lee",
+        b"Mr \xC3\x9Fmith",
+        b"Mr \xC3\x9Emith",
+        b"Mr \xC3\x80\xC3\xA9",
+        b"Mr A\xC6\x80",
+        b"Mr Ab\xC3",
+        b"Mr Ab\xC5\xBF",
+        b"Mr Ab\xC6\x80",
+        b"name\x0b: Ann Lee",
+        b"name:\x0bAnn Lee",
+        b"name\x0c- Ann Lee",
+        b"Name - Ann Lee",
+        b"name -- Ann Lee",
+        b"FULL NAME:Ann Lee",
+        b"full  name: Ann Lee",
+        b"Account Holder: Ann J. Lee",
+        b"I'm Ann O'Neil",
+        b"I am Ann O'N",
+        b"I'm Ann O'Neil-Smith Lee",
+        b"my name is Ann",
+        b"my name is Ann Lee Ray Day",
+        b"this is\nAnn Lee",
+        b"this isAnn Lee",
+        b"Mr Ann-Lee",
+        b"Mr Ann--Lee",
+        b"Mr Ann 'Lee",
+        b"Mr Ann A.B",
+        b"Mr Ann AB",
+        b"Mr Ann A'bc",
+        b"Mr Ann A'Bc",
+        b"Mr Ann A'B",
+        b"Signed by:Ann Lee",
+        b"Mr Mrs Ann Lee",
+        b"Dr Dr Ann",
+        b"Customer:Ann\x0bLee",
+        b"patient: ann Lee",
+    ];
+    // And every label once.
+    let labels: &[&[u8]] = &[
+        b"Patient: Ann Lee",
+        b"employee: Ann Lee",
+        b"client:Ann Lee",
+        b"contact - Ann Lee",
+        b"applicant: Ann Lee",
+        b"cardholder: Ann Lee",
+        b"Sincerely, Ann Lee",
+        b"cheers Ann Lee",
+        b"Full Name: Ann Lee",
+        b"Customer: Ann Lee",
+    ];
+    for text in texts.iter().chain(labels) {
+        finders_agree(text).unwrap();
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
@@ -855,25 +958,46 @@ proptest::proptest! {
             1 => proptest::prelude::Just(&b"646.555"[..]),
         ], 0..40),
     ) {
-        let text = pieces.concat();
-        for builtin in catalog::all() {
-            let Some(find) = builtin.finder else { continue };
-            // Hand-written without a pattern (`assign.rs` has its own tests).
-            if builtin.pattern.is_empty() {
-                continue;
-            }
-            let pattern = builtin.pattern;
-            let regex = RegexBuilder::new(pattern).unicode(false).build().unwrap();
-            for from in 0..=text.len() {
-                // A rule with a group reports the group's span (the phone tokens:
-                // the group ends the pattern, so its end is the match's).
-                let want = match builtin.group {
-                    0 => regex.find_at(&text, from).map(|m| (m.start(), m.end())),
-                    g => regex.captures_at(&text, from).and_then(|c| c.get(g)).map(|m| (m.start(), m.end())),
-                };
-                proptest::prop_assert_eq!(find(&text, from), want, "{} from {}", builtin.id, from);
-            }
-        }
+        finders_agree(&pieces.concat())?;
+    }
+
+    /// The same on text made of what the person patterns read: titles, labels in
+    /// any case, capitals and small letters in ASCII and in Latin-1 and Latin
+    /// Extended-A (and bytes just outside those ranges), `.`, `'`, `-`, `:`, `,`
+    /// and every ASCII white space.
+    #[test]
+    fn finders_agree_with_their_patterns_on_names(
+        pieces in proptest::collection::vec(proptest::prelude::prop_oneof![
+            2 => proptest::prelude::Just(&b"Mr"[..]), 1 => proptest::prelude::Just(&b"Mrs"[..]),
+            1 => proptest::prelude::Just(&b"Miss"[..]), 1 => proptest::prelude::Just(&b"Dr"[..]),
+            1 => proptest::prelude::Just(&b"Prof"[..]), 1 => proptest::prelude::Just(&b"Sr"[..]),
+            1 => proptest::prelude::Just(&b"Sra"[..]), 1 => proptest::prelude::Just(&b"Srta"[..]),
+            1 => proptest::prelude::Just(&b"Mlle"[..]), 1 => proptest::prelude::Just(&b"Herr"[..]),
+            1 => proptest::prelude::Just(&b"name"[..]), 1 => proptest::prelude::Just(&b"Name"[..]),
+            1 => proptest::prelude::Just(&b"FULL NAME"[..]), 1 => proptest::prelude::Just(&b"Account Holder"[..]),
+            1 => proptest::prelude::Just(&b"signed by"[..]), 1 => proptest::prelude::Just(&b"Dear"[..]),
+            1 => proptest::prelude::Just(&b"regards"[..]), 1 => proptest::prelude::Just(&b"I'm"[..]),
+            1 => proptest::prelude::Just(&b"i am"[..]), 1 => proptest::prelude::Just(&b"My name is"[..]),
+            1 => proptest::prelude::Just(&b"this is"[..]), 1 => proptest::prelude::Just(&b"Customer"[..]),
+            6 => proptest::prelude::Just(&b" "[..]), 2 => proptest::prelude::Just(&b"."[..]),
+            2 => proptest::prelude::Just(&b"'"[..]), 2 => proptest::prelude::Just(&b"-"[..]),
+            2 => proptest::prelude::Just(&b":"[..]), 2 => proptest::prelude::Just(&b","[..]),
+            1 => proptest::prelude::Just(&b"\t"[..]), 1 => proptest::prelude::Just(&b"\n"[..]),
+            1 => proptest::prelude::Just(&b"\x0b"[..]), 1 => proptest::prelude::Just(&b"\x0c"[..]),
+            1 => proptest::prelude::Just(&b"\r"[..]), 1 => proptest::prelude::Just(&b"_"[..]),
+            1 => proptest::prelude::Just(&b"7"[..]), 3 => proptest::prelude::Just(&b"a"[..]),
+            2 => proptest::prelude::Just(&b"ann"[..]), 3 => proptest::prelude::Just(&b"J"[..]),
+            2 => proptest::prelude::Just(&b"O"[..]), 2 => proptest::prelude::Just(&b"John"[..]),
+            2 => proptest::prelude::Just(&b"Smith"[..]),
+            // Ñ, É, À (capitals), ß (a small letter just past the capitals), é, ł,
+            // a lone lead byte, and a letter of Latin Extended-B.
+            1 => proptest::prelude::Just(&b"\xC3\x91"[..]), 1 => proptest::prelude::Just(&b"\xC3\x89"[..]),
+            1 => proptest::prelude::Just(&b"\xC3\x80"[..]), 1 => proptest::prelude::Just(&b"\xC3\x9F"[..]),
+            1 => proptest::prelude::Just(&b"\xC3\xA9"[..]), 1 => proptest::prelude::Just(&b"\xC5\x82"[..]),
+            1 => proptest::prelude::Just(&b"\xC3"[..]), 1 => proptest::prelude::Just(&b"\xC6\x80"[..]),
+        ], 0..40),
+    ) {
+        finders_agree(&pieces.concat())?;
     }
 
     /// The fused card search finds, from every offset, what the search loop found
