@@ -710,19 +710,21 @@ fn house_number(h: &[u8], d: usize) -> Option<(usize, usize)> {
             }
         }
     }
-    for extra in [&b" bis"[..], b" ter", b" quater", b"bis"] {
-        if h.get(end..end + extra.len()).is_some_and(|t| t == extra) && !is_word(byte(h, end + extra.len())) {
-            end += extra.len();
-            break;
+    // (The bytes after the number are compared only after a look at the first.)
+    if matches!(byte(h, end), b' ' | b'b') {
+        for extra in [&b" bis"[..], b" ter", b" quater", b"bis"] {
+            if h.get(end..end + extra.len()).is_some_and(|t| t == extra) && !is_word(byte(h, end + extra.len())) {
+                end += extra.len();
+                break;
+            }
         }
     }
     let next = byte(h, end);
     let after = byte(h, end + 1);
+    // (A multi-byte character after the digits, `€` or `º` among them, is a word's.)
     let glued = is_word(next)
         || (matches!(next, b'.' | b',' | b':' | b'/' | b'-') && after.is_ascii_digit())
-        || matches!(next, b'%' | b'$' | b'_' | b'@' | b'=')
-        || h.get(end..end + 3) == Some("€".as_bytes())
-        || h.get(end..end + 2) == Some("º".as_bytes()) && start == d && digits <= 2;
+        || matches!(next, b'%' | b'$' | b'_' | b'@' | b'=');
     (!glued).then_some((start, end))
 }
 

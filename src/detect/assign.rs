@@ -269,6 +269,12 @@ fn assignment(hay: &[u8], op: usize, names: &mut Names) -> Option<(NameClass, us
         }
         _ => (op, op + 1, Op::Comma),
     };
+    // Most operators of configuration and logs assign a short value (`status=200`,
+    // `timeout: 30s`, the `:` of `10:00`), which no class accepts: they are passed
+    // before their name is read.
+    if kind != Op::Element && !room_for_a_value(hay, value_from) {
+        return None;
+    }
     let (name_start, name_end, trigger) = name_before(hay, op_start, kind)?;
     let name = hay.get(name_start..name_end)?;
     // Most names hold no trigger's letters: those are turned away before the memo.
@@ -313,6 +319,30 @@ enum Op {
     Element,
     Comma,
 }
+
+/// Whether the value after an operator (`from` is the byte after it) may be long
+/// enough for [`accept`]: a quoted one may be, a bare one needs at least
+/// [`MIN_BARE_VALUE`] bytes before white space or a quote ([`value_after`] ends it there
+/// or earlier).
+fn room_for_a_value(hay: &[u8], from: usize) -> bool {
+    let mut s = from;
+    while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < 40 {
+        s += 1;
+    }
+    let Some(rest) = hay.get(s..) else { return false };
+    match rest.first() {
+        None => false,
+        Some(b'"' | b'\'' | b'`') => true,
+        Some(_) => {
+            let stop = |b: &&u8| b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'`');
+            rest.iter().take(MIN_BARE_VALUE).take_while(|b| !stop(b)).count() == MIN_BARE_VALUE
+        }
+    }
+}
+
+/// The shortest bare (unquoted) value [`accept`] takes: a password's (a secret's is
+/// eight bytes at least).
+const MIN_BARE_VALUE: usize = 6;
 
 /// ` = ` with white space on both sides: how code assigns (an `.env` file writes `K=v`).
 fn spaced(hay: &[u8], op_start: usize, value_from: usize) -> bool {
@@ -534,10 +564,9 @@ fn weak_key(name: &[u8]) -> bool {
 fn find_folded(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let (&first, rest) = needle.split_first()?;
     let last = hay.len().checked_sub(needle.len())?;
-    (0..=last).find(|&i| {
-        hay.get(i).is_some_and(|b| b.to_ascii_lowercase() == first)
-            && hay.get(i + 1..i + needle.len()).is_some_and(|r| r.eq_ignore_ascii_case(rest))
-    })
+    // The first byte in either case by `memchr2` (vectors), then the rest compared.
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay.get(..=last)?)
+        .find(|&i| hay.get(i + 1..i + needle.len()).is_some_and(|r| r.eq_ignore_ascii_case(rest)))
 }
 
 /// Whether `hay` begins with `prefix` (lower case), whatever the case of `hay`.
@@ -1068,7 +1097,7 @@ fn accept(class: NameClass, value: &[u8], quoted: bool, bare_code: bool) -> bool
     let others = v.len() - letters - digits;
     match class {
         NameClass::Password => {
-            if v.len() < 4 || (!quoted && v.len() < 6) {
+            if v.len() < 4 || (!quoted && v.len() < MIN_BARE_VALUE) {
                 return false;
             }
             // `password = getpass`, `pwd = os.getcwd` are code: a bare identifier after ` = `
@@ -1168,8 +1197,7 @@ fn reference(v: &[u8], quoted: bool) -> bool {
     if matches!(first, b'$' | b'%' | b'{' | b'<' | b'[' | b'(' | b'@' | b'!' | b'&' | b'*' | b'#' | b'|' | b'>') {
         return true;
     }
-    let has = |n: &[u8]| find_folded(v, n).is_some();
-    if has(b"${") || has(b"{{") || has(b"}}") || has(b"$(") || starts_folded(v, b"env.") || starts_folded(v, b"var.") {
+    if template(v) || starts_folded(v, b"env.") || starts_folded(v, b"var.") {
         return true;
     }
     const SCHEMES: &[&[u8]] = &[
@@ -1185,7 +1213,10 @@ fn reference(v: &[u8], quoted: bool) -> bool {
         b"gcpsm:",
         b"projects/",
     ];
-    if SCHEMES.iter().any(|s| starts_folded(v, s)) {
+    // A prefix is compared only if it begins with the value's first letter.
+    let head = first.to_ascii_lowercase();
+    let begins = |p: &&[u8]| p.first() == Some(&head) && starts_folded(v, p);
+    if SCHEMES.iter().any(begins) {
         return true;
     }
     if quoted {
@@ -1227,7 +1258,7 @@ fn reference(v: &[u8], quoted: bool) -> bool {
         b"app.config",
         b"viper.",
     ];
-    if OBJECTS.iter().any(|o| starts_folded(v, o)) {
+    if OBJECTS.iter().any(begins) {
         return true;
     }
     let literal =
@@ -1247,6 +1278,20 @@ fn reference(v: &[u8], quoted: bool) -> bool {
         })
         && !v.iter().any(u8::is_ascii_digit);
     call || path || literal
+}
+
+/// A template's or a shell's expansion in a value: `${`, `$(`, `{{` or `}}`. One
+/// `memchr3` over the value finds the bytes they begin with (most values have none).
+fn template(v: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(p) = v.get(at..).and_then(|rest| memchr::memchr3(b'$', b'{', b'}', rest)) {
+        let i = at + p;
+        if matches!(v.get(i..i + 2), Some([b'$', b'{' | b'('] | [b'{', b'{'] | [b'}', b'}'])) {
+            return true;
+        }
+        at = i + 1;
+    }
+    false
 }
 
 /// A value that stands in for one: `changeme`, `xxxx`, `***`, `your-token-here`,
@@ -1389,6 +1434,60 @@ mod tests {
                 assert_eq!(windows(&super::super::text::Text::new(hay)), walked, "{text:?}");
             }
         }
+    }
+
+    /// `template` finds the four expansions anywhere in a value, and nothing else.
+    #[test]
+    fn templates_anywhere_in_a_value() {
+        for v in ["${X}", "a${X}", "pre$(cmd)", "{{ x }}", "x}}", "$$${", "a{b}}"] {
+            assert!(template(v.as_bytes()), "{v}");
+        }
+        for v in ["", "$", "{", "}", "$X", "{x}", "a$b{c}d", "}{", "$ {", "{ {"] {
+            assert!(!template(v.as_bytes()), "{v}");
+        }
+        assert!(reference(b"pre-${SUFFIX}", true));
+        assert!(reference(b"OS.ENVIRON[\"X\"]", false));
+        assert!(!reference(b"OS.ENVIRON[\"X\"]", true));
+        assert!(reference(b"Vault:secret/data/x", true));
+    }
+
+    /// The reader passes an operator whose bare value is shorter than
+    /// `MIN_BARE_VALUE` before it reads the name: no class accepts such a value, of any
+    /// bytes, in code or not.
+    #[test]
+    fn no_short_bare_value_is_accepted() {
+        let alphabet = b"aZ9$_-./+=!@#%^&*()xQ7";
+        let mut seed = 11u64;
+        for len in 0..MIN_BARE_VALUE {
+            for _ in 0..2000 {
+                let value: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                        alphabet[(seed >> 33) as usize % alphabet.len()]
+                    })
+                    .collect();
+                for class in [NameClass::Password, NameClass::Secret] {
+                    for code in [false, true] {
+                        assert!(!accept(class, &value, false, code), "{:?}", String::from_utf8_lossy(&value));
+                    }
+                }
+            }
+        }
+        for (text, room) in [
+            ("status=200 ", false),
+            ("timeout: 30s\n", false),
+            ("password: hunter2\n", true),
+            ("password = 'abcd'", true),
+            ("token =   \"", true),
+            ("password:\nnext line", false),
+            ("password=", false),
+            ("password=abcdef", true),
+            ("password=abc def", false),
+        ] {
+            let op = text.find(['=', ':']).unwrap_or_default();
+            assert_eq!(room_for_a_value(text.as_bytes(), op + 1), room, "{text:?}");
+        }
+        assert_eq!(values("password=abc12\npassword=abc123\n", NameClass::Password), ["abc123"]);
     }
 
     #[test]
