@@ -338,7 +338,9 @@ pub const SCHEME_WINDOWS: WindowFinder = WindowFinder { find: scheme_windows, ne
 pub fn pgpass_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    for at in memchr::memchr_iter(b':', text) {
+    // By the masks: a `:` with a digit after it (a port) or a `:` two bytes on (`*:`).
+    let (colons, digits) = (t.mark_masks(Mark::Colon), t.digit_masks());
+    for at in block_bits(colons, |b, colon| colon & (shifted(digits, b, 1) | shifted(colons, b, 2))) {
         if windows.last().is_some_and(|last| at < last.1) {
             continue; // on a line already taken
         }
@@ -2869,6 +2871,51 @@ mod tests {
         let w = keyword_windows(&Text::new(text), labels, |at, len| (at + len, at + len + 4));
         assert_eq!(w, vec![(6, 10), (28, 32), (41, 41)], "the last one clipped to the end");
         assert_eq!(keyword_windows(&Text::new(b"plain ascii"), labels, |at, len| (at, at + len)), vec![]);
+    }
+
+    /// The `.pgpass` windows from the masks are those of a walk over every `:`, on
+    /// texts dense in colons, digits, `*`, blanks, quotes and line breaks, across blocks.
+    #[test]
+    fn pgpass_windows_agree_with_a_walk_over_every_colon() {
+        let walk = |text: &[u8]| {
+            let mut windows: Vec<(usize, usize)> = Vec::new();
+            for at in memchr::memchr_iter(b':', text) {
+                if windows.last().is_some_and(|last| at < last.1) {
+                    continue;
+                }
+                let port = text.get(at + 1..).unwrap_or_default();
+                let digits = port.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
+                if !(((1..=5).contains(&digits) && port.get(digits) == Some(&b':')) || port.starts_with(b"*:")) {
+                    continue;
+                }
+                let mut host = at;
+                while host > 0 && !matches!(text.get(host - 1), Some(b' ' | b'\t' | b'\'' | b'"' | b'\n')) {
+                    host -= 1;
+                }
+                let mut blank = host;
+                while blank > 0 && matches!(text.get(blank - 1), Some(b' ' | b'\t')) {
+                    blank -= 1;
+                }
+                let begins_line = blank == 0 || text.get(blank - 1) == Some(&b'\n');
+                let quoted = host > 0 && matches!(text.get(host - 1), Some(b'\'' | b'"'));
+                if host < at && (begins_line || quoted) {
+                    let start = memchr::memrchr(b'\n', text.get(..host).unwrap_or_default()).map_or(0, |n| n + 1);
+                    let rest = text.get(at..).unwrap_or_default();
+                    push_window(&mut windows, start, at + memchr::memchr(b'\n', rest).unwrap_or(rest.len()));
+                }
+            }
+            windows
+        };
+        let (mut seed, mut found) = (9u64, 0);
+        for len in [0, 1, 5, 63, 64, 65, 130, 700, 3000] {
+            for _ in 0..20 {
+                let text = crate::detect::text::sample(&mut seed, len, b"h:5432*:\n db'\"1:x");
+                let windows = pgpass_windows(&Text::new(&text));
+                assert_eq!(windows, walk(&text), "{}", String::from_utf8_lossy(&text));
+                found += windows.len();
+            }
+        }
+        assert!(found > 100, "{found}");
     }
 
     /// The person labels' automaton and the byte-by-byte fallback find the same label
