@@ -2918,6 +2918,22 @@ mod tests {
         assert!(found > 100, "{found}");
     }
 
+    /// `pii.person.labeled.v1` runs only near its labels: the words of its `Near` gate
+    /// are the labels its finder knows ([`LABELS`]), no more and no fewer (a label
+    /// added to one list and not the other would be found nowhere, or gated nowhere).
+    #[test]
+    fn the_labelled_names_gate_words_are_the_finders_labels() {
+        let rule = BUILTIN.iter().find(|r| r.id == "pii.person.labeled.v1");
+        let Some(BuiltinRule { gate: Gate::Near { words, .. }, .. }) = rule else {
+            panic!("pii.person.labeled.v1 is gated by the words near it");
+        };
+        let mut gate: Vec<&[u8]> = words.iter().map(|w| w.as_bytes()).collect();
+        let mut labels: Vec<&[u8]> = LABELS.iter().map(|(label, _)| *label).collect();
+        gate.sort_unstable();
+        labels.sort_unstable();
+        assert_eq!(gate, labels);
+    }
+
     /// The person labels' automaton and the byte-by-byte fallback find the same label
     /// at the same place, from every offset: labels in any case, inside one another
     /// ("full name" holds "name"), and split.
