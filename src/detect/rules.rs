@@ -334,40 +334,49 @@ pub const SCHEME_WINDOWS: WindowFinder = WindowFinder { find: scheme_windows, ne
 /// libpq manual's "The Password File"): at each `:` followed by a port or `*` and
 /// another `:`, the line if the host name before it begins the line or a quoted string
 /// (`echo 'db:5432:…' >> ~/.pgpass`). A log's `10:00:00` has a word before its host.
-/// One `memchr` pass over the colons; only those followed by a digit or `*` are read.
+/// The colons come from the masks: only those with a digit after them (a port) or a
+/// `:` two bytes on (`*:`) are read.
 pub fn pgpass_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
-    let text = t.bytes();
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    // By the masks: a `:` with a digit after it (a port) or a `:` two bytes on (`*:`).
     let (colons, digits) = (t.mark_masks(Mark::Colon), t.digit_masks());
     for at in block_bits(colons, |b, colon| colon & (shifted(digits, b, 1) | shifted(colons, b, 2))) {
         if windows.last().is_some_and(|last| at < last.1) {
             continue; // on a line already taken
         }
-        let port = text.get(at + 1..).unwrap_or_default();
-        let digits = port.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
-        let port_ok = ((1..=5).contains(&digits) && port.get(digits) == Some(&b':')) || port.starts_with(b"*:");
-        if !port_ok {
-            continue;
-        }
-        // The host: back from the colon to a blank, a quote or the line's start.
-        let mut host = at;
-        while host > 0 && !matches!(text.get(host - 1), Some(b' ' | b'\t' | b'\'' | b'"' | b'\n')) {
-            host -= 1;
-        }
-        let mut blank = host;
-        while blank > 0 && matches!(text.get(blank - 1), Some(b' ' | b'\t')) {
-            blank -= 1;
-        }
-        let begins_line = blank == 0 || text.get(blank - 1) == Some(&b'\n');
-        let quoted = host > 0 && matches!(text.get(host - 1), Some(b'\'' | b'"'));
-        if host < at && (begins_line || quoted) {
-            let start = memchr::memrchr(b'\n', text.get(..host).unwrap_or_default()).map_or(0, |n| n + 1);
-            let rest = text.get(at..).unwrap_or_default();
-            push_window(&mut windows, start, at + memchr::memchr(b'\n', rest).unwrap_or(rest.len()));
+        if let Some((start, end)) = pgpass_line(t.bytes(), at) {
+            push_window(&mut windows, start, end);
         }
     }
     windows
+}
+
+/// The `.pgpass` line whose port field begins after the `:` at `at`, or `None`: a port
+/// (1 to 5 digits) or `*`, then a `:`, and a host name before `at` that begins the line
+/// or a quoted string.
+fn pgpass_line(text: &[u8], at: usize) -> Option<(usize, usize)> {
+    let port = text.get(at + 1..).unwrap_or_default();
+    let digits = port.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
+    let port_ok = ((1..=5).contains(&digits) && port.get(digits) == Some(&b':')) || port.starts_with(b"*:");
+    if !port_ok {
+        return None;
+    }
+    // The host: back from the colon to a blank, a quote or the line's start.
+    let mut host = at;
+    while host > 0 && !matches!(text.get(host - 1), Some(b' ' | b'\t' | b'\'' | b'"' | b'\n')) {
+        host -= 1;
+    }
+    let mut blank = host;
+    while blank > 0 && matches!(text.get(blank - 1), Some(b' ' | b'\t')) {
+        blank -= 1;
+    }
+    let begins_line = blank == 0 || text.get(blank - 1) == Some(&b'\n');
+    let quoted = host > 0 && matches!(text.get(host - 1), Some(b'\'' | b'"'));
+    if host >= at || !(begins_line || quoted) {
+        return None;
+    }
+    let start = memchr::memrchr(b'\n', text.get(..host).unwrap_or_default()).map_or(0, |n| n + 1);
+    let rest = text.get(at..).unwrap_or_default();
+    Some((start, at + memchr::memchr(b'\n', rest).unwrap_or(rest.len())))
 }
 
 /// [`pgpass_windows`] as a rule's window finder; it finds nothing without a `:` (an
@@ -2873,35 +2882,20 @@ mod tests {
         assert_eq!(keyword_windows(&Text::new(b"plain ascii"), labels, |at, len| (at, at + len)), vec![]);
     }
 
-    /// The `.pgpass` windows from the masks are those of a walk over every `:`, on
+    /// The `.pgpass` windows from the masks' candidates are those of a walk over every
+    /// `:` (the masks drop no colon where a line begins), on
     /// texts dense in colons, digits, `*`, blanks, quotes and line breaks, across blocks.
     #[test]
     fn pgpass_windows_agree_with_a_walk_over_every_colon() {
+        // Every colon, not only the masks' candidates.
         let walk = |text: &[u8]| {
             let mut windows: Vec<(usize, usize)> = Vec::new();
             for at in memchr::memchr_iter(b':', text) {
                 if windows.last().is_some_and(|last| at < last.1) {
                     continue;
                 }
-                let port = text.get(at + 1..).unwrap_or_default();
-                let digits = port.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
-                if !(((1..=5).contains(&digits) && port.get(digits) == Some(&b':')) || port.starts_with(b"*:")) {
-                    continue;
-                }
-                let mut host = at;
-                while host > 0 && !matches!(text.get(host - 1), Some(b' ' | b'\t' | b'\'' | b'"' | b'\n')) {
-                    host -= 1;
-                }
-                let mut blank = host;
-                while blank > 0 && matches!(text.get(blank - 1), Some(b' ' | b'\t')) {
-                    blank -= 1;
-                }
-                let begins_line = blank == 0 || text.get(blank - 1) == Some(&b'\n');
-                let quoted = host > 0 && matches!(text.get(host - 1), Some(b'\'' | b'"'));
-                if host < at && (begins_line || quoted) {
-                    let start = memchr::memrchr(b'\n', text.get(..host).unwrap_or_default()).map_or(0, |n| n + 1);
-                    let rest = text.get(at..).unwrap_or_default();
-                    push_window(&mut windows, start, at + memchr::memchr(b'\n', rest).unwrap_or(rest.len()));
+                if let Some((start, end)) = pgpass_line(text, at) {
+                    push_window(&mut windows, start, end);
                 }
             }
             windows
