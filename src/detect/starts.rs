@@ -59,6 +59,48 @@ struct Entry {
     set: usize,
     literal: Box<[u8]>,
     kind: Kind,
+    /// A literal of at most eight bytes, as words to compare with eight bytes of the
+    /// text at once ([`Short::matches`]); `None` for a longer one.
+    short: Option<Short>,
+}
+
+/// A literal of at most eight bytes: its raw bytes, its folded bytes, and which of
+/// them to compare.
+#[derive(Debug, Clone, Copy)]
+struct Short {
+    raw: u64,
+    folded: u64,
+    /// All ones in the literal's bytes.
+    mask: u64,
+    /// All ones in the literal's bytes that are not ASCII letters or digits (they
+    /// fold to 0 and are compared raw).
+    other: u64,
+}
+
+impl Short {
+    fn new(literal: &[u8]) -> Option<Short> {
+        if literal.len() > 8 {
+            return None;
+        }
+        let mut word = [0u8; 8];
+        word.get_mut(..literal.len())?.copy_from_slice(literal);
+        let raw = u64::from_le_bytes(word);
+        let mask = if literal.len() == 8 { u64::MAX } else { (1u64 << (8 * literal.len())) - 1 };
+        let (folded, lanes) = fold(raw);
+        let alnum = ((lanes >> 7) & ONES) * 0xff;
+        Some(Short { raw, folded, mask, other: mask & !alnum })
+    }
+
+    /// Whether the literal is at the eight bytes `raw` (and `folded`, the same folded)
+    /// of a text: case-insensitively for a keyword, exactly for a prefix.
+    #[inline(always)]
+    fn matches(&self, raw: u64, folded: u64, exact: bool) -> bool {
+        if exact {
+            (raw ^ self.raw) & self.mask == 0
+        } else {
+            (folded ^ self.folded) & self.mask == 0 && (raw ^ self.raw) & self.other == 0
+        }
+    }
 }
 
 /// What one pass found: keyword hits in order of position, and for each prefix slot
@@ -189,16 +231,6 @@ fn raw_three(text: &[u8], start: usize) -> u64 {
     }
 }
 
-/// The eight bytes at `start` in a folded text (see [`Text`]; it is padded so
-/// that they are always there).
-#[inline(always)]
-fn folded_eight(folded: &[u8], start: usize) -> u64 {
-    match folded.get(start..start + 8) {
-        Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-        _ => 0,
-    }
-}
-
 /// The eight bytes at `j` (below 64) of a block's folded bytes and the next eight.
 #[inline(always)]
 fn eight_in(window: &[u8; 72], j: usize) -> u64 {
@@ -253,7 +285,9 @@ impl StartIndex {
             // One that begins with a small letter and a capital is asked where the
             // second byte is a capital (rare in words: `iPhone`, `eBay`).
             let second_capital = !capital && literal.get(1).is_some_and(u8::is_ascii_uppercase);
-            let mut push = |key: u64, set: usize| entries.push(Entry { key, set, literal: literal.into(), kind });
+            let short = Short::new(literal);
+            let mut push =
+                |key: u64, set: usize| entries.push(Entry { key, set, literal: literal.into(), kind, short });
             if matches!(kind, Kind::Keyword(_)) || (closed && !capital && !second_capital) {
                 push(segment(head), SEGMENT);
                 return;
@@ -329,59 +363,75 @@ impl StartIndex {
             let Some(window) = folded.get(base..base + 72).and_then(|w| <&[u8; 72]>::try_from(w).ok()) else {
                 break;
             };
-            let mut pass = 0u64;
+            let mut seg_pass = 0u64;
             let mut each = if self.segment_digits { starts } else { starts & !digit };
             while each != 0 {
                 let j = each.trailing_zeros();
                 let seg = segment(eight_in(window, (j & 63) as usize));
-                pass |= bit(seg_bits, hash(seg, SEGMENT)) << j;
+                seg_pass |= bit(seg_bits, hash(seg, SEGMENT)) << j;
                 each &= each - 1;
             }
             // Bit j: byte j + 1 is a capital (the next block's first byte for bit 63).
             let second = upper(block) >> 1 | upper(block + 1) << 63;
             let mut each = starts & (caps | second);
+            let mut raw_pass = 0u64;
             while each != 0 {
                 let j = each.trailing_zeros();
                 let raw = raw_three(text, base + j as usize);
-                pass |= bit(raw_bits, hash(raw, RAW)) << j;
+                raw_pass |= bit(raw_bits, hash(raw, RAW)) << j;
                 each &= each - 1;
             }
+            // In the order of the starts (a prefix slot's first start is the first found).
+            let mut pass = seg_pass | raw_pass;
             while pass != 0 {
-                let start = base + pass.trailing_zeros() as usize;
-                self.compare(text, start, folded_eight(folded, start), &mut found);
+                let j = pass.trailing_zeros();
+                let sets = [(seg_pass >> j) & 1 == 1, (raw_pass >> j) & 1 == 1];
+                self.compare(text, base + j as usize, eight_in(window, j as usize), sets, &mut found);
                 pass &= pass - 1;
             }
         }
         found
     }
 
-    /// Compares the entries whose key the start has, in each set whose bit passes, by
-    /// their literals. Rare, so kept out of the scan loop.
+    /// Compares the entries whose key the start has, in each set whose bit passed
+    /// (`sets`, by [`SEGMENT`] and [`RAW`]), by their literals. Rare, so kept out of the
+    /// scan loop. `eight` is the start's eight folded bytes.
     #[inline(never)]
-    fn compare(&self, text: &[u8], start: usize, eight: u64, found: &mut Found) {
+    fn compare(&self, text: &[u8], start: usize, eight: u64, sets: [bool; 2], found: &mut Found) {
+        // The start's eight raw bytes, if the text has eight more: a literal of at most
+        // eight is compared with them as words.
+        let raw = match text.get(start..start + 8) {
+            Some(&[a, b, c, d, e, f, g, h]) => Some(u64::from_le_bytes([a, b, c, d, e, f, g, h])),
+            _ => None,
+        };
         for (set, key) in [(SEGMENT, segment(eight)), (RAW, raw_three(text, start))] {
-            let h = hash(key, set);
-            let (Some(bits), Some(heads)) = (self.bits.get(set), self.heads.get(set)) else { continue };
-            if bit(bits, h) == 0 {
+            if !sets.get(set).copied().unwrap_or(false) {
                 continue;
             }
-            let bucket = (h >> (32 - BUCKET_BITS)) as usize;
+            let Some(heads) = self.heads.get(set) else { continue };
+            let bucket = (hash(key, set) >> (32 - BUCKET_BITS)) as usize;
             let (Some(&from), Some(&to)) = (heads.get(bucket), heads.get(bucket + 1)) else { continue };
             let entries = self.entries.get(from as usize..to as usize).unwrap_or_default();
             for entry in entries.iter().filter(|e| e.key == key) {
                 let end = start + entry.literal.len();
-                let Some(here) = text.get(start..end) else { continue };
+                let exact = matches!(entry.kind, Kind::Prefix(_));
+                let here = match (entry.short, raw) {
+                    (Some(short), Some(raw)) => short.matches(raw, eight, exact),
+                    _ => text.get(start..end).is_some_and(|here| match exact {
+                        true => here == &*entry.literal,
+                        false => here.eq_ignore_ascii_case(&entry.literal),
+                    }),
+                };
+                if !here {
+                    continue;
+                }
                 match entry.kind {
                     Kind::Keyword(word) => {
-                        if here.eq_ignore_ascii_case(&entry.literal) && super::word_boundary(text, start, end) {
+                        if super::word_boundary(text, start, end) {
                             found.hits.push(Hit { word, start });
                         }
                     }
-                    Kind::Prefix(slot) => {
-                        if here == &*entry.literal {
-                            found.set_first(self.slots, slot, start);
-                        }
-                    }
+                    Kind::Prefix(slot) => found.set_first(self.slots, slot, start),
                 }
             }
         }
@@ -473,7 +523,7 @@ mod tests {
         ];
         assert!(indexes[0].0.raw_everywhere && !indexes[1].0.raw_everywhere && !indexes[2].0.raw_everywhere);
         assert!(indexes[2].0.raw_second_capital && !indexes[1].0.raw_second_capital);
-        let base = b"1-0 1/0 sg.x SG.y 0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC dG9rOj dG9ro xdG9rO iPhone ip iPdG9rO dG".to_vec();
+        let base = b"1-0 1/0 sg.x SG.y 0x1f x DR dr. passportX passport; T\xc3\xa9l\xc3\xa9phone Full name ghp_1 sk-2 \xff x CONFIDENTIAL confidentiality ACe AKIA ASI eyJ eyj AC dG9rOj dG9ro xdG9rO iPhone ip iPdG9rO dG d-o-b d_o_b D.O.B. d.o.c sk_2 Sk-3 T\xc3\x89L\xc3\xa9PHONE PASSPORT Passports".to_vec();
         for shift in 0..16 {
             let mut text = b"ab c-".repeat(shift);
             text.extend_from_slice(&base);
@@ -491,6 +541,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A literal of at most eight bytes compared as words says what the byte-wise
+    /// comparison says: case-insensitively for a keyword (letters folded, every other
+    /// byte exact), exactly for a prefix; on texts made of the literal's own bytes in
+    /// both cases, and of bytes that fold alike (`.` `-` `_` ` ` all fold to 0).
+    #[test]
+    fn short_literals_compare_as_words_like_byte_by_byte() {
+        let alphabet = b"aAbBzZ09.-_ \xc3\xa9\x89";
+        let mut seed = 0x5eed_u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let (mut same, mut differ) = (0, 0);
+        for _ in 0..200_000 {
+            let len = 1 + next(8);
+            let literal: Vec<u8> = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            // A text that begins with the literal, then changes some of its bytes.
+            let mut text: Vec<u8> = literal.clone();
+            text.extend((0..8 - len).map(|_| alphabet[next(alphabet.len())]));
+            for _ in 0..next(3) {
+                let at = next(8);
+                text[at] = alphabet[next(alphabet.len())];
+            }
+            let short = Short::new(&literal).unwrap();
+            let raw = u64::from_le_bytes(text.clone().try_into().unwrap());
+            let folded = fold(raw).0;
+            for exact in [true, false] {
+                let want = match exact {
+                    true => text[..len] == literal[..],
+                    false => text[..len].eq_ignore_ascii_case(&literal),
+                };
+                assert_eq!(short.matches(raw, folded, exact), want, "{literal:?} {text:?} {exact}");
+                if want {
+                    same += 1;
+                } else {
+                    differ += 1;
+                }
+            }
+        }
+        assert!(same > 50_000 && differ > 50_000, "{same} {differ}");
+        assert!(Short::new(b"ninebytes").is_none());
     }
 
     #[test]
