@@ -89,12 +89,23 @@ mod tests {
         runs
     }
 
+    /// On random texts of every length around the block edges, of bytes a number is
+    /// written with and bytes that end one (letters, a capital, `_` and the other
+    /// marks, a line break, a byte of `0x80` and up), and of numbers only (a run across
+    /// many blocks).
     #[test]
     fn runs_are_the_pieces_with_a_digit() {
         let mut seed = 3u64;
-        for len in [0, 1, 63, 64, 65, 200, 1000] {
-            let text = crate::detect::text::sample(&mut seed, len, b"0123456789 -.()+axQ_\n");
-            assert_eq!(numeric_runs(&Text::new(&text)), plain(&text), "{}", String::from_utf8_lossy(&text));
+        let alphabets: [&[u8]; 3] = [b"0123456789 -.()+axQ_\n", b"09 -.()+:/@=~[x\xc3", b"0123456789 -.()+"];
+        let mut runs = 0;
+        for alphabet in alphabets {
+            for len in (0..=200).chain([255, 256, 257, 1000, 4000]) {
+                let text = crate::detect::text::sample(&mut seed, len, alphabet);
+                let found = numeric_runs(&Text::new(&text));
+                assert_eq!(found, plain(&text), "{}", String::from_utf8_lossy(&text));
+                runs += found.len();
+            }
         }
+        assert!(runs > 5_000, "{runs}");
     }
 }
