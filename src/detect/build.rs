@@ -128,6 +128,13 @@ impl Engine {
                 (_, Gate::Near { .. }) if builtin.domains.is_none() => Source::Context,
                 _ => Source::Pattern,
             };
+            // A regex searched in windows around its keywords: the run a window must hold.
+            let run = match (&matcher, &builtin.gate) {
+                (Matcher::Regex(regex), Gate::Near { .. } | Gate::InHostName(_)) => {
+                    super::prefilter::RunNeed::of(regex.as_str())
+                }
+                _ => None,
+            };
             compiled.push(Rule {
                 id: builtin.id.to_string(),
                 category: builtin.category.to_string(),
@@ -144,6 +151,7 @@ impl Engine {
                 slot: None,
                 credential: builtin.id.starts_with("secret."),
                 fold: false,
+                run,
             });
             if let Some(twin) = any_case_twin(builtin, compiled.last(), &mut keywords) {
                 compiled.push(twin);
@@ -285,5 +293,6 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         slot: None,
         credential: false,
         fold: false,
+        run: None,
     })
 }

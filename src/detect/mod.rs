@@ -101,6 +101,9 @@ pub struct Rule {
     /// upper-cased copy of each window ([`Rule::search_window`]), so that the rule's
     /// capitals match letters in any case and its validator reads capitals.
     fold: bool,
+    /// For a regex rule searched in windows around its keywords: the run of its bytes
+    /// a window must hold before the regex is asked ([`prefilter::RunNeed`]).
+    run: Option<prefilter::RunNeed>,
 }
 
 #[derive(Debug, Clone)]
@@ -844,12 +847,18 @@ impl Rule {
     /// upper-cased copy of the window and the byte before it: ASCII case changes no
     /// offset.
     fn search_window(&self, index: usize, text: &[u8], (ws, we): (usize, usize), out: &mut Vec<Finding>) {
+        let holds = |window: Option<&[u8]>| self.run.as_ref().is_none_or(|r| r.passes(window.unwrap_or_default()));
         if !self.fold {
-            self.search(index, text.get(..we).unwrap_or(text), ws, out);
+            if holds(text.get(ws..we)) {
+                self.search(index, text.get(..we).unwrap_or(text), ws, out);
+            }
             return;
         }
         let lo = ws.saturating_sub(1);
         let upper = text.get(lo..we).unwrap_or_default().to_ascii_uppercase();
+        if !holds(upper.get(ws - lo..)) {
+            return;
+        }
         let from = out.len();
         self.search(index, &upper, ws - lo, out);
         for found in out.get_mut(from..).unwrap_or_default() {

@@ -144,6 +144,7 @@ impl ModelStage {
                 slot: None,
                 credential: false,
                 fold: false,
+                run: None,
             })
             .collect();
         ModelStage { config: config.clone(), rules, memo: Memo::new() }

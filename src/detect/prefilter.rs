@@ -210,6 +210,86 @@ pub(crate) fn build(groups: &mut Vec<Group>, members: &[(usize, &str)]) -> Vec<(
     slots
 }
 
+/// A test a window must pass before a pattern is searched in it: some run of the
+/// pattern's bytes at least as long as its shortest match. Every byte of a match is a
+/// byte one of the pattern's literals or classes names (look-arounds consume none),
+/// and a match lies inside the window, so a window without such a run holds no match
+/// and the regex call is saved. Exact, like the groups: findings do not change. Built
+/// only for a pattern where it can tell (a long match of a narrow set of bytes, such as
+/// an AWS secret's 40 base64 characters after every `aws` of a Terraform file).
+#[derive(Debug, Clone)]
+pub(crate) struct RunNeed {
+    /// One bit per byte value.
+    bytes: [u64; 4],
+    min: usize,
+}
+
+/// The shortest match worth a test: a shorter one would pass in most windows.
+const RUN_NEED_MIN: usize = 12;
+
+/// The most byte values in a set worth a test (a class of letters, digits and a few
+/// symbols has about 64).
+const RUN_NEED_MAX_SET: u32 = 100;
+
+impl RunNeed {
+    /// The test for `pattern` as the engine compiles it (bytes, Unicode off unless the
+    /// pattern turns it on); `None` if it would not tell (or the pattern does not parse).
+    pub fn of(pattern: &str) -> Option<RunNeed> {
+        let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok()?;
+        let min = hir.properties().minimum_len()?;
+        let mut bytes = [0u64; 4];
+        add_bytes(&hir, &mut bytes);
+        let count: u32 = bytes.iter().map(|w| w.count_ones()).sum();
+        (min >= RUN_NEED_MIN && count <= RUN_NEED_MAX_SET).then_some(RunNeed { bytes, min })
+    }
+
+    pub(crate) fn has(&self, b: u8) -> bool {
+        self.bytes.get(usize::from(b >> 6)).is_some_and(|w| (w >> (b & 63)) & 1 == 1)
+    }
+
+    /// Whether `window` holds the pattern's bytes as many in a row as its shortest match.
+    pub fn passes(&self, window: &[u8]) -> bool {
+        let mut run = 0;
+        for &b in window {
+            run = if self.has(b) { run + 1 } else { 0 };
+            if run >= self.min {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Sets the bit of every byte a match of `hir` may hold: a literal's bytes, a class's
+/// (for a Unicode class, its ASCII characters and every byte of `0x80` and up).
+fn add_bytes(hir: &regex_syntax::hir::Hir, bytes: &mut [u64; 4]) {
+    use regex_syntax::hir::{Class, HirKind};
+    let mut set = |b: u8| {
+        if let Some(w) = bytes.get_mut(usize::from(b >> 6)) {
+            *w |= 1 << (b & 63);
+        }
+    };
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(literal) => literal.0.iter().for_each(|&b| set(b)),
+        HirKind::Class(Class::Bytes(class)) => {
+            class.ranges().iter().for_each(|r| (r.start()..=r.end()).for_each(&mut set));
+        }
+        HirKind::Class(Class::Unicode(class)) => {
+            for r in class.ranges() {
+                let (lo, hi) = (u32::from(r.start()), u32::from(r.end()));
+                (lo.min(0x80)..hi.saturating_add(1).min(0x80)).for_each(|c| set(c as u8));
+                if hi >= 0x80 {
+                    (0x80..=0xFF).for_each(&mut set);
+                }
+            }
+        }
+        HirKind::Repetition(r) => add_bytes(&r.sub, bytes),
+        HirKind::Capture(c) => add_bytes(&c.sub, bytes),
+        HirKind::Concat(all) | HirKind::Alternation(all) => all.iter().for_each(|h| add_bytes(h, bytes)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

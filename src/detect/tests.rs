@@ -1473,3 +1473,47 @@ proptest::proptest! {
         );
     }
 }
+
+/// The run a window must hold before a keyword rule's regex is asked
+/// ([`prefilter::RunNeed`]) never turns away a window the regex matches in: in windows
+/// of every size cut from each such rule's examples and negatives, from the evaluation
+/// corpus, and from random texts of the pattern's own bytes and a few others. And it
+/// turns some away (else it would be no use).
+#[test]
+fn run_needs_never_refuse_a_window_with_a_match() {
+    let e = engine();
+    let with: Vec<&Rule> = e.rules.iter().filter(|r| r.run.is_some()).collect();
+    assert!(with.iter().any(|r| r.id == "secret.aws_secret_access_key.v1"), "{:?}", with.iter().map(|r| &r.id));
+    let mut seed = 17u64;
+    for rule in with {
+        let (Matcher::Regex(regex), Some(run)) = (&rule.matcher, &rule.run) else { panic!("{}", rule.id) };
+        let builtin = catalog::all().find(|b| b.id == rule.id).expect("a builtin rule");
+        let mut texts: Vec<Vec<u8>> =
+            builtin.examples.iter().chain(builtin.negatives).map(|x| unmark(x).0.into_bytes()).collect();
+        #[cfg(not(target_family = "wasm"))]
+        texts.extend(corpus_texts().into_iter().map(String::into_bytes));
+        let own: Vec<u8> = (0..=255u8).filter(|&b| run.has(b)).collect();
+        for len in [20, 60, 200, 1000] {
+            for _ in 0..20 {
+                let mut alphabet = own.clone();
+                alphabet.extend_from_slice(b" \n=");
+                texts.push(crate::detect::text::sample(&mut seed, len, &alphabet));
+            }
+        }
+        let (mut matched, mut refused) = (0, 0);
+        for text in &texts {
+            for size in [24, 48, 96, 200, text.len()] {
+                let step = (size / 3).max(1);
+                for s in (0..text.len().saturating_sub(size) + 1).step_by(step) {
+                    let e = (s + size).min(text.len());
+                    let found = regex.find_at(&text[..e], s).is_some();
+                    let passes = run.passes(&text[s..e]);
+                    assert!(passes || !found, "{}: a match in a refused window", rule.id);
+                    matched += usize::from(found);
+                    refused += usize::from(!passes);
+                }
+            }
+        }
+        assert!(matched > 0 && refused > 0, "{}: {matched} windows with a match, {refused} refused", rule.id);
+    }
+}
