@@ -210,18 +210,21 @@ pub(crate) fn build(groups: &mut Vec<Group>, members: &[(usize, &str)]) -> Vec<(
     slots
 }
 
-/// A test a window must pass before a pattern is searched in it: some run of the
-/// pattern's bytes at least as long as its shortest match. Every byte of a match is a
+/// A test a window must pass before a pattern is searched in it: the window is as long
+/// as the pattern's shortest match, and for a long match of a narrow set of bytes (an
+/// AWS secret's 40 base64 characters, looked for after every `aws` of a Terraform
+/// file) it holds a run of the pattern's bytes that long. Every byte of a match is a
 /// byte one of the pattern's literals or classes names (look-arounds consume none),
-/// and a match lies inside the window, so a window without such a run holds no match
-/// and the regex call is saved. Exact, like the groups: findings do not change. Built
-/// only for a pattern where it can tell (a long match of a narrow set of bytes, such as
-/// an AWS secret's 40 base64 characters after every `aws` of a Terraform file).
+/// and a match lies inside the window, so a window that fails holds no match and the
+/// regex call is saved. Exact, like the groups: findings do not change.
 #[derive(Debug, Clone)]
 pub(crate) struct RunNeed {
     /// One bit per byte value.
     bytes: [u64; 4],
-    min: usize,
+    pub(crate) min: usize,
+    /// Whether the run is looked for: else only the window's length is compared with
+    /// the shortest match's (a short window around a keyword may be shorter).
+    pub(crate) narrow: bool,
 }
 
 /// The shortest match worth a test: a shorter one would pass in most windows.
@@ -233,14 +236,16 @@ const RUN_NEED_MAX_SET: u32 = 100;
 
 impl RunNeed {
     /// The test for `pattern` as the engine compiles it (bytes, Unicode off unless the
-    /// pattern turns it on); `None` if it would not tell (or the pattern does not parse).
+    /// pattern turns it on); `None` if it would not tell (a pattern that matches the
+    /// empty string, or does not parse).
     pub fn of(pattern: &str) -> Option<RunNeed> {
         let hir = regex_syntax::ParserBuilder::new().unicode(false).utf8(false).build().parse(pattern).ok()?;
         let min = hir.properties().minimum_len()?;
         let mut bytes = [0u64; 4];
         add_bytes(&hir, &mut bytes);
         let count: u32 = bytes.iter().map(|w| w.count_ones()).sum();
-        (min >= RUN_NEED_MIN && count <= RUN_NEED_MAX_SET).then_some(RunNeed { bytes, min })
+        let narrow = min >= RUN_NEED_MIN && count <= RUN_NEED_MAX_SET;
+        (min > 0).then_some(RunNeed { bytes, min, narrow })
     }
 
     pub(crate) fn has(&self, b: u8) -> bool {
@@ -249,6 +254,9 @@ impl RunNeed {
 
     /// Whether `window` holds the pattern's bytes as many in a row as its shortest match.
     pub fn passes(&self, window: &[u8]) -> bool {
+        if !self.narrow || window.len() < self.min {
+            return window.len() >= self.min;
+        }
         let mut run = 0;
         for &b in window {
             run = if self.has(b) { run + 1 } else { 0 };

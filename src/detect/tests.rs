@@ -1474,17 +1474,19 @@ proptest::proptest! {
     }
 }
 
-/// The run a window must hold before a keyword rule's regex is asked
-/// ([`prefilter::RunNeed`]) never turns away a window the regex matches in: in windows
-/// of every size cut from each such rule's examples and negatives, from the evaluation
-/// corpus, and from random texts of the pattern's own bytes and a few others. And it
-/// turns some away (else it would be no use).
+/// The test a window must pass before a keyword rule's regex is asked
+/// ([`prefilter::RunNeed`]: its length, and for some a run of the pattern's bytes) never
+/// turns away a window the regex matches in: in windows of every size cut from each
+/// such rule's examples and negatives, from the evaluation corpus, and from random
+/// texts of the pattern's own bytes and a few others. And it turns some away (one a
+/// byte shorter than the shortest match at least).
 #[test]
 fn run_needs_never_refuse_a_window_with_a_match() {
     let e = engine();
     let with: Vec<&Rule> = e.rules.iter().filter(|r| r.run.is_some()).collect();
     assert!(with.iter().any(|r| r.id == "secret.aws_secret_access_key.v1"), "{:?}", with.iter().map(|r| &r.id));
     let mut seed = 17u64;
+    let mut narrow = 0;
     for rule in with {
         let (Matcher::Regex(regex), Some(run)) = (&rule.matcher, &rule.run) else { panic!("{}", rule.id) };
         let builtin = catalog::all().find(|b| b.id == rule.id).expect("a builtin rule");
@@ -1500,9 +1502,9 @@ fn run_needs_never_refuse_a_window_with_a_match() {
                 texts.push(crate::detect::text::sample(&mut seed, len, &alphabet));
             }
         }
-        let (mut matched, mut refused) = (0, 0);
+        let (mut matched, mut refused, mut by_run) = (0, 0, 0);
         for text in &texts {
-            for size in [24, 48, 96, 200, text.len()] {
+            for size in [run.min - 1, 24, 48, 96, 200, text.len()] {
                 let step = (size / 3).max(1);
                 for s in (0..text.len().saturating_sub(size) + 1).step_by(step) {
                     let e = (s + size).min(text.len());
@@ -1511,9 +1513,14 @@ fn run_needs_never_refuse_a_window_with_a_match() {
                     assert!(passes || !found, "{}: a match in a refused window", rule.id);
                     matched += usize::from(found);
                     refused += usize::from(!passes);
+                    by_run += usize::from(!passes && e - s >= run.min);
                 }
             }
         }
         assert!(matched > 0 && refused > 0, "{}: {matched} windows with a match, {refused} refused", rule.id);
+        // A narrow one turns away long windows too, by their bytes.
+        assert!(!run.narrow || by_run > 0, "{}: none refused for its bytes", rule.id);
+        narrow += usize::from(run.narrow);
     }
+    assert!(narrow > 50, "{narrow} rules look for a run");
 }
