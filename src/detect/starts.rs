@@ -175,6 +175,9 @@ pub(crate) struct StartIndex {
     /// `s`, bucket `b` holds `entries[heads[s][b]..heads[s][b + 1]]`.
     heads: [Vec<u32>; 2],
     entries: Vec<Entry>,
+    /// Each entry's key, in the order of `entries`: a bucket's keys are read from here
+    /// (eight bytes an entry, not a whole entry's).
+    keys: Vec<u64>,
     slots: usize,
     /// Some open prefix begins with a small letter (and goes on with another): the raw
     /// set is asked at every start, not only at capitals and digits.
@@ -327,7 +330,17 @@ impl StartIndex {
         });
         let segment_digits =
             entries.iter().any(|e| e.set == SEGMENT && e.literal.first().is_some_and(u8::is_ascii_digit));
-        StartIndex { bits, heads, entries, slots: prefixes.len(), raw_everywhere, raw_second_capital, segment_digits }
+        let keys = entries.iter().map(|e| e.key).collect();
+        StartIndex {
+            bits,
+            heads,
+            entries,
+            keys,
+            slots: prefixes.len(),
+            raw_everywhere,
+            raw_second_capital,
+            segment_digits,
+        }
     }
 
     /// Whether the raw set is asked at every start (some open prefix begins with a
@@ -397,42 +410,57 @@ impl StartIndex {
     /// (`sets`, by [`SEGMENT`] and [`RAW`]), by their literals. Rare, so kept out of the
     /// scan loop. `eight` is the start's eight folded bytes.
     #[inline(never)]
-    fn compare(&self, text: &[u8], start: usize, eight: u64, sets: [bool; 2], found: &mut Found) {
+    fn compare(&self, text: &[u8], start: usize, eight: u64, [segment_set, raw_set]: [bool; 2], found: &mut Found) {
         // The start's eight raw bytes, if the text has eight more: a literal of at most
         // eight is compared with them as words.
         let raw = match text.get(start..start + 8) {
             Some(&[a, b, c, d, e, f, g, h]) => Some(u64::from_le_bytes([a, b, c, d, e, f, g, h])),
             _ => None,
         };
-        for (set, key) in [(SEGMENT, segment(eight)), (RAW, raw_three(text, start))] {
-            if !sets.get(set).copied().unwrap_or(false) {
+        if segment_set {
+            self.compare_in(SEGMENT, segment(eight), text, start, (eight, raw), found);
+        }
+        if raw_set {
+            self.compare_in(RAW, raw_three(text, start), text, start, (eight, raw), found);
+        }
+    }
+
+    /// [`StartIndex::compare`] in one set, whose key at the start is `key`.
+    #[inline(always)]
+    fn compare_in(
+        &self,
+        set: usize,
+        key: u64,
+        text: &[u8],
+        start: usize,
+        (eight, raw): (u64, Option<u64>),
+        found: &mut Found,
+    ) {
+        let Some(heads) = self.heads.get(set) else { return };
+        let bucket = (hash(key, set) >> (32 - BUCKET_BITS)) as usize;
+        let (Some(&from), Some(&to)) = (heads.get(bucket), heads.get(bucket + 1)) else { return };
+        let keys = self.keys.get(from as usize..to as usize).unwrap_or_default();
+        for (at, _) in keys.iter().enumerate().filter(|&(_, &k)| k == key) {
+            let Some(entry) = self.entries.get(from as usize + at) else { continue };
+            let end = start + entry.literal.len();
+            let exact = matches!(entry.kind, Kind::Prefix(_));
+            let here = match (entry.short, raw) {
+                (Some(short), Some(raw)) => short.matches(raw, eight, exact),
+                _ => text.get(start..end).is_some_and(|here| match exact {
+                    true => here == &*entry.literal,
+                    false => here.eq_ignore_ascii_case(&entry.literal),
+                }),
+            };
+            if !here {
                 continue;
             }
-            let Some(heads) = self.heads.get(set) else { continue };
-            let bucket = (hash(key, set) >> (32 - BUCKET_BITS)) as usize;
-            let (Some(&from), Some(&to)) = (heads.get(bucket), heads.get(bucket + 1)) else { continue };
-            let entries = self.entries.get(from as usize..to as usize).unwrap_or_default();
-            for entry in entries.iter().filter(|e| e.key == key) {
-                let end = start + entry.literal.len();
-                let exact = matches!(entry.kind, Kind::Prefix(_));
-                let here = match (entry.short, raw) {
-                    (Some(short), Some(raw)) => short.matches(raw, eight, exact),
-                    _ => text.get(start..end).is_some_and(|here| match exact {
-                        true => here == &*entry.literal,
-                        false => here.eq_ignore_ascii_case(&entry.literal),
-                    }),
-                };
-                if !here {
-                    continue;
-                }
-                match entry.kind {
-                    Kind::Keyword(word) => {
-                        if super::word_boundary(text, start, end) {
-                            found.hits.push(Hit { word, start });
-                        }
+            match entry.kind {
+                Kind::Keyword(word) => {
+                    if super::word_boundary(text, start, end) {
+                        found.hits.push(Hit { word, start });
                     }
-                    Kind::Prefix(slot) => found.set_first(self.slots, slot, start),
                 }
+                Kind::Prefix(slot) => found.set_first(self.slots, slot, start),
             }
         }
     }
