@@ -31,7 +31,7 @@
 
 use super::names::STOP_WORDS;
 use super::rules::push_window;
-use super::text::{shifted, Mark, Text};
+use super::text::{Mark, Text};
 use super::wordset::{WordMap, WordSet};
 
 /// Street words written before the name (`rue de la Paix`, `Calle Mayor`, `Via Roma`,
@@ -1618,6 +1618,20 @@ struct NumberStarts<'t> {
     marks: [&'t [u64]; 5],
 }
 
+/// What [`NumberStarts`] reads of one block: the masks it shifts, some already joined.
+#[derive(Debug, Clone, Copy, Default)]
+struct Around {
+    /// A letter or digit, or a byte of `0x80` and up (a word's).
+    word: u64,
+    /// A word's byte or `.`, `=`, `@`, `/`: a number right after one is glued to it.
+    glue: u64,
+    /// A capital.
+    capital: u64,
+    digit: u64,
+    dash: u64,
+    colon: u64,
+}
+
 impl<'t> NumberStarts<'t> {
     fn new(t: &'t Text<'_>) -> NumberStarts<'t> {
         NumberStarts {
@@ -1630,18 +1644,39 @@ impl<'t> NumberStarts<'t> {
         }
     }
 
-    /// The starts in block `block`.
+    /// The masks of block `block` (all 0 past either end).
     #[inline(always)]
-    fn at(&self, block: usize) -> u64 {
-        let back = |masks: &[u64], n: i32| shifted(masks, block, -n);
+    fn around(&self, block: usize) -> Around {
+        let at = |masks: &[u64]| masks.get(block).copied().unwrap_or(0);
         let [dot, equals, at_sign, slash, colon] = self.marks;
-        let word = |n: i32| back(self.alnum, n) | back(self.high, n);
-        let glued = word(1) | back(dot, 1) | back(equals, 1) | back(at_sign, 1) | back(slash, 1);
+        let (digit, word) = (at(self.digit), at(self.alnum) | at(self.high));
+        Around {
+            word,
+            glue: word | at(dot) | at(equals) | at(at_sign) | at(slash),
+            capital: at(self.caps) & !digit,
+            digit,
+            dash: at(self.dash),
+            colon: at(colon),
+        }
+    }
+
+    /// The starts in block `block`.
+    #[cfg(test)]
+    fn at(&self, block: usize) -> u64 {
+        Self::starts(&self.around(block), &self.around(block.wrapping_sub(1)))
+    }
+
+    /// The starts in a block, from its masks (`here`) and the block's before.
+    #[inline(always)]
+    fn starts(here: &Around, before: &Around) -> u64 {
+        // The bytes `n` before each (1 to 63).
+        let back = |f: fn(&Around) -> u64, n: u32| (f(here) << n) | (f(before) >> (64 - n));
+        let glued = back(|a| a.glue, 1);
         // `B-204`: a capital before the `-`, and no letter or digit before the capital.
-        let lettered = back(self.caps, 2) & !back(self.digit, 2) & !word(3);
-        let dashed = back(self.dash, 1) & !lettered;
-        let time = back(colon, 1) & back(self.digit, 2);
-        back(self.digit, 0) & !(glued | dashed | time)
+        let lettered = back(|a| a.capital, 2) & !back(|a| a.word, 3);
+        let dashed = back(|a| a.dash, 1) & !lettered;
+        let time = back(|a| a.colon, 1) & back(|a| a.digit, 2);
+        here.digit & !(glued | dashed | time)
     }
 }
 
@@ -1652,8 +1687,16 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let mut windows = Vec::new();
     let mut at = 0;
     let number_starts = NumberStarts::new(t);
+    // The masks of the last block read: the block before the next, most often.
+    let mut last: Option<(usize, Around)> = None;
     for block in t.digit_blocks() {
-        let mut starts = number_starts.at(block);
+        let here = number_starts.around(block);
+        let before = match last {
+            Some((b, masks)) if b + 1 == block => masks,
+            _ => number_starts.around(block.wrapping_sub(1)),
+        };
+        last = Some((block, here));
+        let mut starts = NumberStarts::starts(&here, &before);
         while starts != 0 {
             let d = block * 64 + starts.trailing_zeros() as usize;
             starts &= starts - 1;
