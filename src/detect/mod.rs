@@ -559,9 +559,13 @@ impl Engine {
                         // The run starts at its first digit or just before it.
                         let digit = (run.start..run.end).find(|&i| text.get(i).is_some_and(u8::is_ascii_digit));
                         let Some(d) = digit else { continue };
-                        // Right before it, or a space before it (`PL 61 1090 …`).
-                        let code =
-                            |at: usize| text.get(at..at + 2).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase));
+                        // Right before it, or a space before it (`PL 61 1090 …`); at a
+                        // word's start, as the pattern's `\b` wants it (not `INFO 2026`).
+                        let code = |at: usize| {
+                            text.get(at..at + 2).is_some_and(|c| c.iter().all(u8::is_ascii_uppercase))
+                                && (at == 0
+                                    || text.get(at - 1).is_some_and(|&b| !(b.is_ascii_alphanumeric() || b == b'_')))
+                        };
                         let country = if d >= 2 && code(d - 2) {
                             Some(d - 2)
                         } else if d >= 3 && text.get(d - 1) == Some(&b' ') && code(d - 3) {

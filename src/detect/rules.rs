@@ -32,8 +32,9 @@ pub enum Gate {
     NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
     /// Run over the whole text only if this cheap test of the text passes.
     Test(fn(&Text<'_>) -> bool),
-    /// Run only at numeric runs right after two upper-case letters (an IBAN's country
-    /// code and check digits), over the next `span` bytes.
+    /// Run only at numeric runs right after two upper-case letters at a word's start
+    /// (an IBAN's country code and check digits: its pattern begins with `\b`, so a
+    /// log's `INFO 2026-…` is none), over the next `span` bytes.
     AfterCountryCode { span: usize },
     /// Run only in windows around whole-word, case-insensitive occurrences of these
     /// keywords (`before` bytes before a keyword to `after` bytes after its start).

@@ -1524,3 +1524,37 @@ fn run_needs_never_refuse_a_window_with_a_match() {
     }
     assert!(narrow > 50, "{narrow} rules look for a run");
 }
+
+/// The gates narrowed to what a pattern's `\b` already asks find what the rules find
+/// without a gate: the IBAN's country code at a word's start (not `INFO 2026-…`), and
+/// Telnyx's `KEY` followed by a hex digit (not every `API_KEY`). Values after every kind
+/// of byte, at the text's start, and beside the words that used to pass the gates.
+#[test]
+fn narrowed_gates_change_nothing() {
+    let gated = engine();
+    let mut ungated = engine();
+    for rule in &mut ungated.rules {
+        if rule.id == "pii.iban.v1" || rule.id == "secret.telnyx.api_key.v1" {
+            rule.gate = CompiledGate::Always;
+        }
+    }
+    let values = [
+        "DE89 3704 0044 0532 0130 00",
+        "GB82WEST12345698765432",
+        "PL 61 1090 1014 0000 0712 1981 2874",
+        "KEYDB62344160B6CAD1686B19F63CD33FE5_lzaUNFlr7MoT4FzIGNpvJ9",
+        "KEY=DB62344160B6CAD1686B19F63CD33FE5_lzaUNFlr7MoT4FzIGNpvJ9",
+        "KEYA7338CEC5D47CB5BFF9433E3870448F7_KarmsnPbMu0bgWJrH73vtg",
+    ];
+    let mut count = 0;
+    for before in ["", " ", "x", "X", "_", "9", "-", "INFO ", "WARN 2026-11-24 ", "(", "\n", "API_", "iban: ", "é"] {
+        for value in values {
+            for text in [format!("{before}{value}"), format!("log {before}{value} end"), format!("{before}{value}\n")] {
+                let found = gated.scan(text.as_bytes());
+                assert_eq!(found, ungated.scan(text.as_bytes()), "{text}");
+                count += found.len();
+            }
+        }
+    }
+    assert!(count > 100, "{count}");
+}

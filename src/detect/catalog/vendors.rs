@@ -3460,7 +3460,11 @@ AAAAB3NzaC1yc2E
         category: "SERVICE_TOKEN",
         pattern: r##"(?-u)\bKEY[0-9A-F]{32}_[A-Za-z0-9]{22}\b"##,
         confidence: 0.98,
-        gate: Gate::Prefix(&[b"KEY"]),
+        // `KEY` and a hex digit: `KEY` alone is every `API_KEY` of a configuration.
+        gate: Gate::Prefix(&[
+            b"KEY0", b"KEY1", b"KEY2", b"KEY3", b"KEY4", b"KEY5", b"KEY6", b"KEY7", b"KEY8", b"KEY9", b"KEYA", b"KEYB",
+            b"KEYC", b"KEYD", b"KEYE", b"KEYF",
+        ]),
         examples: &[
             r##"TELNYX_API_KEY=⟦KEYDB62344160B6CAD1686B19F63CD33FE5_lzaUNFlr7MoT4FzIGNpvJ9⟧"##,
             r##"curl -H "Authorization: Bearer ⟦KEYA7338CEC5D47CB5BFF9433E3870448F7_KarmsnPbMu0bgWJrH73vtg⟧" https://api.telnyx.com/v2/balance"##,
