@@ -325,11 +325,7 @@ enum Op {
 /// [`MIN_BARE_VALUE`] bytes before white space or a quote ([`value_after`] ends it there
 /// or earlier).
 fn room_for_a_value(hay: &[u8], from: usize) -> bool {
-    let mut s = from;
-    while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < 40 {
-        s += 1;
-    }
-    let Some(rest) = hay.get(s..) else { return false };
+    let Some(rest) = hay.get(skip_blanks(hay, from)..) else { return false };
     match rest.first() {
         None => false,
         Some(b'"' | b'\'' | b'`') => true,
@@ -339,6 +335,20 @@ fn room_for_a_value(hay: &[u8], from: usize) -> bool {
         }
     }
 }
+
+/// Where the value after an operator begins: past the spaces and tabs at `from`, at
+/// most [`MAX_BLANKS`] (aligned columns write many). [`room_for_a_value`] and
+/// [`value_after`] skip the same.
+fn skip_blanks(hay: &[u8], from: usize) -> usize {
+    let mut s = from;
+    while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < MAX_BLANKS {
+        s += 1;
+    }
+    s
+}
+
+/// The most blanks read between an operator and its value.
+const MAX_BLANKS: usize = 40;
 
 /// The shortest bare (unquoted) value [`accept`] takes: a password's (a secret's is
 /// eight bytes at least).
@@ -363,7 +373,7 @@ fn name_before(hay: &[u8], end: usize, kind: Op) -> Option<(usize, usize, Option
     let mut e = end;
     if kind != Op::Element {
         // Aligned columns (`password          = "…"` in HCL) put many spaces here.
-        while e > 0 && end - e < 40 && matches!(hay.get(e - 1), Some(b' ' | b'\t')) {
+        while e > 0 && end - e < MAX_BLANKS && matches!(hay.get(e - 1), Some(b' ' | b'\t')) {
             e -= 1;
         }
     }
@@ -494,12 +504,7 @@ fn paired_name(hay: &[u8], value_name: usize) -> Option<&[u8]> {
 
 /// The value that begins at or after `from` on the same line: `(start, end, quoted)`.
 fn value_after(hay: &[u8], from: usize, kind: Op, code: bool) -> Option<(usize, usize, bool)> {
-    let mut s = from;
-    if kind != Op::Element {
-        while hay.get(s).is_some_and(|b| *b == b' ' || *b == b'\t') && s - from < 40 {
-            s += 1;
-        }
-    }
+    let mut s = if kind == Op::Element { from } else { skip_blanks(hay, from) };
     let first = *hay.get(s)?;
     if kind == Op::Element {
         // `<password>v</password>`: up to the closing tag, on the same line.
