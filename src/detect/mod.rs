@@ -851,16 +851,19 @@ impl Rule {
     /// upper-cased copy of the window and the byte before it: ASCII case changes no
     /// offset.
     fn search_window(&self, index: usize, text: &[u8], (ws, we): (usize, usize), out: &mut Vec<Finding>) {
-        let holds = |window: Option<&[u8]>| self.run.as_ref().is_none_or(|r| r.passes(window.unwrap_or_default()));
+        // The bytes the search reads from (`hay[from..]`): those the run test reads.
+        let holds =
+            |hay: &[u8], from: usize| self.run.as_ref().is_none_or(|r| r.passes(hay.get(from..).unwrap_or_default()));
         if !self.fold {
-            if holds(text.get(ws..we)) {
-                self.search(index, text.get(..we).unwrap_or(text), ws, out);
+            let hay = text.get(..we).unwrap_or(text);
+            if holds(hay, ws) {
+                self.search(index, hay, ws, out);
             }
             return;
         }
         let lo = ws.saturating_sub(1);
         let upper = text.get(lo..we).unwrap_or_default().to_ascii_uppercase();
-        if !holds(upper.get(ws - lo..)) {
+        if !holds(&upper, ws - lo) {
             return;
         }
         let from = out.len();
