@@ -79,6 +79,13 @@ pub fn visit_strings_and_keys<'d>(
     })
 }
 
+/// Every scalar the vendor reads as text or as a value a person typed: string values,
+/// object keys ([`Scalar::Key`], the path ending with the key) and numbers, in document
+/// order. Booleans and `null` carry nothing a detector could find.
+pub fn visit_all<'d>(doc: &'d [u8], visit: &mut dyn FnMut(&[Seg<'d>], Scalar)) -> Result<(), JsonError> {
+    walk(doc, true, visit)
+}
+
 /// Walks `doc` and calls `visit(path, span)` for every string *value* (keys are not
 /// values). Fails on anything that is not a single well-formed JSON document.
 pub fn visit_strings<'d>(doc: &'d [u8], visit: &mut dyn FnMut(&[Seg<'d>], StrSpan)) -> Result<(), JsonError> {
@@ -358,7 +365,13 @@ pub struct Decoded<'a> {
     offsets: Option<Vec<u32>>,
 }
 
-impl Decoded<'_> {
+impl<'a> Decoded<'a> {
+    /// A text that is its own raw form (the digits of a number): offsets map to
+    /// themselves.
+    pub fn plain(bytes: Cow<'a, [u8]>) -> Decoded<'a> {
+        Decoded { bytes, offsets: None }
+    }
+
     /// The value as text (for tests and diagnostics).
     pub fn text(&self) -> Cow<'_, str> {
         String::from_utf8_lossy(&self.bytes)

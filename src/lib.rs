@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod audit;
+pub mod charset;
 pub mod check;
 pub mod detect;
 pub mod edit;
@@ -15,6 +16,7 @@ pub mod encoding;
 pub mod generations;
 pub mod json;
 pub mod metrics;
+pub mod mime;
 pub mod policy;
 pub mod provider;
 pub mod redact;

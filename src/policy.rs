@@ -218,6 +218,9 @@ pub struct Limits {
     /// What happens to a body that cannot be scanned (binary uploads, media, binary
     /// multipart parts).
     pub unscannable: Unscannable,
+    /// What happens when a value is found inside binary content (a file, an image, a
+    /// binary part), where a replacement would break the format's lengths and checksums.
+    pub found_in_binary: FoundInBinary,
 }
 
 impl Default for Limits {
@@ -227,6 +230,7 @@ impl Default for Limits {
             on_oversize: OnOversize::Reject,
             invalid_json: InvalidJson::Reject,
             unscannable: Unscannable::Pass,
+            found_in_binary: FoundInBinary::Block,
         }
     }
 }
@@ -253,6 +257,17 @@ pub enum Unscannable {
     Pass,
     /// Answer with a vendor-shaped 415 (`veil_unscannable`).
     Block,
+}
+
+/// What happens to a request whose binary content holds a value the detectors found.
+/// Binary media are never rewritten: a token spliced into a PNG or a PDF corrupts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoundInBinary {
+    /// Answer with a vendor-shaped 400 (`veil_value_in_binary`); nothing is forwarded.
+    Block,
+    /// Forward the bytes unchanged; the findings are counted and audited.
+    Pass,
 }
 
 /// What happens to a request body over `limits.max_body_bytes`.

@@ -12,11 +12,12 @@
 use std::collections::BTreeMap;
 
 use crate::audit::Outcome;
+use crate::charset::Charset;
 use crate::detect::Finding;
 use crate::edit::{splice, Edit};
 use crate::encoding::base64;
 use crate::json::{self, StrSpan};
-use crate::policy::{Action, InvalidJson, Mode, Profile, Unscannable};
+use crate::policy::{Action, FoundInBinary, InvalidJson, Mode, Profile, Unscannable};
 use crate::provider::{identifier_like, Provider};
 use crate::token::{TokenMap, TokenMinter};
 
@@ -26,6 +27,9 @@ pub enum BodyKind {
     /// No body.
     Empty,
     Json,
+    /// JSON Lines (by its type, or because it parses as one JSON value per line):
+    /// every line scanned as JSON, and forwarded as JSON Lines.
+    JsonLines,
     /// Text (a text type, or JSON the policy scans as text): scanned as bytes, through
     /// the detectors' normalized view.
     Text,
@@ -40,6 +44,7 @@ impl BodyKind {
         match self {
             BodyKind::Empty => "empty",
             BodyKind::Json => "json",
+            BodyKind::JsonLines => "json_lines",
             BodyKind::Text => "text",
             BodyKind::Multipart => "multipart",
             BodyKind::Unscannable => "unscannable",
@@ -76,6 +81,9 @@ pub enum Refusal {
     InvalidEncoding,
     /// A transport the filter cannot see into: a protocol upgrade (WebSocket) or CONNECT.
     Transport,
+    /// A value was found inside binary content, which is never rewritten
+    /// (`limits.found_in_binary: block`).
+    ValueInBinary,
 }
 
 impl Refusal {
@@ -83,7 +91,7 @@ impl Refusal {
     pub fn outcome(self) -> Outcome {
         match self {
             Refusal::InvalidJson => Outcome::InvalidJson,
-            Refusal::Unscannable => Outcome::UnscannableBlocked,
+            Refusal::Unscannable | Refusal::ValueInBinary => Outcome::UnscannableBlocked,
             Refusal::TooLarge => Outcome::TooLarge,
             Refusal::UnsupportedEncoding => Outcome::UnsupportedEncoding,
             Refusal::InvalidEncoding => Outcome::InvalidEncoding,
@@ -93,7 +101,7 @@ impl Refusal {
 
     pub fn status(self) -> u16 {
         match self {
-            Refusal::InvalidJson | Refusal::InvalidEncoding => 400,
+            Refusal::InvalidJson | Refusal::InvalidEncoding | Refusal::ValueInBinary => 400,
             Refusal::Unscannable | Refusal::UnsupportedEncoding => 415,
             Refusal::TooLarge => 413,
             Refusal::Transport => 403,
@@ -108,6 +116,7 @@ impl Refusal {
             Refusal::UnsupportedEncoding => "veil_unsupported_encoding",
             Refusal::InvalidEncoding => "veil_invalid_encoding",
             Refusal::Transport => "veil_unscannable_transport",
+            Refusal::ValueInBinary => "veil_value_in_binary",
         }
     }
 
@@ -131,6 +140,11 @@ impl Refusal {
                 "The request's content-encoding is not one the gateway can decode (gzip, deflate, br, zstd).".into()
             }
             Refusal::InvalidEncoding => "The request body does not decode with its content-encoding.".into(),
+            Refusal::ValueInBinary => {
+                "The request holds a file or media whose bytes contain sensitive data; a binary file \
+                 cannot be rewritten without corrupting it, so it was not forwarded (limits.found_in_binary)."
+                    .into()
+            }
             Refusal::Transport => "The gateway cannot inspect upgraded or tunnelled connections to this destination; \
                  the request was not forwarded."
                 .into(),
@@ -194,9 +208,13 @@ impl Redactor<'_> {
     /// [`crate::detect::model::Pass`]) merged with the rules' findings. Media payloads
     /// are not asked about.
     pub fn redact_typed_with(&self, body: &[u8], content_type: &str, model: ModelHook<'_>) -> Redaction {
+        self.redact_as(body, classify(body, content_type), content_type, model)
+    }
+
+    /// Redacts a body read as `kind`.
+    fn redact_as(&self, body: &[u8], mut kind: BodyKind, content_type: &str, model: ModelHook<'_>) -> Redaction {
         let mut state = State { model: Some(model), ..State::default() };
         let mut remembered = 0;
-        let mut kind = classify(body, content_type);
         let limits = &self.profile.limits;
         // Monitor mode never refuses: what it would refuse is scanned as text and reported.
         let enforce = self.profile.mode == Mode::Enforce;
@@ -204,6 +222,12 @@ impl Redactor<'_> {
             BodyKind::Empty => {}
             BodyKind::Json => match self.scan_json(&mut state, body) {
                 Ok(n) => remembered = n,
+                Err(_) if json_lines(body).is_some() => {
+                    // Several JSON values, one per line: a batch file, not one document.
+                    kind = BodyKind::JsonLines;
+                    state = State { model: Some(model), ..State::default() };
+                    remembered = self.scan_lines(&mut state, body);
+                }
                 Err(_) if limits.invalid_json == InvalidJson::ScanText || !enforce => {
                     kind = BodyKind::Text;
                     state = State { model: Some(model), ..State::default() };
@@ -217,30 +241,53 @@ impl Redactor<'_> {
                 let spaced: Vec<u8> = body.iter().map(|&b| if b == b'+' { b' ' } else { b }).collect();
                 self.scan_text(&mut state, &spaced, 0);
             }
+            BodyKind::Text if lines_type(content_type) && json_lines(body).is_some() => {
+                kind = BodyKind::JsonLines;
+                remembered = self.scan_lines(&mut state, body);
+            }
+            BodyKind::Text | BodyKind::Unscannable if foreign_charset(body, content_type) => {
+                // Text in another charset (UTF-16 by its declaration, mark or NULs,
+                // Latin-1): decoded, scanned, written back in its charset.
+                let charset = param(content_type, "charset").unwrap_or_default();
+                if let Some(new) = self.scan_piece(&mut state, body, "text/plain", &charset) {
+                    state.edits.push(Edit { start: 0, end: body.len(), replacement: new });
+                }
+            }
             BodyKind::Text => self.scan_text(&mut state, body, 0),
-            BodyKind::Multipart => match multipart_parts(body, content_type) {
-                Some(parts) => {
-                    for part in parts {
-                        // A binary part is searched byte for byte all the same; it is
-                        // counted because what it encodes could not be read.
-                        state.unscannable += u32::from(!part.text);
-                        self.scan_text(&mut state, body.get(part.start..part.end).unwrap_or_default(), part.start);
+            BodyKind::JsonLines => remembered = self.scan_lines(&mut state, body),
+            BodyKind::Multipart => {
+                // As a MIME reader reads it: transfer encodings decoded, nested parts,
+                // part headers and parameters, preamble and epilogue; each part
+                // re-encoded the way it came when a value in it is replaced.
+                let rewritten = crate::mime::rewrite(body, content_type, &mut |piece, bytes| {
+                    self.scan_mime_piece(&mut state, piece, bytes)
+                });
+                match rewritten {
+                    Ok(Some(new)) => state.edits.push(Edit { start: 0, end: body.len(), replacement: new }),
+                    Ok(None) => {}
+                    // Not the multipart it says it is: what a reader may still find in
+                    // it is found as text; what it encodes is counted as unreadable.
+                    Err(_) => {
+                        state = State { model: Some(model), ..State::default() };
+                        state.unscannable += 1;
+                        self.scan_text(&mut state, body, 0);
                     }
                 }
-                // Not the multipart it says it is: a reader may still find text in it.
-                None => self.scan_text(&mut state, body, 0),
-            },
-            BodyKind::Unscannable => {
-                // Searched byte for byte all the same (a value written in plain bytes
-                // inside a "binary" body is found); counted, since what the body
-                // encodes could not be read.
-                state.unscannable += 1;
-                self.scan_text(&mut state, body, 0);
             }
+            // Searched byte for byte all the same (a value written in plain bytes inside
+            // a "binary" body is found); counted, since what the body encodes could not
+            // be read; never rewritten.
+            BodyKind::Unscannable => self.scan_binary(&mut state, body),
         }
         if state.unscannable > 0 && limits.unscannable == Unscannable::Block && enforce {
             let mut refused = self.refused(Refusal::Unscannable, kind);
             refused.unscannable = state.unscannable;
+            return refused;
+        }
+        if state.in_binary && limits.found_in_binary == FoundInBinary::Block && enforce && state.blocked.is_none() {
+            let mut refused = self.refused(Refusal::ValueInBinary, kind);
+            refused.unscannable = state.unscannable;
+            refused.counts = std::mem::take(&mut state.counts);
             return refused;
         }
         let restore = &self.profile.restore;
@@ -264,6 +311,132 @@ impl Redactor<'_> {
         }
     }
 
+    /// Redacts the bytes of a file being uploaded (a Gemini resumable upload's chunk),
+    /// whatever its label says: the vendor stores the file, it does not parse it as the
+    /// request's JSON. Read by its content: binary (a NUL byte, or not UTF-8 with a media
+    /// format's signature), JSON, JSON Lines, or text.
+    pub fn redact_file_with(&self, body: &[u8], model: ModelHook<'_>) -> Redaction {
+        let kind = if body.is_empty() {
+            BodyKind::Empty
+        } else if looks_binary(body) {
+            BodyKind::Unscannable
+        } else if json::visit_scalars(body.strip_prefix(BOM).unwrap_or(body), &mut |_, _| {}).is_ok() {
+            BodyKind::Json
+        } else if json_lines(body).is_some() {
+            BodyKind::JsonLines
+        } else {
+            BodyKind::Text
+        };
+        self.redact_as(body, kind, "", model)
+    }
+
+    /// One piece of a multipart body ([`crate::mime::rewrite`]): its replacement, if a
+    /// value in it was replaced.
+    fn scan_mime_piece(&self, state: &mut State<'_>, piece: crate::mime::Piece<'_>, bytes: &[u8]) -> Option<Vec<u8>> {
+        use crate::mime::Piece;
+        match piece {
+            Piece::Preamble | Piece::Epilogue | Piece::Header | Piece::Param { .. } => {
+                self.scan_local(state, bytes, BodyKind::Text)
+            }
+            Piece::Body { media_type, charset, .. } => {
+                self.scan_piece(state, bytes, media_type, charset.unwrap_or_default())
+            }
+            Piece::Undecodable => {
+                self.scan_binary(state, bytes);
+                None
+            }
+        }
+    }
+
+    /// A piece of content of `media_type` in `charset` (a part, a text body in another
+    /// charset): read as what it is, and its replacement when a value in it was
+    /// replaced. Text in a charset other than UTF-8 is decoded, scanned and encoded
+    /// back; a charset that cannot be read, and binary content, are unscannable.
+    fn scan_piece(&self, state: &mut State<'_>, bytes: &[u8], media_type: &str, charset: &str) -> Option<Vec<u8>> {
+        let kind = classify(bytes, media_type);
+        if matches!(kind, BodyKind::Empty) {
+            return None;
+        }
+        let texty = matches!(kind, BodyKind::Text | BodyKind::Json | BodyKind::JsonLines | BodyKind::Multipart)
+            || !charset.is_empty()
+            || foreign_charset(bytes, media_type);
+        if !texty {
+            self.scan_binary(state, bytes);
+            return None;
+        }
+        match Charset::of(charset, bytes) {
+            Some(Charset::Utf8) if kind == BodyKind::Unscannable => {
+                self.scan_binary(state, bytes);
+                None
+            }
+            Some(Charset::Utf8) => self.scan_local(state, bytes, kind),
+            Some(other) => {
+                let Some(text) = other.decode(bytes) else {
+                    // Not the text it says it is.
+                    self.scan_binary(state, bytes);
+                    return None;
+                };
+                let new = self.scan_local(state, text.as_bytes(), BodyKind::Text)?;
+                let encoded = String::from_utf8(new).ok().and_then(|new| other.encode(&new));
+                if encoded.is_none() {
+                    // A replacement with no place in the charset: the text cannot be
+                    // written back, so the request is refused as for a binary file.
+                    state.in_binary = true;
+                }
+                encoded
+            }
+            None => {
+                // A charset this build cannot read: unscannable, searched byte for byte.
+                self.scan_binary(state, bytes);
+                None
+            }
+        }
+    }
+
+    /// `bytes` scanned on their own as `kind`; their replacement, if any.
+    fn scan_local(&self, state: &mut State<'_>, bytes: &[u8], kind: BodyKind) -> Option<Vec<u8>> {
+        let before = state.edits.len();
+        match kind {
+            BodyKind::Json => {
+                if self.scan_json(state, bytes).is_err() {
+                    // A file or a form field, not the request the vendor parses: a JSON
+                    // reader's failure is no reason to read it as less than text.
+                    state.edits.truncate(before);
+                    match json_lines(bytes) {
+                        Some(_) => {
+                            self.scan_lines(state, bytes);
+                        }
+                        None => self.scan_text(state, bytes, 0),
+                    }
+                }
+            }
+            BodyKind::JsonLines => {
+                self.scan_lines(state, bytes);
+            }
+            _ if lines_type_bytes(bytes) => {
+                self.scan_lines(state, bytes);
+            }
+            _ => self.scan_text(state, bytes, 0),
+        }
+        let inner = state.edits.split_off(before);
+        (!inner.is_empty()).then(|| splice(bytes, inner))
+    }
+
+    /// Every line of a JSON Lines body as the JSON document it is ([`json_lines`]).
+    fn scan_lines(&self, state: &mut State<'_>, body: &[u8]) -> usize {
+        let mut remembered = 0;
+        for (start, end) in json_lines(body).unwrap_or_default() {
+            let before = state.edits.len();
+            // Each line parsed on its own before ([`json_lines`]), so this cannot fail.
+            remembered += self.scan_json(state, body.get(start..end).unwrap_or_default()).unwrap_or(0);
+            for edit in state.edits.get_mut(before..).unwrap_or_default() {
+                edit.start += start;
+                edit.end += start;
+            }
+        }
+        remembered
+    }
+
     fn refused(&self, refusal: Refusal, kind: BodyKind) -> Redaction {
         Redaction {
             verdict: Verdict::Refuse(refusal),
@@ -275,60 +448,117 @@ impl Redactor<'_> {
         }
     }
 
-    /// Every string value and key of a strict JSON document (a UTF-8 byte-order mark
-    /// before it is accepted, as vendors do) but the provider's structure, in one
-    /// scan. Returns how many were answered from the engine's memory.
+    /// Every scalar of a strict JSON document (a UTF-8 byte-order mark before it is
+    /// accepted, as vendors do) in one scan: every string value, every key and every
+    /// number. Nothing is exempt by its shape: a model name, a role or an id is scanned
+    /// like text, and left as it is only because nothing is found in it. A short value
+    /// is read with its key before it (`ssn: 123456789`), as a person reads the field.
+    /// Returns how many texts were answered from the engine's memory.
     fn scan_json(&self, state: &mut State<'_>, body: &[u8]) -> Result<usize, json::JsonError> {
         let skip = if body.starts_with(BOM) { BOM.len() } else { 0 };
         let doc = body.get(skip..).unwrap_or_default();
         let provider = self.provider;
-        let mut spans: Vec<StrSpan> = Vec::new();
+        let mut fields: Vec<Field<'_>> = Vec::new();
         let mut media: Vec<StrSpan> = Vec::new();
-        json::visit_strings_and_keys(doc, &mut |path, span, is_key| {
+        json::visit_all(doc, &mut |path, scalar| {
+            let (span, what) = match scalar {
+                json::Scalar::Key(span) => (span, Scalar::Key),
+                json::Scalar::String(span) => (span, Scalar::String),
+                json::Scalar::Number(span) => (span, Scalar::Number),
+            };
             let raw = doc.get(span.start..span.end).unwrap_or_default();
             let at = StrSpan { start: span.start + skip, end: span.end + skip };
-            if !is_key && provider.request_media(path, raw) {
+            if what == Scalar::String && provider.request_media(path, raw) {
                 media.push(at);
                 return;
             }
-            // A key is text the vendor receives too, unless it is a plain identifier
-            // (`content`, `role`, `max_tokens`): nothing a detector finds looks like one.
-            let structure = if is_key { identifier_like(raw) } else { provider.request_structural(path, raw) };
-            if raw.is_empty() || structure {
+            if raw.is_empty() {
                 return;
             }
-            spans.push(at);
+            // Structure (a model name, a role) is scanned too; it is only not worth the
+            // model stage's time.
+            let structure = match what {
+                Scalar::Key => identifier_like(raw),
+                Scalar::String => provider.request_structural(path, raw),
+                Scalar::Number => true,
+            };
+            let key = match what {
+                Scalar::Key => None,
+                Scalar::String | Scalar::Number => own_key(path),
+            };
+            fields.push(Field { span: at, what, structure, key });
         })?;
-        // A media value is read twice: as the text it is (a key id or a card number is
-        // base64's alphabet too) and as what it encodes.
-        spans.extend_from_slice(&media);
-        let decoded: Vec<json::Decoded<'_>> =
-            spans.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
+        // The text each field is scanned as: a string or key decoded, a number as the
+        // digits a person would type; a short value after its key.
+        let decoded: Vec<json::Decoded<'_>> = fields
+            .iter()
+            .map(|f| {
+                let raw = body.get(f.span.start..f.span.end).unwrap_or_default();
+                match f.what {
+                    Scalar::Number => json::Decoded::plain(number_text(raw)),
+                    Scalar::Key | Scalar::String => json::decode(raw),
+                }
+            })
+            .collect();
+        let contexts: Vec<Option<Vec<u8>>> = fields
+            .iter()
+            .zip(&decoded)
+            .map(|(f, d)| {
+                let key = f.key.as_deref().filter(|k| !k.is_empty() && k.len() <= KEY_CONTEXT_MAX)?;
+                (d.bytes.len() <= KEY_CONTEXT_MAX).then(|| {
+                    let mut part = Vec::with_capacity(key.len() + 8 + d.bytes.len());
+                    label_words(key, &mut part);
+                    part.extend_from_slice(b": ");
+                    part.extend_from_slice(&d.bytes);
+                    part
+                })
+            })
+            .collect();
         let payloads: Vec<Option<Payload>> =
             media.iter().map(|span| Payload::read(body.get(span.start..span.end).unwrap_or_default())).collect();
-        // Every text field and media payload in one scan (a scan has fixed costs; a chat
-        // has many short messages), findings by offsets into each.
-        let mut parts: Vec<&[u8]> = decoded.iter().map(|d| d.bytes.as_ref()).collect();
+        // A media value is read twice: as the text it is (a key id or a card number is
+        // base64's alphabet too) and as what it encodes.
+        let media_as_text: Vec<json::Decoded<'_>> =
+            media.iter().map(|span| json::decode(body.get(span.start..span.end).unwrap_or_default())).collect();
+        // Every field and media payload in one scan (a scan has fixed costs; a chat has
+        // many short messages), findings by offsets into each.
+        let mut parts: Vec<&[u8]> =
+            decoded.iter().zip(&contexts).map(|(d, context)| context.as_deref().unwrap_or(d.bytes.as_ref())).collect();
+        parts.extend(media_as_text.iter().map(|d| d.bytes.as_ref()));
         parts.extend(payloads.iter().flatten().map(|p| p.data.as_slice()));
         let (found, remembered) = self.profile.engine.scan_parts_remembered(self.scope, &parts);
-        let (text_found, media_found) = found.split_at(spans.len().min(found.len()));
-        let texts = spans.len() - media.len();
-        for (i, ((span, decoded), findings)) in spans.iter().zip(&decoded).zip(text_found).enumerate() {
-            if i >= texts && findings.is_empty() {
+        let (field_found, rest) = found.split_at(fields.len().min(found.len()));
+        let (as_text, media_found) = rest.split_at(media.len().min(rest.len()));
+        for (((field, decoded), context), findings) in fields.iter().zip(&decoded).zip(&contexts).zip(field_found) {
+            // Findings in the key before a value belong to the key's own scan.
+            let shift = context.as_ref().map_or(0, |c| c.len() - decoded.bytes.len());
+            let mut findings: Vec<Finding> = findings
+                .iter()
+                .filter(|f| f.end > shift)
+                .map(|f| Finding { start: f.start.max(shift) - shift, end: f.end - shift, ..*f })
+                .collect();
+            if !field.structure {
+                if let Some(model) = state.model {
+                    let proposed = model_findings(model, &decoded.bytes);
+                    if !proposed.is_empty() {
+                        findings = self.profile.engine.merge_model(&findings, &proposed);
+                    }
+                }
+            }
+            if findings.is_empty() {
                 continue;
             }
-            let merged;
-            let proposed = state.model.filter(|_| i < texts).map(|model| model_findings(model, &decoded.bytes));
-            let findings = match proposed {
-                Some(proposed) if !proposed.is_empty() => {
-                    merged = self.profile.engine.merge_model(findings, &proposed);
-                    &merged
+            let raw = body.get(field.span.start..field.span.end).unwrap_or_default();
+            match field.what {
+                Scalar::Number => self.apply_number(state, raw, &decoded.bytes, &findings, field.span),
+                Scalar::Key | Scalar::String => {
+                    self.apply(state, &decoded.bytes, &findings, |offset| field.span.start + decoded.raw_offset(offset))
                 }
-                _ => findings,
-            };
+            }
+        }
+        for ((span, decoded), findings) in media.iter().zip(&media_as_text).zip(as_text) {
             self.apply(state, &decoded.bytes, findings, |offset| span.start + decoded.raw_offset(offset));
         }
-        let as_text = text_found.get(texts..).unwrap_or_default();
         let mut media_found = media_found.iter();
         for ((span, payload), text_findings) in media.iter().zip(&payloads).zip(as_text) {
             let Some(payload) = payload else {
@@ -342,17 +572,61 @@ impl Redactor<'_> {
                 // Rewritten as the text it is; what it would decode to no longer exists.
                 continue;
             }
+            if !payload.text {
+                // Binary media: a value inside is counted and the file left whole (a
+                // splice would break its lengths and checksums).
+                self.found_in_binary(state, findings);
+                continue;
+            }
             // The payload's own edits, then the payload re-encoded in place of the span.
-            let before = state.edits.len();
-            self.apply(state, &payload.data, findings, |offset| offset);
-            let inner = state.edits.split_off(before);
-            if !inner.is_empty() {
+            let new = if payload.wide {
+                self.scan_piece(state, &payload.data, "text/plain", "")
+            } else {
+                let before = state.edits.len();
+                self.apply(state, &payload.data, findings, |offset| offset);
+                let inner = state.edits.split_off(before);
+                (!inner.is_empty()).then(|| splice(&payload.data, inner))
+            };
+            if let Some(new) = new {
                 let mut replacement = payload.prefix.clone();
-                replacement.extend(base64::encode(&splice(&payload.data, inner), payload.style));
+                replacement.extend(base64::encode(&new, payload.style));
                 state.edits.push(Edit { start: span.start, end: span.end, replacement });
             }
         }
         Ok(remembered)
+    }
+
+    /// A JSON number with findings: replaced, whole, by a JSON string of its digits with
+    /// each finding's replacement in it. A token that is the whole number stands for
+    /// the number as it was written, and is restored as that number where it comes back
+    /// as a JSON value on its own ([`crate::token::NUMBER_MARK`]).
+    fn apply_number(&self, state: &mut State<'_>, raw: &[u8], digits: &[u8], findings: &[Finding], span: StrSpan) {
+        let before = state.edits.len();
+        let whole = findings.len() == 1 && findings.iter().all(|f| f.start == 0 && f.end == digits.len());
+        if whole {
+            let mut literal = crate::token::NUMBER_MARK.to_vec();
+            literal.extend_from_slice(raw);
+            // The value a token of the whole number stands for is the literal, marked.
+            let marked: Vec<Finding> =
+                findings.iter().map(|f| Finding { start: 0, end: literal.len(), ..*f }).collect();
+            self.apply(state, &literal, &marked, |offset| offset);
+        } else {
+            self.apply(state, digits, findings, |offset| offset);
+        }
+        let inner = state.edits.split_off(before);
+        if inner.is_empty() {
+            return;
+        }
+        let text = if whole {
+            inner.into_iter().next().map(|e| e.replacement).unwrap_or_default()
+        } else {
+            splice(digits, inner)
+        };
+        let mut replacement = Vec::with_capacity(text.len() + 2);
+        replacement.push(b'"');
+        json::escape_into(&mut replacement, &String::from_utf8_lossy(&text));
+        replacement.push(b'"');
+        state.edits.push(Edit { start: span.start, end: span.end, replacement });
     }
 
     /// `text` (at `base` in the body) as text: the detectors' view decodes escapes and
@@ -402,6 +676,37 @@ impl Redactor<'_> {
     }
 }
 
+impl Redactor<'_> {
+    /// Findings in binary content: counted like any, never spliced into the bytes; one
+    /// whose action would change them marks the request ([`FoundInBinary`]).
+    fn found_in_binary(&self, state: &mut State<'_>, findings: &[Finding]) {
+        let enforce = self.profile.mode == Mode::Enforce;
+        for finding in findings {
+            let Some(rule) = self.profile.engine.rule(finding.rule) else { continue };
+            let category = rule.category.as_str();
+            *state.counts.entry(category.to_string()).or_insert(0) += 1;
+            if !enforce {
+                continue;
+            }
+            match self.profile.action(category) {
+                Action::Allow => {}
+                Action::Block => {
+                    state.blocked.get_or_insert_with(|| category.to_string());
+                }
+                Action::Tokenize | Action::Mask | Action::Redact => state.in_binary = true,
+            }
+        }
+    }
+
+    /// Binary bytes (at `base` in the body): searched byte for byte, counted as
+    /// unscannable, never rewritten.
+    fn scan_binary(&self, state: &mut State<'_>, bytes: &[u8]) {
+        state.unscannable += 1;
+        let findings = self.profile.engine.scan(bytes);
+        self.found_in_binary(state, &findings);
+    }
+}
+
 /// A base64 media payload in a JSON string, decoded: a reader (the vendor, then the
 /// model) sees what it encodes, so the redactor searches that — text documents sent as
 /// base64 (Anthropic's `text/plain` document source, Gemini's `inlineData`) and the
@@ -411,8 +716,10 @@ struct Payload {
     prefix: Vec<u8>,
     data: Vec<u8>,
     style: base64::Style,
-    /// UTF-8 without NUL bytes: a text document, not media.
+    /// UTF-8 without NUL bytes, or UTF-16/32 text: a text document, not media.
     text: bool,
+    /// UTF-16 or UTF-32 text: decoded before it is scanned, encoded back after.
+    wide: bool,
 }
 
 impl Payload {
@@ -427,8 +734,114 @@ impl Payload {
         let encoded = json::decode(encoded);
         let (data, style) = base64::decode(&encoded.bytes)?;
         let text = std::str::from_utf8(&data).is_ok() && memchr::memchr(0, &data).is_none();
-        Some(Payload { prefix: prefix.to_vec(), data, style, text })
+        // UTF-16 or UTF-32 text (by its mark or its NULs), such as a document sent as
+        // `text/plain` from a Windows tool.
+        let wide = !text && matches!(Charset::of("", &data), Some(Charset::Utf16 { .. } | Charset::Utf32 { .. }));
+        Some(Payload { prefix: prefix.to_vec(), data, style, text: text || wide, wide })
     }
+}
+
+/// What kind of JSON scalar a scanned field is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scalar {
+    Key,
+    String,
+    Number,
+}
+
+/// One scalar of a JSON request to scan.
+struct Field<'d> {
+    /// Its raw bytes in the body (a string's or key's contents between the quotes).
+    span: StrSpan,
+    what: Scalar,
+    /// Looks like the API's structure: scanned by the rules, not sent to the model stage.
+    structure: bool,
+    /// The key it is the value of (its array's, for an element), read before a short
+    /// value as its label.
+    key: Option<std::borrow::Cow<'d, str>>,
+}
+
+/// Values up to this many bytes are scanned after their key (`ssn: 123456789`); a
+/// longer text carries its own context.
+const KEY_CONTEXT_MAX: usize = 64;
+
+/// A key written as the words a label says: `user_ssn`, `phone-number`, `dateOfBirth`
+/// read as `user ssn`, `phone number`, `date Of Birth`, so a context word in it is one.
+fn label_words(key: &str, out: &mut Vec<u8>) {
+    let mut prev_lower = false;
+    for &b in key.as_bytes() {
+        if matches!(b, b'_' | b'-' | b'.') {
+            out.push(b' ');
+            prev_lower = false;
+            continue;
+        }
+        if b.is_ascii_uppercase() && prev_lower {
+            out.push(b' ');
+        }
+        prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+        out.push(b);
+    }
+}
+
+/// The key a value belongs to: its own, or its array's.
+fn own_key<'d>(path: &[json::Seg<'d>]) -> Option<std::borrow::Cow<'d, str>> {
+    path.iter().rev().find_map(|seg| match seg {
+        json::Seg::Key(k) => Some(k.clone()),
+        json::Seg::Index(_) => None,
+    })
+}
+
+/// A JSON number as the digits a person would type: an exponent written out
+/// (`4.111111111111111e15` is `4111111111111111`, `1.5E-3` is `0.0015`) and a zero
+/// fraction dropped (`4111111111111111.0`); the sign kept. A number whose exponent
+/// would write out more than 64 digits is read as it is.
+pub fn number_text(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    use std::borrow::Cow;
+    let (sign, unsigned) = match raw.split_first() {
+        Some((b'-', rest)) => (&b"-"[..], rest),
+        _ => (&b""[..], raw),
+    };
+    let (mantissa, exponent) = match unsigned.iter().position(|&b| b == b'e' || b == b'E') {
+        Some(at) => {
+            let exp = std::str::from_utf8(unsigned.get(at + 1..).unwrap_or_default()).ok();
+            match exp.and_then(|e| e.trim_start_matches('+').parse::<i64>().ok()) {
+                Some(e) if e.abs() <= 64 => (unsigned.get(..at).unwrap_or_default(), e),
+                _ => return Cow::Borrowed(raw),
+            }
+        }
+        None => (unsigned, 0),
+    };
+    let (int, frac) = match mantissa.iter().position(|&b| b == b'.') {
+        Some(at) => (mantissa.get(..at).unwrap_or_default(), mantissa.get(at + 1..).unwrap_or_default()),
+        None => (mantissa, &b""[..]),
+    };
+    if exponent == 0 && (frac.is_empty() || frac.iter().any(|&b| b != b'0')) {
+        return Cow::Borrowed(raw);
+    }
+    // All digits, and where the decimal point falls in them.
+    let digits: Vec<u8> = int.iter().chain(frac).copied().collect();
+    let point = int.len() as i64 + exponent;
+    let mut out = sign.to_vec();
+    if point <= 0 {
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', point.unsigned_abs() as usize));
+        out.extend_from_slice(&digits);
+    } else {
+        let point = point as usize;
+        out.extend(digits.iter().take(point));
+        out.extend(std::iter::repeat_n(b'0', point.saturating_sub(digits.len())));
+        let rest = digits.get(point..).unwrap_or_default();
+        if rest.iter().any(|&b| b != b'0') {
+            out.push(b'.');
+            out.extend_from_slice(rest);
+        }
+    }
+    // No leading zeros a person would not type (`0.41e1` is `4.1`).
+    let body_at = sign.len();
+    while out.len() > body_at + 1 && out.get(body_at) == Some(&b'0') && out.get(body_at + 1) != Some(&b'.') {
+        out.remove(body_at);
+    }
+    Cow::Owned(out)
 }
 
 #[derive(Default)]
@@ -440,6 +853,8 @@ struct State<'m> {
     edits: Vec<Edit>,
     blocked: Option<String>,
     unscannable: u32,
+    /// A finding whose action would change the bytes was in binary content.
+    in_binary: bool,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -449,6 +864,78 @@ fn model_findings(model: ModelHook<'_>, text: &[u8]) -> Vec<Finding> {
     let mut found = model(text);
     found.retain(|f| f.start < f.end && f.end <= text.len());
     found
+}
+
+/// The lines of a JSON Lines body (byte ranges, line ends and blank lines left out) when
+/// every non-blank line is one strict JSON value and there are at least two.
+fn json_lines(body: &[u8]) -> Option<Vec<(usize, usize)>> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    while at < body.len() {
+        let end = memchr::memchr(b'\n', body.get(at..)?).map_or(body.len(), |i| at + i);
+        let line = body.get(at..end)?;
+        let trimmed = line.trim_ascii_end();
+        if !trimmed.trim_ascii_start().is_empty() {
+            let doc = if at == 0 { trimmed.strip_prefix(BOM).unwrap_or(trimmed) } else { trimmed };
+            json::visit_scalars(doc, &mut |_, _| {}).ok()?;
+            let start = at + (trimmed.len() - doc.len());
+            lines.push((start, at + trimmed.len()));
+        }
+        at = end + 1;
+    }
+    (lines.len() >= 2).then_some(lines)
+}
+
+/// Text that is JSON Lines by its content (every line one JSON value, two or more).
+fn lines_type_bytes(bytes: &[u8]) -> bool {
+    matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'[')) && json_lines(bytes).is_some()
+}
+
+/// A parameter of a header value (`charset` of a content type), unquoted.
+fn param(value: &str, name: &str) -> Option<String> {
+    value.split(';').skip(1).find_map(|p| {
+        let (key, v) = p.split_once('=')?;
+        key.trim().eq_ignore_ascii_case(name).then(|| v.trim().trim_matches('"').to_string())
+    })
+}
+
+/// A text body (by its type, or by having none) in a charset other than UTF-8: declared
+/// (`charset=utf-16`, `iso-8859-1`, any other but UTF-8), or UTF-16/32 by its mark or
+/// its NUL bytes.
+fn foreign_charset(body: &[u8], content_type: &str) -> bool {
+    let media = media_type(content_type);
+    let texty = media.is_empty() || media.starts_with("text/") || media == "application/octet-stream";
+    if !texty {
+        return false;
+    }
+    match param(content_type, "charset") {
+        Some(label) => !matches!(label.to_ascii_lowercase().as_str(), "utf-8" | "utf8" | "us-ascii" | "ascii"),
+        None => !matches!(Charset::of("", body), Some(Charset::Utf8)),
+    }
+}
+
+/// A JSON Lines media type ([`crate::restore::lines_type`]).
+fn lines_type(content_type: &str) -> bool {
+    crate::restore::lines_type(&media_type(content_type))
+}
+
+/// Bytes that are a binary file, not text: a NUL byte, or not UTF-8 and starting with
+/// a media or archive format's signature.
+fn looks_binary(body: &[u8]) -> bool {
+    const SIGNATURES: &[&[u8]] = &[
+        b"%PDF-",
+        b"\x89PNG",
+        b"GIF8",
+        b"\xFF\xD8\xFF",
+        b"PK\x03\x04",
+        b"RIFF",
+        b"ID3",
+        b"\x1F\x8B",
+        b"OggS",
+        b"fLaC",
+    ];
+    memchr::memchr(0, body).is_some()
+        || (std::str::from_utf8(body).is_err() && SIGNATURES.iter().any(|s| body.starts_with(s)))
 }
 
 /// The media type of a `content-type` value: lower case, without parameters.
@@ -469,7 +956,7 @@ pub fn classify(body: &[u8], content_type: &str) -> BodyKind {
     if media.starts_with("multipart/") {
         return BodyKind::Multipart;
     }
-    let lines = ["ndjson", "jsonl", "json-seq", "jsonlines"].iter().any(|t| media.contains(t));
+    let lines = crate::restore::lines_type(&media);
     let first = body.strip_prefix(BOM).unwrap_or(body).iter().find(|b| !b.is_ascii_whitespace());
     if !lines && (media.ends_with("json") || media.ends_with("+json") || matches!(first, Some(b'{' | b'['))) {
         return BodyKind::Json;
@@ -490,7 +977,10 @@ pub fn classify(body: &[u8], content_type: &str) -> BodyKind {
     ]
     .iter()
     .any(|t| media.starts_with(t));
-    if binary_type {
+    // A file labelled `application/octet-stream` (what clients send for a file type they
+    // do not know, `.jsonl` among them) is text when it reads as text.
+    let text_file = media == "application/octet-stream" && std::str::from_utf8(body).is_ok() && !looks_binary(body);
+    if binary_type && !text_file {
         return BodyKind::Unscannable;
     }
     let text_type = lines
@@ -505,71 +995,6 @@ pub fn classify(body: &[u8], content_type: &str) -> BodyKind {
         BodyKind::Text
     } else {
         BodyKind::Unscannable
-    }
-}
-
-/// One part of a multipart body: its content's byte range and whether it is text.
-struct Part {
-    start: usize,
-    end: usize,
-    text: bool,
-}
-
-/// The parts of a `multipart/*` body (RFC 2046 § 5.1, RFC 7578), or `None` when it
-/// is not well formed (no boundary, no closing delimiter). A part is text when its
-/// own type is a text or JSON type, or when it has none and is UTF-8 without NULs
-/// (form fields).
-fn multipart_parts(body: &[u8], content_type: &str) -> Option<Vec<Part>> {
-    let boundary = content_type.split(';').skip(1).find_map(|param| {
-        let (name, value) = param.split_once('=')?;
-        name.trim().eq_ignore_ascii_case("boundary").then(|| value.trim().trim_matches('"').to_string())
-    })?;
-    if boundary.is_empty() || boundary.len() > 200 {
-        return None;
-    }
-    let delimiter = format!("--{boundary}");
-    let finder = memchr::memmem::Finder::new(delimiter.as_bytes());
-    let mut at = finder.find(body)? + delimiter.len();
-    let mut parts = Vec::new();
-    loop {
-        if body.get(at..at + 2) == Some(b"--") {
-            return Some(parts);
-        }
-        // The rest of the delimiter line.
-        at += memchr::memchr(b'\n', body.get(at..)?)? + 1;
-        let head_len = memchr::memmem::find(body.get(at..)?, b"\r\n\r\n")
-            .map(|i| (i, 4))
-            .or_else(|| memchr::memmem::find(body.get(at..)?, b"\n\n").map(|i| (i, 2)))?;
-        let head = body.get(at..at + head_len.0)?;
-        let start = at + head_len.0 + head_len.1;
-        let next = start + finder.find(body.get(start..)?)?;
-        // The line break before the delimiter belongs to it.
-        let mut end = next;
-        if body.get(..end)?.ends_with(b"\r\n") {
-            end -= 2;
-        } else if body.get(..end)?.ends_with(b"\n") {
-            end -= 1;
-        }
-        let content = body.get(start..end.max(start))?;
-        let head = String::from_utf8_lossy(head).to_ascii_lowercase();
-        let part_type = head
-            .lines()
-            .find_map(|line| line.strip_prefix("content-type:"))
-            .map(|t| t.trim().to_string())
-            .unwrap_or_default();
-        let encoded = head.lines().any(|line| {
-            line.starts_with("content-transfer-encoding:")
-                && !line.contains("8bit")
-                && !line.contains("7bit")
-                && !line.contains("binary")
-        });
-        let text = !encoded
-            && match classify(content, &part_type) {
-                BodyKind::Json | BodyKind::Text | BodyKind::Empty => true,
-                BodyKind::Multipart | BodyKind::Unscannable => false,
-            };
-        parts.push(Part { start, end: end.max(start), text });
-        at = next + delimiter.len();
     }
 }
 
@@ -784,15 +1209,19 @@ mod tests {
         let body = format!(
             r#"{{"messages":[{{"role":"user","content":[{{"type":"image_url","image_url":{{"url":"{url}"}}}}]}}]}}"#
         );
+        // Never spliced into (that breaks the file's chunk lengths and CRCs): refused,
+        // or with `found_in_binary: pass` forwarded byte for byte; counted either way.
         let r = redact(body.as_bytes());
         assert_eq!((r.counts.get("EMAIL"), r.unscannable), (Some(&1), 1));
-        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
-        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
-        let url = v["messages"][0]["content"][0]["image_url"]["url"].as_str().unwrap();
-        let payload = url.strip_prefix("data:image/png;base64,").unwrap();
-        let (bytes, _) = crate::encoding::base64::decode(payload.as_bytes()).unwrap();
-        assert!(!payload.contains(['=', '+', '/']), "{payload}");
-        assert!(bytes.starts_with(b"\x89PNG") && !bytes.windows(11).any(|w| w == b"example.com"));
+        assert_eq!(r.verdict, Verdict::Refuse(Refusal::ValueInBinary));
+        let mut pass = Policy::default();
+        pass.limits.found_in_binary = FoundInBinary::Pass;
+        let r = redact_with(pass, body.as_bytes());
+        assert_eq!((r.counts.get("EMAIL"), r.unscannable, r.verdict), (Some(&1), 1, Verdict::Forward));
+        // Allowed, the value is no reason to refuse.
+        let mut allow = Policy::default();
+        allow.actions.insert("EMAIL".into(), Action::Allow);
+        assert_eq!(redact_with(allow, body.as_bytes()).verdict, Verdict::Forward);
 
         // A value in base64's alphabet under a media key is read as the text it is too.
         for value in ["AKIAIOSFODNN7EXAMPLE", "4111111111111111"] {
@@ -811,6 +1240,271 @@ mod tests {
         );
         let r = redact(body.as_bytes());
         assert_eq!((r.verdict.clone(), r.unscannable), (Verdict::Forward, 1));
+    }
+
+    #[test]
+    fn keys_read_as_label_words() {
+        for (key, words) in [
+            ("user_ssn", "user ssn"),
+            ("phone-number", "phone number"),
+            ("dateOfBirth", "date Of Birth"),
+            ("SSN", "SSN"),
+            ("a.b", "a b"),
+        ] {
+            let mut out = Vec::new();
+            label_words(key, &mut out);
+            assert_eq!(out, words.as_bytes(), "{key}");
+        }
+    }
+
+    #[test]
+    fn numbers_read_as_the_digits_a_person_types() {
+        for (raw, text) in [
+            ("123456789", "123456789"),
+            ("4.111111111111111e15", "4111111111111111"),
+            ("4111111111111111.0", "4111111111111111"),
+            ("4111111111111111.000", "4111111111111111"),
+            ("41.11e+2", "4111"),
+            ("12E2", "1200"),
+            ("1.5E-3", "0.0015"),
+            ("-12.5", "-12.5"),
+            ("-4.1e1", "-41"),
+            ("0.41e1", "4.1"),
+            ("0", "0"),
+            ("1e400", "1e400"),
+            ("19.99", "19.99"),
+        ] {
+            assert_eq!(number_text(raw.as_bytes()).as_ref(), text.as_bytes(), "{raw}");
+        }
+    }
+
+    /// A value written as a JSON number is found (with its key as its label) and
+    /// replaced by a token string; the token stands for the number as it was written.
+    #[test]
+    fn numbers_are_scanned_and_replaced_by_token_strings() {
+        let body = br#"{"messages":[{"role":"user","content":"hi"}],"tools_input":{"ssn": 123456789,"card":4.111111111111111e15,"n":42,"price":19.99,"ok":true},"max_tokens":1024}"#;
+        let r = redact(body);
+        assert_eq!((r.counts.get("SSN"), r.counts.get("CREDIT_CARD")), (Some(&1), Some(&1)), "{:?}", r.counts);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        let ssn = v["tools_input"]["ssn"].as_str().unwrap();
+        let card = v["tools_input"]["card"].as_str().unwrap();
+        assert!(ssn.starts_with("«token:SSN:") && card.starts_with("«token:CREDIT_CARD:"), "{ssn} {card}");
+        assert_eq!((v["tools_input"]["n"].as_u64(), v["max_tokens"].as_u64()), (Some(42), Some(1024)));
+        let text = std::str::from_utf8(out).unwrap();
+        assert!(text.contains(r#""price":19.99,"ok":true"#) && !text.contains("123456789"), "{text}");
+        let literal = |t: &str| crate::token::number_literal(r.tokens.get(t).unwrap()).map(<[u8]>::to_vec);
+        assert_eq!(literal(ssn), Some(b"123456789".to_vec()));
+        assert_eq!(literal(card), Some(b"4.111111111111111e15".to_vec()));
+        // Masked: a string where the number was.
+        let mut p = Policy::default();
+        p.actions.insert("SSN".into(), Action::Mask);
+        let Verdict::Rewrite(out) = redact_with(p, body).verdict else { panic!("expected a rewrite") };
+        assert!(std::str::from_utf8(&out).unwrap().contains(r#""ssn": "[SSN]""#));
+    }
+
+    /// No exemption by shape: a key, a model name or an id that holds a value is
+    /// rewritten; one that holds none stays byte for byte.
+    #[test]
+    fn keys_and_structural_values_are_scanned() {
+        let body = br#"{"model":"gpt-4o-mini","messages":[{"role":"tool","tool_call_id":"call-ssn-123-45-6789","content":"ok"},{"role":"user","content":{"ssn:078-05-1120":"x"}}]}"#;
+        let r = redact(body);
+        assert_eq!(r.counts.get("SSN"), Some(&2), "{:?}", r.counts);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let text = std::str::from_utf8(out).unwrap();
+        assert!(text
+            .starts_with(r#"{"model":"gpt-4o-mini","messages":[{"role":"tool","tool_call_id":"call-ssn-«token:SSN:"#));
+        assert!(!text.contains("123-45-6789") && !text.contains("078-05-1120"), "{text}");
+        let clean =
+            br#"{"model":"gpt-4o-mini","messages":[{"role":"tool","tool_call_id":"call_abc123","content":"ok"}]}"#;
+        assert_eq!(redact(clean).verdict, Verdict::Forward);
+    }
+
+    /// A batch file is JSON Lines: by its type or because each line is one JSON value;
+    /// scanned line by line and forwarded as JSON Lines (not refused as one bad document).
+    #[test]
+    fn json_lines_are_scanned_line_by_line() {
+        let body = b"{\"custom_id\":\"r1\",\"body\":{\"messages\":[{\"role\":\"user\",\"content\":\"mail jane@example.com\"}]}}\r\n\n{\"custom_id\":\"r2\",\"body\":{\"ssn\":123456789}}\n";
+        for content_type in ["", "application/json", "application/jsonl", "application/x-ndjson"] {
+            let policy = CompiledPolicy::new(Policy::default()).unwrap();
+            let minter = TokenMinter::new([1; 32]);
+            let redactor = Redactor {
+                profile: policy.profile(None),
+                provider: Provider::Generic,
+                minter: &minter,
+                scope: b"t",
+                taken: &|_, _| false,
+            };
+            let r = redactor.redact_typed(body, content_type);
+            assert_eq!(r.kind, BodyKind::JsonLines, "{content_type}");
+            assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN")), (Some(&1), Some(&1)), "{content_type}");
+            let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+            let text = std::str::from_utf8(out).unwrap();
+            let lines: Vec<&str> = text.split('\n').collect();
+            assert_eq!(lines.len(), 4, "{text}");
+            assert!(lines[0].ends_with('\r') && lines[1].is_empty() && lines[3].is_empty());
+            for line in [lines[0].trim_end(), lines[2]] {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert!(!v.to_string().contains("example.com") && !v.to_string().contains("123456789"));
+            }
+            // The same for a file's bytes, whatever they are labelled.
+            assert_eq!(redactor.redact_file_with(body, &|_| Vec::new()).kind, BodyKind::JsonLines);
+        }
+        // One bad line: not JSON Lines, refused as the JSON it claims to be.
+        assert_eq!(redact(b"{\"a\":1}\n{\"b\":\n").verdict, Verdict::Refuse(Refusal::InvalidJson));
+    }
+
+    /// An upload's bytes are read for what they are: a JSON file, JSON Lines, text with a
+    /// `{` first that is no JSON, or binary.
+    #[test]
+    fn uploaded_files_are_read_by_their_content() {
+        let policy = CompiledPolicy::new(Policy::default()).unwrap();
+        let minter = TokenMinter::new([1; 32]);
+        let redactor = Redactor {
+            profile: policy.profile(None),
+            provider: Provider::Gemini,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        };
+        let none = |_: &[u8]| Vec::new();
+        let table: &[(&[u8], BodyKind)] = &[
+            (b"{\"note\":\"jane@example.com\"}", BodyKind::Json),
+            (b"{ not json, mail jane@example.com", BodyKind::Text),
+            (b"notes: mail jane@example.com", BodyKind::Text),
+            (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", BodyKind::Unscannable),
+        ];
+        for (body, kind) in table {
+            let r = redactor.redact_file_with(body, &none);
+            assert_eq!(r.kind, *kind, "{}", String::from_utf8_lossy(body));
+            if *kind != BodyKind::Unscannable {
+                let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+                assert!(!out.windows(11).any(|w| w == b"example.com"));
+            }
+        }
+    }
+
+    fn generic() -> (CompiledPolicy, TokenMinter) {
+        (CompiledPolicy::new(Policy::default()).unwrap(), TokenMinter::new([1; 32]))
+    }
+
+    /// Parts as a MIME reader reads them: base64 and quoted-printable decoded (and
+    /// re-encoded when rewritten), nested multiparts, file names in any form, the
+    /// preamble and epilogue.
+    #[test]
+    fn multipart_bodies_are_read_as_mime_readers_read_them() {
+        let (policy, minter) = generic();
+        let redactor = Redactor {
+            profile: policy.profile(None),
+            provider: Provider::Generic,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        };
+        let b64 = String::from_utf8(base64::encode(
+            b"Contract for jane.doe@example.com",
+            base64::Style { url_safe: false, padded: true },
+        ))
+        .unwrap();
+        let body = format!(
+            "preamble ssn 123-45-6789\r\n--XyZ\r\nContent-Disposition: form-data; name=\"doc\"; filename*=UTF-8''ann%40example.org.txt\r\n\
+             Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n{b64}\r\n\
+             --XyZ\r\nContent-Type: multipart/mixed; boundary=inner\r\n\r\n--inner\r\nContent-Type: text/plain\r\n\
+             Content-Transfer-Encoding: quoted-printable\r\n\r\nmail bob.smith@exam=\r\nple.net now\r\n--inner--\r\n\
+             --XyZ--\r\nepilogue card 4111 1111 1111 1111\r\n"
+        );
+        let r = redactor.redact_typed(body.as_bytes(), "multipart/form-data; boundary=XyZ");
+        assert_eq!(r.kind, BodyKind::Multipart);
+        assert_eq!(r.unscannable, 0);
+        assert_eq!(
+            (r.counts.get("EMAIL"), r.counts.get("SSN"), r.counts.get("CREDIT_CARD")),
+            (Some(&3), Some(&1), Some(&1)),
+            "{:?}",
+            r.counts
+        );
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let out = String::from_utf8(out.clone()).unwrap();
+        for value in ["123-45-6789", "ann%40example.org", "bob.smith@exam", "4111 1111"] {
+            assert!(!out.contains(value), "{value} in {out}");
+        }
+        // The base64 part is still base64, of the rewritten text.
+        let line = out.lines().find(|l| l.len() > 20 && !l.contains(' ') && !l.starts_with("--")).unwrap();
+        let (text, _) = base64::decode(line.as_bytes()).unwrap();
+        assert!(String::from_utf8(text).unwrap().starts_with("Contract for «token:EMAIL:"));
+        // Nothing to change: byte for byte.
+        let clean = "--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhello\r\n--XyZ--\r\n";
+        assert_eq!(
+            redactor.redact_typed(clean.as_bytes(), "multipart/form-data; boundary=XyZ").verdict,
+            Verdict::Forward
+        );
+        // Truncated: not the multipart it says it is, read as text and counted.
+        let cut = &body[..body.len() / 2];
+        let r = redactor.redact_typed(cut.as_bytes(), "multipart/form-data; boundary=XyZ");
+        assert_eq!(r.unscannable, 1);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        assert!(!String::from_utf8_lossy(out).contains("123-45-6789"));
+    }
+
+    /// Text in another charset is decoded, scanned and written back in it; a charset
+    /// this build cannot read is unscannable.
+    #[test]
+    fn text_in_other_charsets_is_decoded_and_encoded_back() {
+        let (policy, minter) = generic();
+        let redactor = Redactor {
+            profile: policy.profile(None),
+            provider: Provider::Gemini,
+            minter: &minter,
+            scope: b"t",
+            taken: &|_, _| false,
+        };
+        let text = "Customer jane.doe@example.com, SSN 123-45-6789, café";
+        for (charset, label) in [
+            (Charset::Utf16 { little: true, bom: true }, "text/plain"),
+            (Charset::Utf16 { little: false, bom: false }, "text/plain; charset=utf-16be"),
+            (Charset::Utf16 { little: true, bom: false }, ""),
+            (Charset::Utf32 { little: true, bom: true }, "text/plain; charset=utf-32"),
+            (Charset::Latin1, "text/plain; charset=ISO-8859-1"),
+        ] {
+            let body = charset.encode(text).unwrap();
+            let r = redactor.redact_typed(&body, label);
+            assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN"), r.unscannable), (Some(&1), Some(&1), 0), "{label}");
+            let Verdict::Rewrite(out) = &r.verdict else { panic!("{label}: expected a rewrite") };
+            let back = charset.decode(out).unwrap();
+            assert!(back.starts_with("Customer «token:EMAIL:") && back.ends_with(", café"), "{back}");
+        }
+        // UTF-16 inside Gemini inlineData declared text/plain.
+        let data = String::from_utf8(base64::encode(
+            &Charset::Utf16 { little: true, bom: true }.encode(text).unwrap(),
+            base64::Style { url_safe: false, padded: true },
+        ))
+        .unwrap();
+        let body =
+            format!(r#"{{"contents":[{{"parts":[{{"inlineData":{{"mimeType":"text/plain","data":"{data}"}}}}]}}]}}"#);
+        let r = redactor.redact_typed(body.as_bytes(), "application/json");
+        assert_eq!((r.counts.get("EMAIL"), r.unscannable), (Some(&1), 0));
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        let (sent, _) =
+            base64::decode(v["contents"][0]["parts"][0]["inlineData"]["data"].as_str().unwrap().as_bytes()).unwrap();
+        assert!(Charset::Utf16 { little: true, bom: true }
+            .decode(&sent)
+            .unwrap()
+            .starts_with("Customer «token:EMAIL:"));
+        // Shift_JIS is not read here: unscannable, and a value found in its bytes refuses.
+        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=shift_jis");
+        assert_eq!((r.unscannable, r.verdict), (1, Verdict::Refuse(Refusal::ValueInBinary)));
+    }
+
+    /// Keycap digits (`4️⃣`: the digit, U+FE0F, U+20E3) read as the digits they show.
+    #[test]
+    fn keycap_digits_are_read_as_digits() {
+        let keycaps: String = "4111111111111111".chars().map(|d| format!("{d}\u{fe0f}\u{20e3}")).collect();
+        let body = format!(r#"{{"messages":[{{"role":"user","content":"card {keycaps} thanks"}}]}}"#);
+        let r = redact(body.as_bytes());
+        assert_eq!(r.counts.get("CREDIT_CARD"), Some(&1), "{:?}", r.counts);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let out = std::str::from_utf8(out).unwrap();
+        assert!(out.contains("card «token:CREDIT_CARD:") && out.ends_with(" thanks\"}]}"), "{out}");
     }
 
     #[test]
@@ -887,7 +1581,8 @@ mod tests {
             (b"{\"a\":1}\n{\"a\":2}", "application/x-ndjson", BodyKind::Text),
             (b"a=b&c=d", "application/x-www-form-urlencoded", BodyKind::Text),
             (b"\x89PNG\r\n\x1a\n\0\0", "image/png", BodyKind::Unscannable),
-            (b"hello", "application/octet-stream", BodyKind::Unscannable),
+            (b"hello", "application/octet-stream", BodyKind::Text),
+            (b"\x89PNG\r\n\x1a\n\0\0", "application/octet-stream", BodyKind::Unscannable),
             (b"\x00\x01\x02", "", BodyKind::Unscannable),
             (b"\xff\xfe text", "text/plain", BodyKind::Text),
             (b"--x", "multipart/form-data; boundary=x", BodyKind::Multipart),
@@ -917,10 +1612,17 @@ mod tests {
         assert_eq!(r.kind, BodyKind::Multipart);
         assert_eq!(r.unscannable, 1);
         assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN")), (Some(&2), Some(&1)));
+        // The binary part is searched byte for byte; what it holds refuses the request.
+        assert_eq!(r.verdict, Verdict::Refuse(Refusal::ValueInBinary));
+        let mut p = Policy::default();
+        p.limits.found_in_binary = FoundInBinary::Pass;
+        let policy = CompiledPolicy::new(p).unwrap();
+        let r = Redactor { profile: policy.profile(None), ..redactor }
+            .redact_typed(body, "multipart/form-data; boundary=XyZ");
         let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
-        // Even the binary part is searched byte for byte; the text parts are rewritten.
-        assert!(out.windows(6).any(|w| w == b"RIFF\x00\x01"));
-        assert!(!out.windows(16).any(|w| w == b"jane@example.com"));
+        // The text parts are rewritten; the binary part goes on as it came.
+        assert!(out.windows(22).any(|w| w == b"RIFF\x00\x01jane@example.com"));
+        assert_eq!(out.windows(16).filter(|w| w == b"jane@example.com").count(), 1);
         assert!(!out.windows(11).any(|w| w == b"123-45-6789"));
         let mut p = Policy::default();
         p.limits.unscannable = Unscannable::Block;

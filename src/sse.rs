@@ -262,6 +262,8 @@ pub enum Framing {
     Sse,
     /// A JSON array delivered incrementally (Gemini `streamGenerateContent` without `alt=sse`).
     JsonArray,
+    /// JSON Lines (`application/x-ndjson`, `application/jsonl`): one JSON value per line.
+    Lines,
 }
 
 /// One complete piece of a framed response stream.
@@ -278,6 +280,48 @@ pub enum Frame {
 pub enum Framer {
     Sse(SseSplitter),
     Array(ArraySplitter),
+    Lines(LineSplitter),
+}
+
+/// Splits JSON Lines into lines, incrementally: each line's bytes as an element, its
+/// line end (`\n` or `\r\n`) and blank lines as what lies between.
+#[derive(Debug, Default)]
+pub struct LineSplitter {
+    buf: Vec<u8>,
+    /// The line end of the line just given, still to give.
+    end: Option<Vec<u8>>,
+}
+
+impl LineSplitter {
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    pub fn next_piece(&mut self) -> Option<ArrayPiece> {
+        if let Some(end) = self.end.take() {
+            return Some(ArrayPiece::Between(end));
+        }
+        let newline = memchr::memchr(b'\n', &self.buf)?;
+        let mut line: Vec<u8> = self.buf.drain(..=newline).collect();
+        let cut = if line.ends_with(b"\r\n") { line.len() - 2 } else { line.len() - 1 };
+        let end = line.split_off(cut);
+        if line.trim_ascii().is_empty() {
+            line.extend(end);
+            return Some(ArrayPiece::Between(line));
+        }
+        self.end = Some(end);
+        Some(ArrayPiece::Element(line))
+    }
+
+    pub fn buffered(&self) -> usize {
+        self.buf.len() + self.end.as_ref().map_or(0, Vec::len)
+    }
+
+    pub fn take_rest(&mut self) -> Vec<u8> {
+        let mut rest = self.end.take().unwrap_or_default();
+        rest.append(&mut self.buf);
+        rest
+    }
 }
 
 impl Framer {
@@ -285,6 +329,7 @@ impl Framer {
         match framing {
             Framing::Sse => Framer::Sse(SseSplitter::default()),
             Framing::JsonArray => Framer::Array(ArraySplitter::default()),
+            Framing::Lines => Framer::Lines(LineSplitter::default()),
         }
     }
 
@@ -292,6 +337,7 @@ impl Framer {
         match self {
             Framer::Sse(_) => Framing::Sse,
             Framer::Array(_) => Framing::JsonArray,
+            Framer::Lines(_) => Framing::Lines,
         }
     }
 
@@ -299,6 +345,7 @@ impl Framer {
         match self {
             Framer::Sse(s) => s.push(bytes),
             Framer::Array(a) => a.push(bytes),
+            Framer::Lines(l) => l.push(bytes),
         }
     }
 
@@ -307,6 +354,7 @@ impl Framer {
         match self {
             Framer::Sse(s) => s.next_event().map(Frame::Event),
             Framer::Array(a) => a.next_piece().map(Frame::Array),
+            Framer::Lines(l) => l.next_piece().map(Frame::Array),
         }
     }
 
@@ -315,6 +363,7 @@ impl Framer {
         match self {
             Framer::Sse(s) => s.buffered(),
             Framer::Array(a) => a.buffered(),
+            Framer::Lines(l) => l.buffered(),
         }
     }
 
@@ -323,6 +372,7 @@ impl Framer {
         match self {
             Framer::Sse(s) => s.take_rest(),
             Framer::Array(a) => a.take_rest(),
+            Framer::Lines(l) => l.take_rest(),
         }
     }
 }

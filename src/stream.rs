@@ -170,6 +170,16 @@ impl ResponseStream {
                 self.restorer.flush_all(tokens, out, None);
                 out.extend_from_slice(&rest);
             }
+            Framing::Lines => {
+                // A last line without its line end is a line all the same.
+                if !rest.trim_ascii().is_empty() {
+                    let line = Piece::Event(Rc::new(Event::element(self.provider, rest)));
+                    self.restorer.piece(&line, tokens, out, None);
+                } else {
+                    out.extend_from_slice(&rest);
+                }
+                self.restorer.flush_all(tokens, out, None);
+            }
         }
     }
 }
@@ -256,31 +266,147 @@ mod tests {
         assert_eq!(run(Provider::OpenAiChat, Framing::Sse, stream, 3, &map), stream.to_vec());
     }
 
-    #[test]
-    fn escaped_tokens_in_tool_arguments() {
-        let (map, t) = tokens();
-        let args = format!("{{\"to\":\"{}\"}}", t.replace('«', "\\u00ab").replace('»', "\\u00bb"));
-        let (a, b) = args.split_at(12);
-        let ev = |s: &str| {
-            format!(
-                "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"function\":{{\"arguments\":{}}}}}]}}}}]}}\n\n",
-                serde_json::to_string(s).unwrap()
-            )
-        };
-        let stream = format!("{}{}data: [DONE]\n\n", ev(a), ev(b));
-        let out = run(Provider::OpenAiChat, Framing::Sse, stream.as_bytes(), 4, &map);
-        let mut args_out = String::new();
-        for line in String::from_utf8_lossy(&out).lines() {
+    /// A chat stream event whose delta is a piece `s` of tool-call arguments.
+    fn ev(s: &str) -> String {
+        format!(
+            "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"function\":{{\"arguments\":{}}}}}]}}}}]}}\n\n",
+            serde_json::to_string(s).unwrap()
+        )
+    }
+
+    /// The concatenated tool-call arguments of a chat stream.
+    fn args_of(stream: &[u8]) -> String {
+        let mut args = String::new();
+        for line in String::from_utf8_lossy(stream).lines() {
             if let Some(json) = line.strip_prefix("data: ") {
                 if let Ok(v) = serde_json::from_str::<serde_json::Value>(json) {
-                    args_out.push_str(
+                    args.push_str(
                         v["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"].as_str().unwrap_or(""),
                     );
                 }
             }
         }
-        let parsed: serde_json::Value = serde_json::from_str(&args_out).unwrap();
+        args
+    }
+
+    #[test]
+    fn escaped_tokens_in_tool_arguments() {
+        let (map, t) = tokens();
+        let args = format!("{{\"to\":\"{}\"}}", t.replace('«', "\\u00ab").replace('»', "\\u00bb"));
+        let (a, b) = args.split_at(12);
+        let stream = format!("{}{}data: [DONE]\n\n", ev(a), ev(b));
+        let out = run(Provider::OpenAiChat, Framing::Sse, stream.as_bytes(), 4, &map);
+        let parsed: serde_json::Value = serde_json::from_str(&args_of(&out)).unwrap();
         assert_eq!(parsed["to"], "jane@example.com");
+    }
+
+    /// A number the request carried comes back in tool arguments as its token between
+    /// quotes, split anywhere: restored as the number, so the arguments parse to it.
+    #[test]
+    fn a_number_token_in_streamed_arguments_is_restored_as_the_number() {
+        let mut map = TokenMap::default();
+        let mut value = crate::token::NUMBER_MARK.to_vec();
+        value.extend_from_slice(b"123456789");
+        let t = map.issue(&TokenMinter::new([5; 32]), b"s", "SSN", &value);
+        let args = format!("{{\"ssn\":\"{t}\",\"note\":\"SSN {t}\"}}");
+        for split in 1..args.len() {
+            let Some((a, b)) = args.split_at_checked(split) else { continue };
+            let stream = format!("{}{}data: [DONE]\n\n", ev(a), ev(b));
+            let out = run(Provider::OpenAiChat, Framing::Sse, stream.as_bytes(), 7, &map);
+            let parsed: serde_json::Value = serde_json::from_str(&args_of(&out)).unwrap();
+            assert_eq!(parsed, serde_json::json!({"ssn": 123456789, "note": "SSN 123456789"}), "split {split}");
+        }
+    }
+
+    /// An API without an adapter (an OpenAI-compatible provider, Vertex's Anthropic
+    /// `:streamRawPredict`): a token split across events is rejoined by the text's JSON
+    /// path and its objects' `index`, in SSE and in NDJSON streams, at any chunking.
+    #[test]
+    fn generic_streams_rejoin_tokens_by_path() {
+        let (map, t) = tokens();
+        let (a, b) = t.split_at(11);
+        let text_of = |out: &[u8], pick: &dyn Fn(&serde_json::Value) -> Option<String>| -> String {
+            let mut text = String::new();
+            for line in String::from_utf8_lossy(out).lines() {
+                let json = line.strip_prefix("data: ").unwrap_or(line);
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(json) {
+                    text.push_str(&pick(&v).unwrap_or_default());
+                }
+            }
+            text
+        };
+        // Anthropic's events on Vertex: two blocks, the token split inside the second.
+        let ev = |index: u32, s: &str| {
+            format!(
+                "event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":{index},\"delta\":{{\"type\":\"text_delta\",\"text\":{}}}}}\n\n",
+                serde_json::to_string(s).unwrap()
+            )
+        };
+        let stream = format!(
+            "{}{}{}{}event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n",
+            ev(0, "First. "),
+            ev(1, &format!("Mail {a}")),
+            ev(1, &format!("{b} now")),
+            ev(1, "."),
+        );
+        let block = |i: usize| {
+            move |v: &serde_json::Value| {
+                (v["index"] == i).then(|| v["delta"]["text"].as_str().unwrap_or_default().to_string())
+            }
+        };
+        for chunk in [1, 5, 13, stream.len()] {
+            let out = run(Provider::Generic, Framing::Sse, stream.as_bytes(), chunk, &map);
+            assert_eq!(text_of(&out, &block(1)), "Mail jane@example.com now.", "chunk {chunk}");
+            assert_eq!(text_of(&out, &block(0)), "First. ", "chunk {chunk}");
+            assert!(String::from_utf8_lossy(&out).ends_with("data: {\"type\":\"message_stop\"}\n\n"));
+        }
+        // Two choices of an OpenAI-compatible stream, interleaved, each with its own token.
+        let chunk_ev = |i: u32, s: &str| {
+            format!(
+                "data: {{\"choices\":[{{\"index\":{i},\"delta\":{{\"content\":{}}}}}]}}\n\n",
+                serde_json::to_string(s).unwrap()
+            )
+        };
+        let stream = format!(
+            "{}{}{}{}data: [DONE]\n\n",
+            chunk_ev(0, a),
+            chunk_ev(1, a),
+            chunk_ev(0, b),
+            chunk_ev(1, &format!("{b}!"))
+        );
+        let choice = |i: usize| {
+            move |v: &serde_json::Value| {
+                (v["choices"][0]["index"] == i)
+                    .then(|| v["choices"][0]["delta"]["content"].as_str().unwrap_or_default().to_string())
+            }
+        };
+        for chunk in [1, 7, stream.len()] {
+            let out = run(Provider::Generic, Framing::Sse, stream.as_bytes(), chunk, &map);
+            assert_eq!(text_of(&out, &choice(0)), "jane@example.com", "chunk {chunk}");
+            assert_eq!(text_of(&out, &choice(1)), "jane@example.com!", "chunk {chunk}");
+        }
+        // NDJSON (an Ollama-style stream), the last line without its line end.
+        let line = |s: &str, done: bool| {
+            format!(
+                "{{\"message\":{{\"role\":\"assistant\",\"content\":{}}},\"done\":{done}}}",
+                serde_json::to_string(s).unwrap()
+            )
+        };
+        let stream =
+            format!("{}\n{}\r\n\n{}", line(&format!("to {a}"), false), line(&format!("{b}."), false), line("", true));
+        let content = |v: &serde_json::Value| v["message"]["content"].as_str().map(str::to_string);
+        for chunk in [1, 3, 16, stream.len()] {
+            let out = run(Provider::Generic, Framing::Lines, stream.as_bytes(), chunk, &map);
+            assert_eq!(text_of(&out, &content), "to jane@example.com.", "chunk {chunk}");
+            let text = String::from_utf8(out).unwrap();
+            assert!(
+                text.lines().filter(|l| !l.is_empty()).all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()),
+                "{text}"
+            );
+        }
+        // Nothing to restore: byte for byte.
+        let plain = format!("{}\n{}\n", line("hello", false), line("", true));
+        assert_eq!(run(Provider::Generic, Framing::Lines, plain.as_bytes(), 4, &map), plain.as_bytes());
     }
 
     #[test]

@@ -149,6 +149,17 @@ pub fn format_token(category: &str, id: &str) -> String {
     token
 }
 
+/// Marks a token's value as a JSON number literal (`NUMBER_MARK` + the literal as the
+/// request wrote it): the request carried the number, the vendor a token string in its
+/// place, and where the token comes back as a JSON string on its own it is restored as
+/// the number. No text value starts with it: a detector never matches a NUL.
+pub const NUMBER_MARK: &[u8] = b"\0#";
+
+/// The number literal a value stands for, if it is one ([`NUMBER_MARK`]).
+pub fn number_literal(value: &[u8]) -> Option<&[u8]> {
+    value.strip_prefix(NUMBER_MARK)
+}
+
 /// The tokens issued for one request: token text → original value.
 #[derive(Debug, Default, Clone)]
 pub struct TokenMap {

@@ -11,7 +11,8 @@
 //! - invisible characters are removed: zero-width space, joiners and non-joiners, word
 //!   joiner and invisible operators, soft hyphen, byte-order mark, bidi controls,
 //!   variation selectors, Mongolian vowel separator, combining grapheme joiner, Hangul
-//!   fillers, tag characters' begin/cancel;
+//!   fillers, tag characters' begin/cancel, and the enclosing keycap mark (so keycap
+//!   digits `4️⃣1️⃣1️⃣1️⃣` read as `4111`);
 //! - compatibility forms are folded to ASCII: full-width ASCII (U+FF01–FF5E),
 //!   ideographic space and full stops, small form variants (`﹫` `﹒` …), Unicode dashes
 //!   and minus, the other spaces (no-break, thin, …), tag characters (U+E0020–E007E,
@@ -524,6 +525,7 @@ pub fn fold(c: char) -> Fold {
         // fillers, Khmer inherent vowels, Mongolian free variation selectors and vowel
         // separator, zero-width space / non-joiner / joiner, LRM / RLM, bidi embeddings
         // and isolates, word joiner and invisible operators, variation selectors,
+        // the combining enclosing keycap (`4️⃣` is `4`, U+FE0F, U+20E3: read as `4`),
         // byte-order mark, halfwidth Hangul filler, shorthand format controls,
         // musical symbol format controls, tag begin / cancel, variation selectors
         // supplement.
@@ -537,6 +539,7 @@ pub fn fold(c: char) -> Fold {
         | 0x180B..=0x180F
         | 0x200B..=0x200F
         | 0x202A..=0x202E
+        | 0x20E3
         | 0x2060..=0x206F
         | 0x3164
         | 0xFE00..=0xFE0F

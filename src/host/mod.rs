@@ -106,6 +106,12 @@ pub(crate) struct VeilHttp {
     /// Gemini `streamGenerateContent` without `alt=sse`: the response is a JSON array
     /// delivered incrementally.
     json_array_stream: bool,
+    /// The request carries a file's bytes (a Gemini resumable upload's chunk): read by
+    /// its content, whatever its label ([`crate::redact::Redactor::redact_file_with`]).
+    file_upload: bool,
+    /// The request downloads a stored file (`…/files/{id}/content`): a JSON Lines or
+    /// text answer is restored like any.
+    file_download: bool,
     verify_env: Rc<VerifyEnv>,
     /// Claim verification of this response (`host/verify.rs`), when the policy asks.
     verify: Option<HostVerify>,

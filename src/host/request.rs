@@ -49,6 +49,13 @@ impl VeilHttp {
         }
         let normalized = normalize_path(&path).to_ascii_lowercase();
         self.json_array_stream = crate::provider::json_array_stream(&normalized, query_param(&path, "alt"));
+        // Gemini's resumable protocol: `upload` (with `finalize` on the last chunk) carries
+        // the file's bytes, labelled `application/json` by the SDK whatever the file is.
+        self.file_upload = headers
+            .get("x-goog-upload-command")
+            .is_some_and(|v| String::from_utf8_lossy(v).to_ascii_lowercase().split(',').any(|c| c.trim() == "upload"));
+        let bare = normalized.split('?').next().unwrap_or_default();
+        self.file_download = bare.contains("/files/") && (bare.ends_with("/content") || bare.ends_with(":download"));
         self.started = self.host.now().unwrap_or(std::time::UNIX_EPOCH);
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         self.scope = self.scope_for_request(&headers, &path);
@@ -247,7 +254,11 @@ impl VeilHttp {
         let pass = crate::detect::model::Pass::new(&profile.engine, &scope, answered.as_ref());
         let content_type = self.content_type.clone();
         let redaction = timing::span(timing::Slot::Redact, || {
-            redactor.redact_typed_with(&body, &content_type, &|text| pass.findings(text))
+            if self.file_upload {
+                redactor.redact_file_with(&body, &|text| pass.findings(text))
+            } else {
+                redactor.redact_typed_with(&body, &content_type, &|text| pass.findings(text))
+            }
         });
         if let Some(action) = self.model_stage(pass, &redaction.verdict, &body, wire_len) {
             return action;

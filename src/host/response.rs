@@ -12,7 +12,7 @@ use super::{now_secs, Headers, VeilHttp};
 use super::{Action, Buffer, Map};
 use crate::metrics::Counter;
 use crate::provider::Provider;
-use crate::restore::{restore_json, restore_text};
+use crate::restore::{lines_type, restore_json, restore_lines, restore_text};
 use crate::stream::{Framing, ResponseStream};
 use crate::token::{Lookup, TokenMap};
 use crate::vault::{Store, Vault};
@@ -26,6 +26,8 @@ pub(super) enum ResponseMode {
     Pass,
     BufferJson,
     BufferText,
+    /// JSON Lines (or a downloaded file that may be): restored line by line.
+    BufferLines,
     /// Restored chunk by chunk as it streams (and tapped, when its answer is verified).
     Stream(ResponseStream),
 }
@@ -96,9 +98,19 @@ impl VeilHttp {
             ResponseMode::Stream(ResponseStream::new(provider, Framing::Sse))
         } else if self.json_array_stream && content_type.contains("json") {
             ResponseMode::Stream(ResponseStream::new(provider, Framing::JsonArray))
+        } else if lines_type(&content_type) {
+            // JSON Lines (an NDJSON stream, a batch's results): restored line by line as
+            // it arrives.
+            ResponseMode::Stream(ResponseStream::new(provider, Framing::Lines))
         } else if too_big && (content_type.contains("json") || content_type.starts_with("text/plain")) {
             self.metrics.increment(Counter::RestoreSkipped("large"), 1);
             ResponseMode::Pass
+        } else if !too_big
+            && (self.file_download && (content_type.starts_with("application/octet-stream") || content_type.is_empty()))
+        {
+            // A JSON Lines answer (a batch's results, a stored file's content): each
+            // line restored as the JSON it is.
+            ResponseMode::BufferLines
         } else if content_type.contains("json") {
             ResponseMode::BufferJson
         } else if content_type.starts_with("text/plain") {
@@ -190,6 +202,8 @@ impl VeilHttp {
         );
         let restoration = if json {
             restore_json(provider, body, &lookup).unwrap_or_else(|_| restore_text(body, &lookup))
+        } else if matches!(self.response, ResponseMode::BufferLines) {
+            restore_lines(body, &lookup)
         } else {
             restore_text(body, &lookup)
         };

@@ -112,6 +112,8 @@ impl Worker {
             audit: None,
             response: ResponseMode::Pass,
             json_array_stream: false,
+            file_upload: false,
+            file_download: false,
             verify_env: Rc::clone(&self.verify_env),
             verify: None,
             api: None,

@@ -14,7 +14,7 @@ pub(super) const ROUTES: &[(&str, Provider)] =
 pub(super) const REQUEST_STRUCTURAL: &[&str] = &["id", "tool_use_id", "media_type", "ttl", "stop_reason"];
 
 pub(super) const RESPONSE: FieldTable =
-    &[(&["content", "*", "text"], TextKind::Plain), (&["content", "*", "input", "**"], TextKind::Plain)];
+    &[(&["content", "*", "text"], TextKind::Plain), (&["content", "*", "input", "**"], TextKind::Value)];
 
 const LANE_TEXT: u8 = 0;
 const LANE_INPUT_JSON: u8 = 2;
@@ -35,7 +35,7 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     let whole_input = |pattern: &'static [&'static str]| -> Vec<StreamField> {
         event
             .matching(pattern)
-            .map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole(None) })
+            .map(|(_, span)| StreamField { span, kind: TextKind::Value, role: Role::Whole(None) })
             .collect()
     };
     match event.event_type.as_deref() {
@@ -119,7 +119,7 @@ mod tests {
             fields(Provider::Anthropic, message),
             vec![
                 ("B".into(), TextKind::Plain, Role::Whole(Some(StreamKey { lane: 0, item: 1, part: 0 }))),
-                ("x".into(), TextKind::Plain, Role::Whole(None))
+                ("x".into(), TextKind::Value, Role::Whole(None))
             ]
         );
     }

@@ -48,7 +48,7 @@ pub(super) const REQUEST_STRUCTURAL: &[&str] = &[
 
 pub(super) const RESPONSE: FieldTable = &[
     (&["candidates", "*", "content", "parts", "*", "text"], TextKind::Plain),
-    (&["candidates", "*", "content", "parts", "*", "functionCall", "args", "**"], TextKind::Plain),
+    (&["candidates", "*", "content", "parts", "*", "functionCall", "args", "**"], TextKind::Value),
 ];
 
 pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
@@ -63,7 +63,7 @@ pub(super) fn stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
     out.extend(
         event
             .matching(&["candidates", "*", "content", "parts", "*", "functionCall", "args", "**"])
-            .map(|(_, span)| StreamField { span, kind: TextKind::Plain, role: Role::Whole(None) }),
+            .map(|(_, span)| StreamField { span, kind: TextKind::Value, role: Role::Whole(None) }),
     );
     out
 }

@@ -41,6 +41,10 @@ pub enum TextKind {
     /// A string that itself holds JSON (tool-call `arguments`): restored values are
     /// escaped once more so the inner document stays valid.
     EmbeddedJson,
+    /// A string that is a value of structured data (a tool call's `input`, a function
+    /// call's `args`): restored like text, but a token that is the whole string and
+    /// stands for a number the request carried is restored as that number.
+    Value,
 }
 
 /// A path pattern (see [`json::path_matches`]) and the kind of text found there.
@@ -211,12 +215,7 @@ impl Provider {
             Provider::OpenAiResponses => openai::responses_stream_fields(&event),
             Provider::Anthropic => anthropic::stream_fields(&event),
             Provider::Gemini => gemini::stream_fields(&event),
-            Provider::Generic => event
-                .strings
-                .iter()
-                .filter(|(path, _)| generic(path).is_some())
-                .map(|(_, span)| StreamField { span: *span, kind: TextKind::Plain, role: Role::Whole(None) })
-                .collect(),
+            Provider::Generic => generic_stream_fields(&event),
         })
     }
 
@@ -344,6 +343,65 @@ impl<'d> EventScan<'d> {
     pub fn matching<'s>(&'s self, pattern: &'s [&'s str]) -> impl Iterator<Item = (&'s [Seg<'d>], StrSpan)> + 's {
         self.strings.iter().filter(move |(p, _)| path_matches(p, pattern)).map(|(p, s)| (p.as_slice(), *s))
     }
+}
+
+/// The lane of every text stream of an API without an adapter.
+const LANE_GENERIC: u8 = u8::MAX;
+
+/// An API without an adapter (an OpenAI-compatible provider, Azure v1, Vertex's
+/// Anthropic `:streamRawPredict`, an unknown proxy): every text string of an event is
+/// the next piece of the text stream at its JSON path, so a token split across events
+/// is rejoined as in the named APIs. A stream is its path with each enclosing object's
+/// `index` (a choice's, a content block's, a tool call's): `choices[0].delta.content`
+/// of choice 1 and of choice 2 are two streams. Tool arguments (`arguments`,
+/// `partial_json`) are JSON inside a string.
+fn generic_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
+    event
+        .strings
+        .iter()
+        .filter(|(path, _)| generic(path).is_some())
+        .map(|(path, span)| {
+            let embedded = matches!(own_key(path), Some("arguments" | "partial_json"));
+            let kind = if embedded { TextKind::EmbeddedJson } else { TextKind::Plain };
+            StreamField { span: *span, kind, role: Role::Delta(generic_key(path, event)) }
+        })
+        .collect()
+}
+
+/// The generic stream a string at `path` belongs to: a hash (FNV-1a, 64 bits) of its
+/// path and of the `index` numbers of the objects it is in.
+fn generic_key(path: &[Seg<'_>], event: &EventScan<'_>) -> StreamKey {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |bytes: &[u8]| {
+        for &b in bytes {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for depth in 0..path.len() {
+        let enclosing = path.get(..depth).unwrap_or_default();
+        let index = event.numbers.iter().find(|(p, _)| {
+            p.len() == depth + 1
+                && p.get(..depth) == Some(enclosing)
+                && matches!(p.last(), Some(Seg::Key(k)) if k == "index")
+        });
+        if let Some((_, n)) = index {
+            mix(b"#");
+            mix(&n.to_le_bytes());
+        }
+        match path.get(depth) {
+            Some(Seg::Key(k)) => {
+                mix(b"k");
+                mix(k.as_bytes());
+            }
+            Some(Seg::Index(i)) => {
+                mix(b"i");
+                mix(&(*i as u64).to_le_bytes());
+            }
+            None => {}
+        }
+    }
+    StreamKey { lane: LANE_GENERIC, item: (hash >> 32) as u32, part: hash as u32 }
 }
 
 /// The array index at segment `at` of a path (0 if that segment is not an index).

@@ -13,9 +13,9 @@ use super::Piece;
 use crate::edit::{splice, Edit};
 use crate::json;
 use crate::provider::{Role, StreamKey, TextKind};
-use crate::restore::restore_in;
+use crate::restore::{number_value, restore_in};
 use crate::sse::Framing;
-use crate::token::{holdback_start, Lookup};
+use crate::token::{find_tokens, holdback_start, number_literal, Lookup};
 
 /// Text held back for one logical stream, and the event to copy if it must be flushed
 /// on its own.
@@ -77,12 +77,23 @@ impl Restorer {
         }
         let mut edits = Vec::new();
         for field in fields {
+            if let (Role::Whole(_), Some((start, end))) = (field.role, field.at) {
+                if let Some(number) = number_value(&field.text, field.kind, tokens) {
+                    // The whole string, quotes included, is the number the request carried.
+                    self.restored += 1;
+                    edits.push(Edit { start: start.saturating_sub(1), end: end + 1, replacement: number });
+                    continue;
+                }
+            }
             let (text, count) = match field.role {
                 Role::Whole(_) => restore_in(&field.text, field.kind, tokens),
                 Role::Delta(key) => {
                     let mut joined = self.pending.remove(&key).map(|p| p.held).unwrap_or_default();
                     joined.extend_from_slice(&field.text);
-                    let cut = holdback_start(&joined).unwrap_or(joined.len());
+                    let mut cut = holdback_start(&joined).unwrap_or(joined.len());
+                    if field.kind == TextKind::EmbeddedJson {
+                        cut = number_holdback(&joined, cut, tokens);
+                    }
                     let held = joined.split_off(cut);
                     if !held.is_empty() {
                         self.pending.insert(key, Pending { held, kind: field.kind, template: Rc::clone(event) });
@@ -123,7 +134,13 @@ impl Restorer {
             if self.framing == Framing::JsonArray && self.emitted_element {
                 out.push(b',');
             }
+            if self.framing == Framing::Lines && !out.is_empty() && !out.ends_with(b"\n") {
+                out.push(b'\n');
+            }
             out.extend_from_slice(&copy.raw);
+            if self.framing == Framing::Lines {
+                out.push(b'\n');
+            }
             self.emitted_element = true;
             if let Some(content) = content.as_deref_mut() {
                 for field in copy.fields().iter().filter(|f| f.is_content()) {
@@ -131,5 +148,34 @@ impl Restorer {
                 }
             }
         }
+    }
+}
+
+/// Where embedded JSON's held-back text starts when a token of a number may be coming
+/// back between quotes (`"ssn":"«token»"` is restored as `"ssn":123456789`): the quote
+/// before a possible token prefix is held with it, and so is a complete token of a
+/// number at the very end with its opening quote, until the next delta shows whether
+/// its closing quote follows. Adds at most one quote to the bounded hold-back.
+fn number_holdback(text: &[u8], cut: usize, tokens: &dyn Lookup) -> usize {
+    if cut == text.len() {
+        let last = find_tokens(text).into_iter().last();
+        if text.last() == Some(&b'"') {
+            // A quote that may open a token's string; not one that closes a token.
+            let closes = last.as_ref().is_some_and(|t| t.end + 1 == text.len());
+            return if closes { cut } else { text.len() - 1 };
+        }
+        if let Some(found) = last.filter(|t| t.end == text.len() && t.start > 0) {
+            let quoted = text.get(found.start - 1) == Some(&b'"');
+            let number = tokens.lookup(&found.canonical()).is_some_and(|v| number_literal(&v).is_some());
+            if quoted && number {
+                return found.start - 1;
+            }
+        }
+        return cut;
+    }
+    if cut > 0 && text.get(cut - 1) == Some(&b'"') {
+        cut - 1
+    } else {
+        cut
     }
 }

@@ -116,6 +116,9 @@ impl Tap {
             pieces.push(Piece::Between(b",\r\n".to_vec()));
         }
         pieces.push(Piece::Event(Rc::new(event)));
+        if framing == Framing::Lines {
+            pieces.push(Piece::Between(b"\n".to_vec()));
+        }
         for piece in held {
             pieces.push(match piece {
                 Piece::Event(event) if framing == Framing::Sse => match event.with_appended(key, text) {

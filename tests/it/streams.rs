@@ -115,7 +115,7 @@ fn stream_for(provider: Provider, framing: Framing, pieces: &[String], args: boo
                 .collect();
             format!("[{}\n]", elements.join("\n,\r\n"))
         }
-        (Provider::Generic, _) => unreachable!(),
+        (Provider::Generic, _) | (Provider::Gemini, Framing::Lines) => unreachable!(),
     }
 }
 

@@ -11,6 +11,12 @@ APIs (answers echo the last user text: "You said: <text>"):
   POST /v1/messages                                  Anthropic Messages (stream or not)
   POST /v1beta/models/{m}:generateContent            Gemini
   POST /v1beta/models/{m}:streamGenerateContent      Gemini stream (alt=sse: SSE; else a JSON array)
+  POST /upload/v1beta/files                          Gemini Files, resumable protocol (`x-goog-upload-*`):
+                                                     `start` answers the upload URL (on the Host the
+                                                     request came to), `upload, finalize` stores the bytes
+  POST /v1/files                                     OpenAI Files / Anthropic Files (`anthropic-version`
+                                                     header): a multipart upload, stored
+  GET  /v1/files/{id}/content                        the stored file's bytes (application/octet-stream)
 
 Markers in the user text:
   [[tool]]   the answer is a tool/function call whose arguments hold the text
@@ -30,6 +36,9 @@ Run (from the repository root): python -m tests.rig.fake_vendor --port 18080
 from __future__ import annotations
 
 import base64
+import email.parser
+import email.policy
+import hashlib
 import json
 import random
 import socket
@@ -44,6 +53,8 @@ _lock = threading.Lock()
 # Responses API state: response id -> the user text of that turn (as the vendor saw it).
 _memory: dict[str, str] = {}
 _next_id = iter(range(1, 1_000_000_000))
+# Files stored by the upload APIs: id -> (bytes, the upload's declared metadata).
+_files: dict[str, bytes] = {}
 
 CREATED = 1731000000
 
@@ -346,6 +357,14 @@ class Handler(BaseHTTPRequestHandler):
             with _lock:
                 body = json.dumps(_received).encode()
             return self._send(200, body)
+        path = self.path.partition("?")[0]
+        if path.startswith("/v1/files/") and path.endswith("/content"):
+            self._record("GET", b"")
+            with _lock:
+                stored = _files.get(path.split("/")[3])
+            if stored is None:
+                return self._error("chat", 404, "No such File object", None)
+            return self._send(200, stored, "application/octet-stream")
         # Recorded too: a request the gateway should have refused (a WebSocket
         # upgrade) must show up here if it got through.
         self._record("GET", b"")
@@ -359,6 +378,10 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, b"{}")
         self._record("POST", body)
         path, _, query = self.path.partition("?")
+        if path.startswith("/upload/") and path.endswith("/files"):
+            return self._gemini_upload(body, query)
+        if path == "/v1/files":
+            return self._file_upload(body)
         api = {"/v1/chat/completions": "chat", "/v1/responses": "responses", "/v1/messages": "anthropic"}.get(path)
         if api is None and path.endswith("/chat/completions"):  # OpenAI-compatible proxies
             api = "chat"
@@ -410,6 +433,82 @@ class Handler(BaseHTTPRequestHandler):
             array = b"[" + b"\n,\r\n".join(json.dumps(c, indent=2).encode() for c in chunks) + b"\n]"
             return self._stream(array, "application/json; charset=UTF-8", rnd)
         return self._send(200, json.dumps(gemini_json(text, tool)).encode())
+
+    def _gemini_upload(self, body: bytes, query: str) -> None:
+        """The resumable protocol as the Files API speaks it: `start` (metadata JSON)
+        answers `x-goog-upload-url` and `x-goog-upload-status: active`; `upload,
+        finalize` takes the bytes and answers the File with status `final`."""
+        command = self.headers.get("x-goog-upload-command", "").replace(" ", "").split(",")
+        if "start" in command:
+            with _lock:
+                upload_id = f"rig-upload-{next(_next_id)}"
+            meta = json.loads(body or b"{}").get("file", {})
+            with _lock:
+                _memory[upload_id] = json.dumps(meta)
+            host = self.headers.get("host", "127.0.0.1")
+            self.send_response(200)
+            self.send_header("x-goog-upload-url", f"http://{host}{self.path.partition('?')[0]}?upload_id={upload_id}&upload_protocol=resumable")
+            self.send_header("x-goog-upload-status", "active")
+            self.send_header("x-goog-upload-chunk-granularity", "8388608")
+            self.send_header("content-length", "0")
+            self.end_headers()
+            return
+        upload_id = dict(p.split("=", 1) for p in query.split("&") if "=" in p).get("upload_id", "")
+        with _lock:
+            meta = json.loads(_memory.get(upload_id, "{}"))
+            name = f"files/rig{next(_next_id)}"
+            _files[name.split("/")[1]] = body
+        file = {
+            "name": name,
+            "displayName": meta.get("displayName", ""),
+            "mimeType": meta.get("mimeType", self.headers.get("content-type", "")),
+            "sizeBytes": str(len(body)),
+            "createTime": "2026-12-02T00:00:00.000000Z",
+            "updateTime": "2026-12-02T00:00:00.000000Z",
+            "expirationTime": "2026-12-04T00:00:00.000000Z",
+            "sha256Hash": base64.b64encode(hashlib.sha256(body).hexdigest().encode()).decode(),
+            "uri": f"https://generativelanguage.googleapis.com/v1beta/{name}",
+            "state": "ACTIVE",
+            "source": "UPLOADED",
+        }
+        data = json.dumps({"file": file}).encode()
+        self.send_response(200)
+        self.send_header("x-goog-upload-status", "final")
+        self.send_header("content-type", "application/json; charset=UTF-8")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _file_upload(self, body: bytes) -> None:
+        """OpenAI's `POST /v1/files` and Anthropic's (with `anthropic-version`): a
+        multipart/form-data upload; the `file` part is stored and its id answered."""
+        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+            b"content-type: " + self.headers.get("content-type", "").encode() + b"\r\n\r\n" + body
+        )
+        fields: dict[str, bytes] = {}
+        filename = ""
+        for part in message.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            fields[name] = part.get_payload(decode=True) or b""
+            if name == "file":
+                filename = part.get_filename() or ""
+        data = fields.get("file", b"")
+        with _lock:
+            n = next(_next_id)
+        if self.headers.get("anthropic-version"):
+            fid = f"file_rig{n:020d}"
+            with _lock:
+                _files[fid] = data
+            answer = {"type": "file", "id": fid, "filename": filename, "mime_type": "text/plain",
+                      "size_bytes": len(data), "created_at": "2026-12-02T00:00:00Z", "downloadable": False}
+        else:
+            fid = f"file-rig{n}"
+            with _lock:
+                _files[fid] = data
+            answer = {"id": fid, "object": "file", "bytes": len(data), "created_at": CREATED,
+                      "filename": filename, "purpose": fields.get("purpose", b"").decode(), "status": "processed",
+                      "expires_at": None, "status_details": None}
+        self._send(200, json.dumps(answer).encode())
 
     def _error(self, api: str, status: int, message: str, code: str | None) -> None:
         if api == "anthropic":
