@@ -385,6 +385,10 @@ impl Redactor<'_> {
                 }
                 encoded
             }
+            // ASCII reads the same in every ASCII-compatible charset (`windows-1252`,
+            // `iso-8859-15`, `shift_jis`): read as the text it is. Not in 7-bit
+            // encodings that change what ASCII bytes mean (ISO-2022, UTF-7, HZ).
+            None if bytes.is_ascii() && !seven_bit_charset(charset) => self.scan_local(state, bytes, kind),
             None => {
                 // A charset this build cannot read: unscannable, searched byte for byte.
                 self.scan_binary(state, bytes);
@@ -912,6 +916,12 @@ fn foreign_charset(body: &[u8], content_type: &str) -> bool {
         Some(label) => !matches!(label.to_ascii_lowercase().as_str(), "utf-8" | "utf8" | "us-ascii" | "ascii"),
         None => !matches!(Charset::of("", body), Some(Charset::Utf8)),
     }
+}
+
+/// A charset that writes text in ASCII bytes that mean something else.
+fn seven_bit_charset(label: &str) -> bool {
+    let label = label.trim().to_ascii_lowercase();
+    ["iso-2022", "utf-7", "utf7", "hz-gb", "hz"].iter().any(|p| label.starts_with(p))
 }
 
 /// A JSON Lines media type ([`crate::restore::lines_type`]).
@@ -1490,9 +1500,15 @@ mod tests {
             .decode(&sent)
             .unwrap()
             .starts_with("Customer «token:EMAIL:"));
-        // Shift_JIS is not read here: unscannable, and a value found in its bytes refuses.
-        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=shift_jis");
+        // Shift_JIS is not read here: unscannable, and a value found in its bytes refuses;
+        // ASCII alone reads the same in it and is scanned as text.
+        let r = redactor.redact_typed(b"mail jane.doe@example.com \x93\x8c\x8b\x9e", "text/plain; charset=shift_jis");
         assert_eq!((r.unscannable, r.verdict), (1, Verdict::Refuse(Refusal::ValueInBinary)));
+        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=windows-1252");
+        assert_eq!((r.unscannable, r.counts.get("EMAIL")), (0, Some(&1)));
+        assert!(matches!(r.verdict, Verdict::Rewrite(_)));
+        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=iso-2022-jp");
+        assert_eq!(r.unscannable, 1);
     }
 
     /// Keycap digits (`4️⃣`: the digit, U+FE0F, U+20E3) read as the digits they show.

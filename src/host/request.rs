@@ -51,10 +51,13 @@ impl VeilHttp {
         self.json_array_stream = crate::provider::json_array_stream(&normalized, query_param(&path, "alt"));
         // Gemini's resumable protocol: `upload` (with `finalize` on the last chunk) carries
         // the file's bytes, labelled `application/json` by the SDK whatever the file is.
-        self.file_upload = headers
-            .get("x-goog-upload-command")
-            .is_some_and(|v| String::from_utf8_lossy(v).to_ascii_lowercase().split(',').any(|c| c.trim() == "upload"));
+        // Only on an upload path: elsewhere the header would turn a chat request's
+        // strict JSON parse into a reading by content.
         let bare = normalized.split('?').next().unwrap_or_default();
+        self.file_upload = bare.starts_with("/upload/")
+            && headers.get("x-goog-upload-command").is_some_and(|v| {
+                String::from_utf8_lossy(v).to_ascii_lowercase().split(',').any(|c| c.trim() == "upload")
+            });
         self.file_download = bare.contains("/files/") && (bare.ends_with("/content") || bare.ends_with(":download"));
         self.started = self.host.now().unwrap_or(std::time::UNIX_EPOCH);
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);

@@ -248,3 +248,13 @@ def test_an_unlisted_openai_compatible_stream_rejoins_split_tokens(gateway):
         got = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
         assert got == f"You said: {text}", got
         assert "«token" not in got
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_upload_header_reads_by_content_only_on_an_upload_path(gateway, vendor, version):
+    """`x-goog-upload-command: upload` on a chat path changes nothing: lenient JSON
+    there is still refused, not read as a file's text."""
+    rid = new_id()
+    body = b'{"model":"m","temperature":NaN,"messages":[{"role":"user","content":"mail ' + EMAIL.encode() + b'"}]}'
+    resp = post_json(gateway.port, CHAT, body, version=version, rid=rid, headers={"x-goog-upload-command": "upload, finalize"})
+    assert_refused(resp, 400, "veil_invalid_json", [EMAIL])
