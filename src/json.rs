@@ -22,6 +22,15 @@ pub enum Seg<'a> {
     Index(usize),
 }
 
+/// The key of the object member a path ends in (through any array indices after it:
+/// the key of `"ssn": [123456789]`'s element is `ssn`), if any.
+pub fn own_key<'p, 'd>(path: &'p [Seg<'d>]) -> Option<&'p Cow<'d, str>> {
+    path.iter().rev().find_map(|seg| match seg {
+        Seg::Key(k) => Some(k),
+        Seg::Index(_) => None,
+    })
+}
+
 /// The raw byte range of a string value's contents, between (not including) its quotes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StrSpan {

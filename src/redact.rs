@@ -1,12 +1,14 @@
 //! The request path: body bytes in, a verdict (forward, rewrite, block, refuse) out.
 //!
 //! Everything that goes to a protected destination is scanned unless it cannot be:
-//! a JSON body string by string (every string value and key but the provider's
-//! structure, see [`Provider::request_structural`]), text as text, multipart bodies part
-//! by part. A body that is JSON by its type or first byte and fails the strict parse is
-//! refused (or, if the policy says so, scanned as text with its escapes decoded), since
-//! a lenient vendor parser would read values the strict scan never reached. Bodies that
-//! are not text are still searched byte for byte, then follow the policy's
+//! a JSON body scalar by scalar (every string value, every key and every number, the
+//! provider's structure included: see [`Redactor::scan_json`]), JSON Lines line by
+//! line, text as text (in its own charset, [`crate::charset`]), multipart bodies as a
+//! MIME reader reads them ([`crate::mime`]). A body that is JSON by its type or first
+//! byte and fails the strict parse is refused (or, if the policy says so, scanned as
+//! text with its escapes decoded), since a lenient vendor parser would read values the
+//! strict scan never reached. Bodies that are not text are still searched byte for
+//! byte, never spliced (`limits.found_in_binary`), then follow the policy's
 //! `unscannable` rule and are always reported.
 
 use std::collections::BTreeMap;
@@ -218,22 +220,28 @@ impl Redactor<'_> {
         let limits = &self.profile.limits;
         // Monitor mode never refuses: what it would refuse is scanned as text and reported.
         let enforce = self.profile.mode == Mode::Enforce;
+        // A text body of a JSON Lines type, if every line is a JSON value: its lines.
+        let lines = (kind == BodyKind::Text && crate::restore::lines_type(&media_type(content_type)))
+            .then(|| json_lines(body))
+            .flatten();
         match kind {
             BodyKind::Empty => {}
             BodyKind::Json => match self.scan_json(&mut state, body) {
                 Ok(n) => remembered = n,
-                Err(_) if json_lines(body).is_some() => {
-                    // Several JSON values, one per line: a batch file, not one document.
-                    kind = BodyKind::JsonLines;
-                    state = State { model: Some(model), ..State::default() };
-                    remembered = self.scan_lines(&mut state, body);
-                }
-                Err(_) if limits.invalid_json == InvalidJson::ScanText || !enforce => {
-                    kind = BodyKind::Text;
-                    state = State { model: Some(model), ..State::default() };
-                    self.scan_text(&mut state, body, 0);
-                }
-                Err(_) => return self.refused(Refusal::InvalidJson, kind),
+                Err(_) => match json_lines(body) {
+                    Some(lines) => {
+                        // Several JSON values, one per line: a batch file, not one document.
+                        kind = BodyKind::JsonLines;
+                        state = State { model: Some(model), ..State::default() };
+                        remembered = self.scan_lines(&mut state, body, &lines);
+                    }
+                    None if limits.invalid_json == InvalidJson::ScanText || !enforce => {
+                        kind = BodyKind::Text;
+                        state = State { model: Some(model), ..State::default() };
+                        self.scan_text(&mut state, body, 0);
+                    }
+                    None => return self.refused(Refusal::InvalidJson, kind),
+                },
             },
             BodyKind::Text if media_type(content_type) == "application/x-www-form-urlencoded" => {
                 // `+` is a space in a form (the view decodes the `%XX`); same length, so
@@ -241,9 +249,9 @@ impl Redactor<'_> {
                 let spaced: Vec<u8> = body.iter().map(|&b| if b == b'+' { b' ' } else { b }).collect();
                 self.scan_text(&mut state, &spaced, 0);
             }
-            BodyKind::Text if lines_type(content_type) && json_lines(body).is_some() => {
+            BodyKind::Text if lines.is_some() => {
                 kind = BodyKind::JsonLines;
-                remembered = self.scan_lines(&mut state, body);
+                remembered = self.scan_lines(&mut state, body, lines.as_deref().unwrap_or_default());
             }
             BodyKind::Text | BodyKind::Unscannable if foreign_charset(body, content_type) => {
                 // Text in another charset (UTF-16 by its declaration, mark or NULs,
@@ -254,7 +262,7 @@ impl Redactor<'_> {
                 }
             }
             BodyKind::Text => self.scan_text(&mut state, body, 0),
-            BodyKind::JsonLines => remembered = self.scan_lines(&mut state, body),
+            BodyKind::JsonLines => remembered = self.scan_lines_of(&mut state, body),
             BodyKind::Multipart => {
                 // As a MIME reader reads it: transfer encodings decoded, nested parts,
                 // part headers and parameters, preamble and epilogue; each part
@@ -407,29 +415,44 @@ impl Redactor<'_> {
                     // reader's failure is no reason to read it as less than text.
                     state.edits.truncate(before);
                     match json_lines(bytes) {
-                        Some(_) => {
-                            self.scan_lines(state, bytes);
+                        Some(lines) => {
+                            self.scan_lines(state, bytes, &lines);
                         }
                         None => self.scan_text(state, bytes, 0),
                     }
                 }
             }
             BodyKind::JsonLines => {
-                self.scan_lines(state, bytes);
+                self.scan_lines_of(state, bytes);
             }
-            _ if lines_type_bytes(bytes) => {
-                self.scan_lines(state, bytes);
-            }
-            _ => self.scan_text(state, bytes, 0),
+            _ => match lines_by_content(bytes) {
+                Some(lines) => {
+                    self.scan_lines(state, bytes, &lines);
+                }
+                None => self.scan_text(state, bytes, 0),
+            },
         }
         let inner = state.edits.split_off(before);
         (!inner.is_empty()).then(|| splice(bytes, inner))
     }
 
-    /// Every line of a JSON Lines body as the JSON document it is ([`json_lines`]).
-    fn scan_lines(&self, state: &mut State<'_>, body: &[u8]) -> usize {
+    /// A body read as JSON Lines: its lines, or the whole as text when they are not
+    /// (a type that says JSON Lines over a body that is not).
+    fn scan_lines_of(&self, state: &mut State<'_>, body: &[u8]) -> usize {
+        match json_lines(body) {
+            Some(lines) => self.scan_lines(state, body, &lines),
+            None => {
+                self.scan_text(state, body, 0);
+                0
+            }
+        }
+    }
+
+    /// Every line of a JSON Lines body (`lines`, from [`json_lines`]) as the JSON
+    /// document it is.
+    fn scan_lines(&self, state: &mut State<'_>, body: &[u8], lines: &[(usize, usize)]) -> usize {
         let mut remembered = 0;
-        for (start, end) in json_lines(body).unwrap_or_default() {
+        for &(start, end) in lines {
             let before = state.edits.len();
             // Each line parsed on its own before ([`json_lines`]), so this cannot fail.
             remembered += self.scan_json(state, body.get(start..end).unwrap_or_default()).unwrap_or(0);
@@ -488,7 +511,7 @@ impl Redactor<'_> {
             };
             let key = match what {
                 Scalar::Key => None,
-                Scalar::String | Scalar::Number => own_key(path),
+                Scalar::String | Scalar::Number => json::own_key(path).cloned(),
             };
             fields.push(Field { span: at, what, structure, key });
         })?;
@@ -787,14 +810,6 @@ fn label_words(key: &str, out: &mut Vec<u8>) {
     }
 }
 
-/// The key a value belongs to: its own, or its array's.
-fn own_key<'d>(path: &[json::Seg<'d>]) -> Option<std::borrow::Cow<'d, str>> {
-    path.iter().rev().find_map(|seg| match seg {
-        json::Seg::Key(k) => Some(k.clone()),
-        json::Seg::Index(_) => None,
-    })
-}
-
 /// A JSON number as the digits a person would type: an exponent written out
 /// (`4.111111111111111e15` is `4111111111111111`, `1.5E-3` is `0.0015`) and a zero
 /// fraction dropped (`4111111111111111.0`); the sign kept. A number whose exponent
@@ -890,9 +905,10 @@ fn json_lines(body: &[u8]) -> Option<Vec<(usize, usize)>> {
     (lines.len() >= 2).then_some(lines)
 }
 
-/// Text that is JSON Lines by its content (every line one JSON value, two or more).
-fn lines_type_bytes(bytes: &[u8]) -> bool {
-    matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'[')) && json_lines(bytes).is_some()
+/// The lines of text that is JSON Lines by its content (every line one JSON value, two
+/// or more).
+fn lines_by_content(bytes: &[u8]) -> Option<Vec<(usize, usize)>> {
+    matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'{' | b'[')).then(|| json_lines(bytes)).flatten()
 }
 
 /// A parameter of a header value (`charset` of a content type), unquoted.
@@ -922,11 +938,6 @@ fn foreign_charset(body: &[u8], content_type: &str) -> bool {
 fn seven_bit_charset(label: &str) -> bool {
     let label = label.trim().to_ascii_lowercase();
     ["iso-2022", "utf-7", "utf7", "hz-gb", "hz"].iter().any(|p| label.starts_with(p))
-}
-
-/// A JSON Lines media type ([`crate::restore::lines_type`]).
-fn lines_type(content_type: &str) -> bool {
-    crate::restore::lines_type(&media_type(content_type))
 }
 
 /// Bytes that are a binary file, not text: a NUL byte, or not UTF-8 and starting with
@@ -1017,14 +1028,7 @@ mod tests {
     fn redact_with(policy: Policy, body: &[u8]) -> Redaction {
         let policy = CompiledPolicy::new(policy).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        Redactor {
-            profile: policy.profile(None),
-            provider: Provider::OpenAiChat,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        }
-        .redact(body)
+        test_redactor(&policy, &minter, Provider::OpenAiChat).redact(body)
     }
 
     fn redact(body: &[u8]) -> Redaction {
@@ -1039,13 +1043,7 @@ mod tests {
         let policy = CompiledPolicy::new(policy).unwrap();
         let engine = &policy.profile(None).engine;
         let minter = TokenMinter::new([1; 32]);
-        let redactor = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::OpenAiChat,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        };
+        let redactor = test_redactor(&policy, &minter, Provider::OpenAiChat);
         let body =
             br#"{"model":"m","messages":[{"role":"user","content":"Mail jane.doe@example.com at Acme Widgets Ltd"}]}"#;
         let text = b"Mail jane.doe@example.com at Acme Widgets Ltd";
@@ -1163,14 +1161,7 @@ mod tests {
         for (provider, body) in bodies {
             let policy = CompiledPolicy::new(Policy::default()).unwrap();
             let minter = TokenMinter::new([1; 32]);
-            let r = Redactor {
-                profile: policy.profile(None),
-                provider: *provider,
-                minter: &minter,
-                scope: b"t",
-                taken: &|_, _| false,
-            }
-            .redact(body.as_bytes());
+            let r = test_redactor(&policy, &minter, *provider).redact(body.as_bytes());
             let Verdict::Rewrite(out) = &r.verdict else { panic!("{provider:?}: expected a rewrite") };
             let out = std::str::from_utf8(out).unwrap();
             assert!(!out.contains(v), "{provider:?}: {out}");
@@ -1193,14 +1184,7 @@ mod tests {
         );
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let r = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::Anthropic,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        }
-        .redact(body.as_bytes());
+        let r = test_redactor(&policy, &minter, Provider::Anthropic).redact(body.as_bytes());
         assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN"), r.unscannable), (Some(&1), Some(&1), 0));
         let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
         let v: serde_json::Value = serde_json::from_slice(out).unwrap();
@@ -1338,13 +1322,7 @@ mod tests {
         for content_type in ["", "application/json", "application/jsonl", "application/x-ndjson"] {
             let policy = CompiledPolicy::new(Policy::default()).unwrap();
             let minter = TokenMinter::new([1; 32]);
-            let redactor = Redactor {
-                profile: policy.profile(None),
-                provider: Provider::Generic,
-                minter: &minter,
-                scope: b"t",
-                taken: &|_, _| false,
-            };
+            let redactor = test_redactor(&policy, &minter, Provider::Generic);
             let r = redactor.redact_typed(body, content_type);
             assert_eq!(r.kind, BodyKind::JsonLines, "{content_type}");
             assert_eq!((r.counts.get("EMAIL"), r.counts.get("SSN")), (Some(&1), Some(&1)), "{content_type}");
@@ -1370,13 +1348,7 @@ mod tests {
     fn uploaded_files_are_read_by_their_content() {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let redactor = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::Gemini,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        };
+        let redactor = test_redactor(&policy, &minter, Provider::Gemini);
         let none = |_: &[u8]| Vec::new();
         let table: &[(&[u8], BodyKind)] = &[
             (b"{\"note\":\"jane@example.com\"}", BodyKind::Json),
@@ -1394,6 +1366,14 @@ mod tests {
         }
     }
 
+    /// A redactor of `policy`'s top-level profile for `provider`, scope `t`, no vault.
+    fn test_redactor<'a>(policy: &'a CompiledPolicy, minter: &'a TokenMinter, provider: Provider) -> Redactor<'a> {
+        fn never(_: &str, _: &[u8]) -> bool {
+            false
+        }
+        Redactor { profile: policy.profile(None), provider, minter, scope: b"t", taken: &never }
+    }
+
     fn generic() -> (CompiledPolicy, TokenMinter) {
         (CompiledPolicy::new(Policy::default()).unwrap(), TokenMinter::new([1; 32]))
     }
@@ -1404,13 +1384,7 @@ mod tests {
     #[test]
     fn multipart_bodies_are_read_as_mime_readers_read_them() {
         let (policy, minter) = generic();
-        let redactor = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::Generic,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        };
+        let redactor = test_redactor(&policy, &minter, Provider::Generic);
         let b64 = String::from_utf8(base64::encode(
             b"Contract for jane.doe@example.com",
             base64::Style { url_safe: false, padded: true },
@@ -1456,17 +1430,11 @@ mod tests {
     }
 
     /// Text in another charset is decoded, scanned and written back in it; a charset
-    /// this build cannot read is unscannable.
+    /// no decoder here reads is unscannable.
     #[test]
     fn text_in_other_charsets_is_decoded_and_encoded_back() {
         let (policy, minter) = generic();
-        let redactor = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::Gemini,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        };
+        let redactor = test_redactor(&policy, &minter, Provider::Gemini);
         let text = "Customer jane.doe@example.com, SSN 123-45-6789, café";
         for (charset, label) in [
             (Charset::Utf16 { little: true, bom: true }, "text/plain"),
@@ -1500,15 +1468,23 @@ mod tests {
             .decode(&sent)
             .unwrap()
             .starts_with("Customer «token:EMAIL:"));
-        // Shift_JIS is not read here: unscannable, and a value found in its bytes refuses;
-        // ASCII alone reads the same in it and is scanned as text.
+        // Legacy charsets (encoding_rs): Shift_JIS decoded, the token written back
+        // without the marks Shift_JIS has no place for, the rest byte for byte.
         let r = redactor.redact_typed(b"mail jane.doe@example.com \x93\x8c\x8b\x9e", "text/plain; charset=shift_jis");
-        assert_eq!((r.unscannable, r.verdict), (1, Verdict::Refuse(Refusal::ValueInBinary)));
-        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=windows-1252");
         assert_eq!((r.unscannable, r.counts.get("EMAIL")), (0, Some(&1)));
-        assert!(matches!(r.verdict, Verdict::Rewrite(_)));
-        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=iso-2022-jp");
-        assert_eq!(r.unscannable, 1);
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        assert!(out.starts_with(b"mail token:EMAIL:") && out.ends_with(b" \x93\x8c\x8b\x9e"), "{out:?}");
+        let cp1251 = Charset::of("windows-1251", b"").unwrap().encode("Почта jane.doe@example.com").unwrap();
+        let r = redactor.redact_typed(&cp1251, "text/plain; charset=windows-1251");
+        let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+        let back = Charset::of("windows-1251", b"").unwrap().decode(out).unwrap();
+        assert!(back.starts_with("Почта «token:EMAIL:"), "{back}");
+        // A charset no decoder here reads (UTF-7): unscannable, and a value found in its
+        // bytes refuses; ASCII alone under an ASCII-compatible label is text.
+        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=utf-7");
+        assert_eq!((r.unscannable, r.verdict), (1, Verdict::Refuse(Refusal::ValueInBinary)));
+        let r = redactor.redact_typed(b"mail jane.doe@example.com", "text/plain; charset=x-unknown-8bit");
+        assert_eq!((r.unscannable, r.counts.get("EMAIL")), (0, Some(&1)));
     }
 
     /// Keycap digits (`4️⃣`: the digit, U+FE0F, U+20E3) read as the digits they show.
@@ -1521,6 +1497,22 @@ mod tests {
         let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
         let out = std::str::from_utf8(out).unwrap();
         assert!(out.contains("card «token:CREDIT_CARD:") && out.ends_with(" thanks\"}]}"), "{out}");
+    }
+
+    /// An e-mail address written with Cyrillic and Greek look-alike letters, raw and as
+    /// JSON escapes, is found and replaced whole; Russian prose around it is not.
+    #[test]
+    fn look_alike_letters_are_read_as_the_letters_they_show() {
+        for written in
+            ["j\u{43e}hn.d\u{3bf}e@\u{435}x\u{430}mple.\u{441}om", r"j\u043ehn.d\u03bfe@\u0435x\u0430mple.\u0441om"]
+        {
+            let body = format!(r#"{{"messages":[{{"role":"user","content":"Напишите {written} сегодня"}}]}}"#);
+            let r = redact(body.as_bytes());
+            assert_eq!(r.counts.get("EMAIL"), Some(&1), "{written}: {:?}", r.counts);
+            let Verdict::Rewrite(out) = &r.verdict else { panic!("expected a rewrite") };
+            let out = std::str::from_utf8(out).unwrap();
+            assert!(out.contains("\"Напишите «token:EMAIL:") && out.contains("» сегодня\""), "{out}");
+        }
     }
 
     #[test]
@@ -1570,13 +1562,7 @@ mod tests {
     fn form_bodies_are_read_as_a_server_reads_them() {
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let redactor = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::Generic,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        };
+        let redactor = test_redactor(&policy, &minter, Provider::Generic);
         let body = b"subject=hi&note=mail+jane%40example.com+card+4111+1111+1111+1111";
         let r = redactor.redact_typed(body, "application/x-www-form-urlencoded");
         assert_eq!((r.counts.get("EMAIL"), r.counts.get("CREDIT_CARD")), (Some(&1), Some(&1)), "{:?}", r.counts);
@@ -1617,13 +1603,7 @@ mod tests {
             --XyZ--\r\n";
         let policy = CompiledPolicy::new(Policy::default()).unwrap();
         let minter = TokenMinter::new([1; 32]);
-        let redactor = Redactor {
-            profile: policy.profile(None),
-            provider: Provider::Generic,
-            minter: &minter,
-            scope: b"t",
-            taken: &|_, _| false,
-        };
+        let redactor = test_redactor(&policy, &minter, Provider::Generic);
         let r = redactor.redact_typed(body, "multipart/form-data; boundary=XyZ");
         assert_eq!(r.kind, BodyKind::Multipart);
         assert_eq!(r.unscannable, 1);

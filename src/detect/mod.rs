@@ -15,6 +15,7 @@ mod build;
 pub mod catalog;
 mod cjkname;
 pub mod config;
+mod confusables;
 mod memo;
 pub mod model;
 mod namehash;

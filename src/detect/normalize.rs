@@ -25,7 +25,11 @@
 //! - HTML character references are decoded (`jane&#64;example.com`, `&#x40;`,
 //!   `&commat;`, `&period;`): text pasted from a web page, or written to slip past;
 //! - circled, parenthesized, superscript and subscript digits and circled letters
-//!   (`①②③`, `⑴`, `¹²³`, `ⓐ`) are folded to ASCII.
+//!   (`①②③`, `⑴`, `¹²³`, `ⓐ`) are folded to ASCII;
+//! - look-alike letters (Unicode's confusables whose skeleton is one ASCII letter or
+//!   digit: Cyrillic `а е о р с`, Greek `ο ν`, …) read as the ASCII they show, inside a
+//!   word that also has an ASCII letter or an `@` (`jоhn@exаmple.com`): a word wholly
+//!   in Cyrillic or Greek keeps its letters, for the labels written in it.
 //!
 //! Each byte of the view knows the raw byte range of the unit it came from (a
 //! character, an escape), so a finding maps back to whole raw units: the token
@@ -69,6 +73,11 @@ impl<'a> View<'a> {
     }
 
     fn build(raw: &'a [u8], invisible: Invisible) -> View<'a> {
+        View::units(raw, invisible).fold_look_alikes()
+    }
+
+    /// The view of each raw unit, look-alike letters aside.
+    fn units(raw: &'a [u8], invisible: Invisible) -> View<'a> {
         let unchanged = |raw| View { text: Cow::Borrowed(raw), removed: false, map: None };
         let Some(first) = first_change(raw) else { return unchanged(raw) };
         // Texts beyond u32 offsets are not scanned whole anyway (the body limit is far
@@ -139,6 +148,36 @@ impl<'a> View<'a> {
         View { text: Cow::Owned(out), removed, map: Some(map) }
     }
 
+    /// Look-alike letters read as the ASCII they show, in the words [`look_alikes`]
+    /// picks; each keeps the raw range of its unit.
+    fn fold_look_alikes(self) -> View<'a> {
+        if self.text.is_ascii() {
+            return self;
+        }
+        let folds = look_alikes(&self.text);
+        if folds.is_empty() {
+            return self;
+        }
+        let text = &self.text;
+        let unit = |i: usize| match &self.map {
+            Some(map) => map.get(i).copied().unwrap_or_default(),
+            None => (i as u32, i as u32 + 1),
+        };
+        let mut out = Vec::with_capacity(text.len());
+        let mut map = Vec::with_capacity(text.len());
+        let mut at = 0;
+        for (start, len, ascii) in folds {
+            out.extend_from_slice(text.get(at..start).unwrap_or_default());
+            map.extend((at..start).map(unit));
+            out.push(ascii);
+            map.push((unit(start).0, unit(start + len - 1).1));
+            at = start + len;
+        }
+        out.extend_from_slice(text.get(at..).unwrap_or_default());
+        map.extend((at..text.len()).map(unit));
+        View { text: Cow::Owned(out), removed: self.removed, map: Some(map) }
+    }
+
     /// The bytes the detectors scan.
     pub fn text(&self) -> &[u8] {
         &self.text
@@ -174,6 +213,38 @@ impl<'a> View<'a> {
             })
             .collect()
     }
+}
+
+/// The look-alike letters of `text` to fold, as (offset, length, ASCII byte): the
+/// characters [`super::confusables`] lists, inside a word that also holds an ASCII
+/// letter or an `@` (`jоhn@exаmple.com` with Cyrillic `о` and `а`). A word wholly in
+/// Cyrillic or Greek stays as it is, for the labels written in it. Words end at
+/// whitespace and at ASCII punctuation other than `@ . _ - +`.
+fn look_alikes(text: &[u8]) -> Vec<(usize, usize, u8)> {
+    let inner = |b: u8| !b.is_ascii() || b.is_ascii_alphanumeric() || matches!(b, b'@' | b'.' | b'_' | b'-' | b'+');
+    let mut folds = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let rest = text.get(at..).unwrap_or_default();
+        let len = rest.iter().position(|&b| !inner(b)).unwrap_or(rest.len());
+        let word = rest.get(..len).unwrap_or_default();
+        if !word.is_ascii() && word.iter().any(|&b| b.is_ascii_alphabetic() || b == b'@') {
+            let mut i = 0;
+            while i < word.len() {
+                match decode_utf8(word, i) {
+                    Some((c, n)) => {
+                        if let Some(a) = super::confusables::ascii_of(c) {
+                            folds.push((at + i, n, a));
+                        }
+                        i += n;
+                    }
+                    None => i += 1,
+                }
+            }
+        }
+        at += len + 1;
+    }
+    folds
 }
 
 /// How a view reads invisible characters.
@@ -676,6 +747,30 @@ mod tests {
         for (raw, want) in table {
             assert_eq!(view(raw), *want, "{raw:?}");
         }
+    }
+
+    /// Look-alike letters fold inside a word with ASCII letters or an `@`, also when
+    /// written as escapes; words wholly in another script keep theirs.
+    #[test]
+    fn look_alike_letters_in_mixed_words() {
+        let table: &[(&str, &str)] = &[
+            ("mail j\u{43e}hn.d\u{43e}e@ex\u{430}mple.com now", "mail john.doe@example.com now"),
+            ("\u{456}v\u{430}n@\u{435}x\u{430}mpl\u{435}.\u{441}\u{43e}m", "ivan@example.com"),
+            ("\u{3bf}\u{3bd}e@x.io", "ove@x.io"),
+            (r"j\u043ehn@example.com", "john@example.com"),
+            ("j&#1086;hn@example.com", "john@example.com"),
+            ("Паспорт: 4510 123456, почта jane@example.com", "Паспорт: 4510 123456, почта jane@example.com"),
+            ("Паспорт/passport", "Паспорт/passport"),
+            ("ΟΝΟΜΑ Ελένη", "ΟΝΟΜΑ Ελένη"),
+        ];
+        for (raw, want) in table {
+            assert_eq!(view(raw), *want, "{raw:?}");
+        }
+        // The folded letter maps back to its whole raw character.
+        let raw = "to j\u{43e}hn@example.com";
+        let v = View::new(raw.as_bytes());
+        let (s, e) = v.raw_range(3, 3 + "john@example.com".len());
+        assert_eq!(&raw[s..e], "j\u{43e}hn@example.com");
     }
 
     #[test]

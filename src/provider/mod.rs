@@ -179,7 +179,7 @@ impl Provider {
     /// a structural key deeper in a path (`input.data.text`) does not exempt what is
     /// under it.
     pub fn request_structural(self, path: &[Seg<'_>], raw: &[u8]) -> bool {
-        let Some(key) = own_key(path) else { return false };
+        let Some(key) = json::own_key(path).map(|k| k.as_ref()) else { return false };
         if MEDIA_KEYS.contains(&key) && media_like(raw) {
             return true;
         }
@@ -189,7 +189,7 @@ impl Provider {
     /// Is the request string at `path` a base64 media payload ([`MEDIA_KEYS`],
     /// [`media_like`])? The redactor decodes such a payload and searches what it holds.
     pub fn request_media(self, path: &[Seg<'_>], raw: &[u8]) -> bool {
-        own_key(path).is_some_and(|key| MEDIA_KEYS.contains(&key)) && media_like(raw)
+        json::own_key(path).map(|k| k.as_ref()).is_some_and(|key| MEDIA_KEYS.contains(&key)) && media_like(raw)
     }
 
     /// Is the response string at `path` text in which tokens are restored?
@@ -361,7 +361,7 @@ fn generic_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
         .iter()
         .filter(|(path, _)| generic(path).is_some())
         .map(|(path, span)| {
-            let embedded = matches!(own_key(path), Some("arguments" | "partial_json"));
+            let embedded = matches!(json::own_key(path).map(|k| k.as_ref()), Some("arguments" | "partial_json"));
             let kind = if embedded { TextKind::EmbeddedJson } else { TextKind::Plain };
             StreamField { span: *span, kind, role: Role::Delta(generic_key(path, event)) }
         })
@@ -407,14 +407,6 @@ fn generic_key(path: &[Seg<'_>], event: &EventScan<'_>) -> StreamKey {
 /// The array index at segment `at` of a path (0 if that segment is not an index).
 pub(crate) fn index_of(path: &[Seg<'_>], at: usize) -> u32 {
     json::index_at(path, at).map_or(0, |i| i as u32)
-}
-
-/// The key a string belongs to: its own, or its array's.
-fn own_key<'p>(path: &'p [Seg<'_>]) -> Option<&'p str> {
-    path.iter().rev().find_map(|seg| match seg {
-        Seg::Key(k) => Some(k.as_ref()),
-        Seg::Index(_) => None,
-    })
 }
 
 const GENERIC_STRUCTURAL: &[&str] = &[

@@ -258,3 +258,48 @@ def test_the_upload_header_reads_by_content_only_on_an_upload_path(gateway, vend
     body = b'{"model":"m","temperature":NaN,"messages":[{"role":"user","content":"mail ' + EMAIL.encode() + b'"}]}'
     resp = post_json(gateway.port, CHAT, body, version=version, rid=rid, headers={"x-goog-upload-command": "upload, finalize"})
     assert_refused(resp, 400, "veil_invalid_json", [EMAIL])
+
+
+# Text in a legacy charset (read and written by encoding_rs) and in UTF-16: decoded,
+# scanned, and written back in its own charset. Where the charset has no place for a
+# token's marks (Shift_JIS, KOI8-R), the token goes without them.
+LEGACY_TEXTS = {
+    "windows-1251": "Клиент {email}, телефон в карточке",
+    "koi8-r": "Клиент {email}, телефон в карточке",
+    "shift_jis": "お客様 {email} への連絡",
+    "gb18030": "客户 {email} 的邮箱",
+    "big5": "客戶 {email} 的郵件",
+    "euc-kr": "고객 {email} 메일",
+    "iso-8859-15": "Client {email}, 5 € payés",
+    "utf-16": "Kunde {email}, Grüße",
+}
+
+
+@pytest.mark.parametrize("charset", list(LEGACY_TEXTS))
+@pytest.mark.parametrize("version", VERSIONS)
+def test_text_in_another_charset_is_decoded_scanned_and_written_back(gateway, vendor, version, charset):
+    text = LEGACY_TEXTS[charset].format(email=EMAIL)
+    rid = new_id()
+    ctype = f"text/plain; charset={charset}"
+    resp = post_json(gateway.port, "/v1/notes", text.encode(charset), version=version, rid=rid, content_type=ctype, headers=ANY)
+    assert resp.status == 200, resp.body[:300]
+    sent = only_request(vendor, rid)["body"].decode(charset)
+    assert EMAIL not in sent and "token:EMAIL:" in sent, sent
+    before, after = LEGACY_TEXTS[charset].split("{email}")
+    assert sent.startswith(before) and sent.endswith(after), sent
+    assert_audit(audit_for(gateway, rid), outcome="rewritten", categories=["EMAIL"], values=[EMAIL])
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_address_in_look_alike_letters_is_tokenized_and_restored(gateway, vendor, version):
+    # Cyrillic о, а, е and Greek ο inside a Latin address; Russian words around it.
+    disguised = EMAIL.replace("o", "\u043e", 1).replace("a", "\u0430", 1).replace("e", "\u03bf", 1)
+    assert disguised != EMAIL
+    text = f"Напишите {disguised} сегодня"
+    rid = new_id()
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": text}]}
+    resp = post_json(gateway.port, CHAT, body, version=version, rid=rid)
+    assert resp.status == 200, resp.body[:300]
+    sent = json.loads(only_request(vendor, rid)["body"])["messages"][0]["content"]
+    assert disguised not in sent and sent.startswith("Напишите «token:EMAIL:") and sent.endswith("» сегодня"), sent
+    assert resp.json()["choices"][0]["message"]["content"] == f"You said: {text}"

@@ -232,12 +232,89 @@ fn build_wasm(symbols: bool) -> Result {
     }
     run(&mut cargo)?;
     let wasm = wasm_path();
+    optimize_wasm(&wasm, symbols)?;
     let size = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
     step(&format!("veil.wasm: {size} bytes (limit {WASM_SIZE_LIMIT})"));
     if size > WASM_SIZE_LIMIT {
         return Err(format!("veil.wasm is {size} bytes, over the {WASM_SIZE_LIMIT}-byte limit"));
     }
     Ok(())
+}
+
+/// Binaryen, pinned: its `wasm-opt` is the wasm-level optimizer rustc does not run.
+const BINARYEN: &str = "binaryen@132.0.0";
+/// The wasm features the filter may use (`simd128` from `.cargo/config.toml`, the
+/// rest rustc's defaults for the target): wasm-opt must accept every instruction
+/// rustc emitted.
+const WASM_FEATURES: &[&str] = &[
+    "--enable-simd",
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-multivalue",
+    "--enable-reference-types",
+];
+
+/// `wasm-opt -O3` over what cargo linked: 9 % smaller (BENCHMARKS.md §11), which is
+/// what pays for the charset decoders. Cargo hard-links its `deps/` copy to
+/// `veil.wasm` again on every build, so the optimized file is kept beside it
+/// (`veil.wasm-opt`, with a stamp of the linked file's length and mtime) and renamed
+/// over the link; a build that linked nothing new costs a copy, not a pass.
+fn optimize_wasm(wasm: &Path, symbols: bool) -> Result {
+    let cache = wasm.with_extension("wasm-opt");
+    let stamp = wasm.with_extension("wasm-opt.stamp");
+    let linked = std::fs::metadata(wasm).map_err(io(wasm))?;
+    let mark = format!("{} {:?} {symbols}", linked.len(), linked.modified().ok());
+    let optimized = std::fs::read(&cache).ok();
+    if optimized.is_some() && std::fs::read(wasm).ok() == optimized {
+        return Ok(());
+    }
+    if optimized.is_none() || std::fs::read_to_string(&stamp).ok().as_deref() != Some(mark.as_str()) {
+        let wasm_opt = binaryen()?;
+        step(&format!("wasm-opt -O3 {}", wasm.display()));
+        let mut cmd = Command::new(&wasm_opt);
+        cmd.arg("-O3").args(WASM_FEATURES).arg(wasm).arg("-o").arg(&cache);
+        if symbols {
+            cmd.arg("-g");
+        }
+        run(&mut cmd)?;
+        std::fs::write(&stamp, &mark).map_err(io(&stamp))?;
+    }
+    let tmp = wasm.with_extension("wasm.new");
+    std::fs::copy(&cache, &tmp).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, wasm).map_err(io(wasm))
+}
+
+/// An I/O error with the path it concerns.
+fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
+}
+
+/// `wasm-opt` from npm's `binaryen` package, installed under `target/binaryen` the
+/// first time (Node is already required: the V8 unit tests).
+fn binaryen() -> Result<PathBuf> {
+    let dir = root().join("target").join("binaryen");
+    let bin = dir.join("node_modules").join(".bin").join("wasm-opt");
+    let stamp = dir.join(".veil-binaryen");
+    if bin.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(BINARYEN) {
+        return Ok(bin);
+    }
+    require_node()?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    step(&format!("npm install {BINARYEN} (into target/binaryen; wasm-opt, ~12 MB, once)"));
+    run(Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--no-save", "--prefix"])
+        .arg(&dir)
+        .arg(BINARYEN))
+    .map_err(|e| {
+        format!(
+            "{e}\n  npm could not install binaryen. If it could not reach the registry, check your network \
+             or proxy, or point npm at your mirror (`npm config set registry URL`), then run the command again."
+        )
+    })?;
+    std::fs::write(&stamp, BINARYEN).map_err(|e| format!("{}: {e}", stamp.display()))?;
+    Ok(bin)
 }
 
 /// `target/native/libveil.so`: the crate's `cdylib` for the host platform with the
