@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::detect::rules::label;
+use crate::detect::category::label;
 use crate::detect::{Engine, Finding, Source};
 use crate::token::{TokenMap, TokenMinter};
 

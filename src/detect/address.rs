@@ -30,7 +30,7 @@
 //! without a number, places, companies, dates, prices and versions are never one.
 
 use super::names::STOP_WORDS;
-use super::rules::push_window;
+use super::rule::push_window;
 use super::text::{Mark, Text};
 use super::wordset::{WordMap, WordSet};
 
@@ -1718,7 +1718,7 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`windows`] as a rule's window finder; it finds nothing without a digit (a house
 /// number) and a letter (the word beside it, [`beside_a_word`]).
-pub const WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+pub const WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::LETTER),
 };
@@ -1828,8 +1828,8 @@ pub fn cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`cjk_windows`] as a rule's window finder; it finds nothing without a non-ASCII byte
 /// (its units are CJK).
-pub const CJK_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
+pub const CJK_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 #[cfg(test)]
 mod tests {

@@ -98,7 +98,7 @@ pub fn windows(t: &super::text::Text<'_>) -> Vec<(usize, usize)> {
     let mut names = Names::default();
     for op in t.operators().filter(|&op| hay.get(op) != Some(&b',') || quote_before(op)) {
         if let Some((_, _, end)) = assignment(hay, op, &mut names) {
-            super::rules::push_window(&mut windows, op, (end + 2).min(hay.len()));
+            super::rule::push_window(&mut windows, op, (end + 2).min(hay.len()));
         }
     }
     windows
@@ -106,8 +106,8 @@ pub fn windows(t: &super::text::Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`windows`] as a rule's window finder; it finds nothing without an operator byte (`=
 /// : > ,`).
-pub const WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::OPERATOR };
+pub const WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: windows, needs: crate::detect::text::Needs::OPERATOR };
 
 /// The password-like names' values.
 pub fn find_password(hay: &[u8], from: usize) -> Option<(usize, usize)> {
@@ -1433,7 +1433,7 @@ mod tests {
                 while let Some(op) = next_operator(hay, at) {
                     at = op + 1;
                     if let Some((_, _, end)) = assignment(hay, op, &mut Names::default()) {
-                        super::super::rules::push_window(&mut walked, op, (end + 2).min(hay.len()));
+                        super::super::rule::push_window(&mut walked, op, (end + 2).min(hay.len()));
                     }
                 }
                 assert_eq!(windows(&super::super::text::Text::new(hay)), walked, "{text:?}");

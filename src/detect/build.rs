@@ -6,7 +6,7 @@
 use aho_corasick::{AhoCorasickBuilder, MatchKind};
 use regex::bytes::RegexBuilder;
 
-use super::rules::Gate;
+use super::rule::Gate;
 use super::*;
 
 impl Engine {
@@ -59,7 +59,7 @@ impl Engine {
                     match builtin.finder {
                         Some(finder)
                             if matches!(builtin.validator, Validator::PaymentCard)
-                                && std::ptr::fn_addr_eq(finder, rules::find_card as rules::Finder) =>
+                                && std::ptr::fn_addr_eq(finder, rules::find_card as rule::Finder) =>
                         {
                             Matcher::Cards
                         }
@@ -200,10 +200,10 @@ impl Engine {
 }
 
 /// The twin of `builtin` (compiled as `rule`) that runs near its
-/// [`rules::BuiltinRule::any_case`] labels, over an upper-cased copy of each window
+/// [`rule::BuiltinRule::any_case`] labels, over an upper-cased copy of each window
 /// (the rule's own pattern and validator, no second regex); `None` for a rule without
 /// labels or without a pattern of its own.
-fn any_case_twin(builtin: &rules::BuiltinRule, rule: Option<&Rule>, keywords: &mut Vec<String>) -> Option<Rule> {
+fn any_case_twin(builtin: &rule::BuiltinRule, rule: Option<&Rule>, keywords: &mut Vec<String>) -> Option<Rule> {
     let rule = rule.filter(|_| !builtin.any_case.is_empty() && builtin.domains.is_none())?;
     if !matches!(rule.matcher, Matcher::Regex(_)) {
         return None;
@@ -211,9 +211,9 @@ fn any_case_twin(builtin: &rules::BuiltinRule, rule: Option<&Rule>, keywords: &m
     let mut words: Vec<usize> = builtin.any_case.iter().map(|w| keyword_id(keywords, w)).collect();
     words.sort_unstable();
     words.dedup();
-    let (before, after) = rules::ANY_CASE_SPAN;
+    let (before, after) = rule::ANY_CASE_SPAN;
     Some(Rule {
-        gate: CompiledGate::Near { words, span: Span::Around { before, after }, keep: rules::Keep::Any },
+        gate: CompiledGate::Near { words, span: Span::Around { before, after }, keep: rule::Keep::Any },
         slot: None,
         fold: true,
         ..rule.clone()
@@ -281,7 +281,7 @@ fn compile_custom(index: usize, custom: &CustomPattern) -> Result<Rule, DetectEr
         id: custom.id.clone(),
         category: custom.category.clone(),
         confidence: custom.confidence,
-        severity: custom.severity.unwrap_or_else(|| rules::severity(&custom.category)),
+        severity: custom.severity.unwrap_or_else(|| super::category::severity(&custom.category)),
         source: Source::PolicyRegex,
         matcher: Matcher::Regex(regex),
         group: 0,

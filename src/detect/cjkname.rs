@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
-use super::rules::push_window;
+use super::rule::push_window;
 use super::text::Text;
 
 /// The scripts a cue introduces a name in.
@@ -507,8 +507,8 @@ pub fn windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`windows`] as a rule's window finder; it finds nothing without a non-ASCII byte
 /// (its cues are CJK).
-pub const WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: windows, needs: crate::detect::text::Needs::NON_ASCII };
+pub const WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,7 @@ use regex::bytes::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::catalog;
-use super::rules::{PolicyList, Severity};
+use super::rule::{PolicyList, Severity};
 
 /// Compiled-size budget for one custom pattern: bounds memory and compile time.
 pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;

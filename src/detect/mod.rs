@@ -5,7 +5,7 @@
 //! reports the bytes it matched.
 //!
 //! Each rule has a *gate* that decides cheaply where its matcher must run at all
-//! (see [`rules::Gate`]): most rules never look at most bytes of a clean text. Context
+//! (see [`rule::Gate`]): most rules never look at most bytes of a clean text. Context
 //! words near a candidate raise or lower its confidence; the policy's
 //! `confidence_threshold` then drops what is left below it.
 
@@ -13,6 +13,7 @@ mod address;
 mod assign;
 mod build;
 pub mod catalog;
+pub mod category;
 mod cjkname;
 pub mod config;
 mod confusables;
@@ -25,6 +26,7 @@ pub mod normalize;
 mod numeric;
 mod person;
 mod prefilter;
+pub mod rule;
 pub mod rules;
 mod starts;
 pub mod text;
@@ -38,10 +40,8 @@ use regex::bytes::Regex;
 pub use config::{
     is_category, CustomPattern, DetectError, DetectorsConfig, CUSTOM_PATTERN_SIZE_LIMIT, MAX_WORDS, MAX_WORD_LEN,
 };
-#[cfg(test)]
-use numeric::numeric_runs;
 use person::{NameMatcher, BOTH_NAMES_KNOWN};
-use rules::{Context, Keep, Severity};
+use rule::{Context, Keep, Severity};
 use starts::StartIndex;
 use text::Text;
 use validate::Validator;
@@ -98,7 +98,7 @@ pub struct Rule {
     /// A credential rule (`secret.*`): a match that is a placeholder is no finding
     /// (see [`placeholder`]).
     credential: bool,
-    /// The twin of a rule's [`rules::BuiltinRule::any_case`]: it searches an
+    /// The twin of a rule's [`rule::BuiltinRule::any_case`]: it searches an
     /// upper-cased copy of each window ([`Rule::search_window`]), so that the rule's
     /// capitals match letters in any case and its validator reads capitals.
     fold: bool,
@@ -110,8 +110,8 @@ pub struct Rule {
 #[derive(Debug, Clone)]
 enum Matcher {
     Regex(Regex),
-    /// A hand-written equivalent of the rule's pattern (see [`rules::Finder`]).
-    Code(rules::Finder),
+    /// A hand-written equivalent of the rule's pattern (see [`rule::Finder`]).
+    Code(rule::Finder),
     /// [`rules::find_card`] with the payment-card validator, fused: [`rules::next_card`]
     /// gives what the search loop would find trying one start at a time.
     Cards,
@@ -152,7 +152,7 @@ enum CompiledGate {
     /// A window finder, and the index of its list among the engine's finders (rules
     /// that share a finder share its list, found once per scan).
     Windows {
-        finder: rules::WindowFinder,
+        finder: rule::WindowFinder,
         list: usize,
     },
     Dictionary,

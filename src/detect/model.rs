@@ -132,7 +132,7 @@ impl ModelStage {
                 id: format!("model.{}", category.to_ascii_lowercase()),
                 category: category.clone(),
                 confidence: MODEL_CONFIDENCE,
-                severity: super::rules::severity(category),
+                severity: super::category::severity(category),
                 source: Source::Model,
                 matcher: Matcher::Model,
                 group: 0,

@@ -2,8 +2,6 @@
 //! `+ ( ) - .` and space) that hold a digit, found once per scan for every rule gated
 //! by them (`Gate::NumericRun`, `Gate::AfterCountryCode`).
 
-use super::text::Text;
-
 /// A maximal run of bytes that can appear in a number: digits, `+ ( ) - .` and space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct NumericRun {
@@ -33,16 +31,15 @@ fn is_numeric(b: u8) -> bool {
     NUMERIC.get(usize::from(b)).copied().unwrap_or(false)
 }
 
-/// Finds the numeric runs that contain a digit, but for a lone digit between two
-/// ASCII letters ([`Text::run_digits`]: no reader wants it). Digits are rare in most
-/// text: the digits' mask skips 64 digit-free bytes at a time, then each run grows
-/// around its digits.
-pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
-    let text = t.bytes();
+/// Finds the numeric runs of `text` that contain a digit `next_digit` gives (the first
+/// wanted digit at or after an offset: the text's digits but a lone digit between two
+/// ASCII letters, which no reader wants; see `Text::run_digits`). Digits are rare in
+/// most text: the digits' mask skips 64 digit-free bytes at a time, then each run
+/// grows around its digits.
+pub(super) fn numeric_runs(text: &[u8], mut next_digit: impl FnMut(usize) -> Option<usize>) -> Vec<NumericRun> {
     let mut runs = Vec::new();
     let mut last_end = 0;
-    let mut wanted = t.run_digits();
-    while let Some(digit) = wanted.next_from(last_end) {
+    while let Some(digit) = next_digit(last_end) {
         let mut start = digit;
         while start > last_end && text.get(start - 1).copied().is_some_and(is_numeric) {
             start -= 1;
@@ -68,6 +65,7 @@ pub(super) fn numeric_runs(t: &Text<'_>) -> Vec<NumericRun> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::text::Text;
 
     /// The runs, written the plain way: split the text at every byte that no number
     /// is written with, keep the pieces with a digit but a lone digit between letters.
@@ -101,7 +99,7 @@ mod tests {
         for alphabet in alphabets {
             for len in (0..=200).chain([255, 256, 257, 1000, 4000]) {
                 let text = crate::detect::text::sample(&mut seed, len, alphabet);
-                let found = numeric_runs(&Text::new(&text));
+                let found = Text::new(&text).numeric_runs().to_vec();
                 assert_eq!(found, plain(&text), "{}", String::from_utf8_lossy(&text));
                 runs += found.len();
             }

@@ -4,103 +4,9 @@
 //! so invalid UTF-8 cannot make them fail, and the ASCII classes keep the compiled
 //! automata (and the wasm binary) small.
 
+use super::rule::*;
 use super::text::{block_bits, chains, shifted, Mark, Needs, Text};
 use super::validate::{issued_lengths, Validator, DOUBLED};
-
-/// A cheap test that decides where a rule's regex must run at all. Most chat text
-/// has no `@`, no `://` and few digits, so most rules never touch most bytes.
-#[derive(Debug, Clone, Copy)]
-pub enum Gate {
-    /// Run over the whole text.
-    Always,
-    /// Run over the whole text only if it contains this byte string.
-    Contains(&'static [u8]),
-    /// Run from the first word start (an ASCII letter or digit after a byte that is
-    /// neither) where one of these case-sensitive prefixes begins. The pattern must
-    /// begin with `\b` and one of them, so no match starts earlier; all prefixes of all
-    /// rules are found in the same single pass as the `Near` keywords.
-    Prefix(&'static [&'static [u8]]),
-    /// Run over the whole text only if one of these case-sensitive literals begins at
-    /// a word start (found by the same pass as the prefixes): a `Contains` gate for a
-    /// literal that the pattern always puts after a non-alphanumeric byte
-    /// (`"service_account"`, `;AccountKey=`, `-----BEGIN PGP`), without a search of
-    /// its own.
-    Word(&'static [&'static [u8]]),
-    /// Run only inside numeric runs (digits and `+ ( ) - . space`) with at least these
-    /// many digits, dashes and dots (and a `+` if asked); every match of the rule lies
-    /// inside one such run, so the regex never sees the rest of the text.
-    NumericRun { min_digits: usize, min_dashes: usize, min_dots: usize, plus: bool },
-    /// Run over the whole text only if this cheap test of the text passes.
-    Test(fn(&Text<'_>) -> bool),
-    /// Run only at numeric runs right after two upper-case letters at a word's start
-    /// (an IBAN's country code and check digits: its pattern begins with `\b`, so a
-    /// log's `INFO 2026-…` is none), over the next `span` bytes.
-    AfterCountryCode { span: usize },
-    /// Run only in windows around whole-word, case-insensitive occurrences of these
-    /// keywords (`before` bytes before a keyword to `after` bytes after its start).
-    /// All keywords of all rules are found in one Aho-Corasick pass per scan; a rule
-    /// that needs a context word ("passport", "born", "Dr") never sees the rest.
-    Near { words: &'static [&'static str], before: usize, after: usize },
-    /// Run only in the host names (runs of ASCII letters, digits, `.` and `-`) around
-    /// whole-word, case-insensitive occurrences of these keywords: for a pattern whose
-    /// every match is a host name that holds one of them. The window is the name
-    /// itself, however long, not a fixed span around the keyword.
-    InHostName(&'static [&'static str]),
-    /// Matched by the engine's name dictionaries (given names and surnames), not a regex.
-    PersonNames,
-    /// Matched by this policy dictionary.
-    PolicyWords(PolicyList),
-    /// Run only in the windows this finder finds (merged, in order).
-    Windows(WindowFinder),
-}
-
-/// A function that finds the windows a rule runs in, and the kinds of byte a text must
-/// hold for it to find any (declared beside the function; a test holds every finder
-/// to its needs on every rule's examples and on generated text).
-#[derive(Debug, Clone, Copy)]
-pub struct WindowFinder {
-    pub find: fn(&Text<'_>) -> Vec<(usize, usize)>,
-    pub needs: Needs,
-}
-
-/// The policy's own word lists a rule matches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PolicyList {
-    /// `detectors.code_names`.
-    CodeNames,
-    /// `detectors.customer_names`.
-    CustomerNames,
-}
-
-/// A rule the policy's `internal_domains` extend: each is one more internal host
-/// suffix for its pattern and, with a `Near` or `InHostName` gate, one more keyword.
-#[derive(Debug, Clone, Copy)]
-pub struct Domains {
-    /// The rule's pattern, with the policy's domains as more suffixes.
-    pub pattern: fn(&[String]) -> String,
-    /// More keyword lists for its `Near` or `InHostName` gate, beside the gate's own words.
-    pub keywords: &'static [&'static [&'static str]],
-}
-
-/// Words near a match that raise or lower its confidence. Looked for, case-insensitively
-/// and as whole words, in the `window` bytes before the match.
-#[derive(Debug, Clone, Copy)]
-pub struct Context {
-    pub window: usize,
-    pub words: &'static [&'static str],
-    pub boost: f32,
-    pub against: &'static [&'static str],
-    pub penalty: f32,
-}
-
-/// Appends `(s, e)` to windows sorted by start, merging it with the last one if they
-/// touch: how every `Gate::Windows` finder builds its list.
-pub fn push_window(windows: &mut Vec<(usize, usize)>, s: usize, e: usize) {
-    match windows.last_mut() {
-        Some(last) if s <= last.1 => last.1 = last.1.max(e),
-        _ => windows.push((s, e)),
-    }
-}
 
 /// Whether a street address does not begin with a year (`2019 Oxford Street`).
 fn not_a_year(m: &[u8]) -> bool {
@@ -458,35 +364,6 @@ pub fn cjk_birth_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// non-ASCII byte (its labels are CJK).
 pub const CJK_BIRTH_WINDOWS: WindowFinder = WindowFinder { find: cjk_birth_windows, needs: Needs::NON_ASCII };
 
-/// Windows around each occurrence of one of `keywords`, `window(at, len)` of the one
-/// at `at`, in order and merged. Keywords that all begin with the lead byte of a
-/// three- or four-byte UTF-8 character (CJK, Hangul, Devanagari) cannot occur in a
-/// text without one: such a text is passed over at once.
-pub fn keyword_windows(
-    t: &Text<'_>,
-    keywords: &[&[u8]],
-    window: impl Fn(usize, usize) -> (usize, usize),
-) -> Vec<(usize, usize)> {
-    let text = t.bytes();
-    let wide = keywords.iter().all(|k| k.first().is_some_and(|&b| b >= 0xE0));
-    if wide && !t.has_wide() {
-        return Vec::new();
-    }
-    let mut found: Vec<(usize, usize)> = Vec::new();
-    for keyword in keywords {
-        for at in memchr::memmem::find_iter(text, keyword) {
-            let (s, e) = window(at, keyword.len());
-            found.push((s.min(text.len()), e.min(text.len())));
-        }
-    }
-    found.sort_unstable();
-    let mut windows = Vec::new();
-    for (s, e) in found {
-        push_window(&mut windows, s, e);
-    }
-    windows
-}
-
 /// An e-mail address written to dodge an `@` search, its `at` written as `$at` reads:
 /// `dot` as a word or in brackets, or a real dot; the domain ends in a common top-level
 /// domain.
@@ -520,79 +397,6 @@ macro_rules! obfuscated_email {
         )
     };
 }
-
-/// Which hits of a `Near` rule's keywords open a window: a test of the bytes around
-/// each, so that a common word (`password`) costs only where the rule can match.
-/// A test per kind holds the findings to those of every hit (`detect/tests.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Keep {
-    /// Every hit.
-    Any,
-    /// A `:` or `=` follows within 48 bytes (the rule matches assignments only).
-    Assignment,
-    /// The keyword is part of a command-line flag, with a `-` just before it
-    /// (`--password`, `--db-password`) or blanks and a `-` after it (`sshpass -p`).
-    Flag,
-    /// It begins a sentence's clause, with blanks and then a word after it on its line
-    /// (`password is …`), not an operator (`password = …`, `password_min_length: …`:
-    /// the assignment reader's).
-    Sentence,
-    /// It begins with an ASCII capital: for a pattern that begins with the keyword
-    /// capitalised (`Ms Smith`, not a log's `latency_ms=12`).
-    Capitalised,
-}
-
-/// A built-in rule before compilation.
-#[derive(Debug, Clone, Copy)]
-pub struct BuiltinRule {
-    /// Stable identifier, `family.name.vN`; referenced by policies and audit events.
-    pub id: &'static str,
-    pub category: &'static str,
-    pub pattern: &'static str,
-    /// Capture group that is the finding (0 = whole match). Captures are slow; prefer
-    /// `clean_left` / `clean_right`.
-    pub group: usize,
-    /// The byte before a match must not be a letter, digit, `+` or `_` (a look-behind
-    /// the regex crate does not have; checked in code, which is also much cheaper
-    /// than a capture group).
-    pub clean_left: bool,
-    /// The match must not run on into a host name or word: the next byte is not a
-    /// letter, digit, `_` or `-`, nor a `.` followed by one (a look-ahead, in code).
-    pub clean_right: bool,
-    pub validator: Validator,
-    /// Baseline confidence, before context words.
-    pub confidence: f32,
-    pub gate: Gate,
-    pub severity: Severity,
-    pub context: Option<&'static Context>,
-    /// With a `Near` gate: which of its keywords' hits open a window ([`Keep`]).
-    pub keep: Keep,
-    /// The policy's `internal_domains` extend this rule (its pattern is built with
-    /// them; `pattern` is empty).
-    pub domains: Option<Domains>,
-    /// Matches exactly what `pattern` matches, without a regex: for rules whose
-    /// candidates are retried at every byte of a long run, where a regex call per
-    /// byte costs far more than the match (a test compares the two).
-    pub finder: Option<Finder>,
-    /// Labels near which the rule's letters match in any case (`codice fiscale:
-    /// rssmra85t10a562s`, `iban: de89 3704 …`): the engine adds a twin of the rule that
-    /// runs its pattern and validator over an upper-cased copy of the text in
-    /// [`ANY_CASE_SPAN`] around these words. Without a label a lower-case token is not
-    /// read as the identifier (a random token often has its shape). The pattern must
-    /// need no small letter (a test holds the examples to it). Empty: the pattern's
-    /// case only.
-    pub any_case: &'static [&'static str],
-    /// Texts in which this rule must find each value marked `⟦…⟧` (exactly that span,
-    /// of this rule's category), with the rest of the catalog running beside it. A unit
-    /// test runs every example of every rule; adding a rule is one entry and its examples.
-    pub examples: &'static [&'static str],
-    /// Texts in which this rule must find nothing (look-alikes, placeholders, references).
-    pub negatives: &'static [&'static str],
-}
-
-/// The leftmost match at or after `from` in `hay`, as `(start, end)`, like
-/// `Regex::find_at`.
-pub type Finder = fn(&[u8], usize) -> Option<(usize, usize)>;
 
 /// `\b(?:\d[ .-]?){12,18}\d\b` (ASCII `\b`): 13 to 19 digits, each but the last
 /// optionally followed by one space, dash or dot; the longest such run from a word start
@@ -1049,32 +853,6 @@ pub fn find_private_ipv4(hay: &[u8], from: usize) -> Option<(usize, usize)> {
         }
     })
 }
-
-/// The defaults every entry of [`BUILTIN`] starts from (`..BASE`).
-pub const BASE: BuiltinRule = BuiltinRule {
-    id: "",
-    category: "",
-    pattern: "",
-    group: 0,
-    clean_left: false,
-    clean_right: false,
-    validator: Validator::None,
-    confidence: 0.9,
-    gate: Gate::Always,
-    severity: Severity::High,
-    context: None,
-    keep: Keep::Any,
-    domains: None,
-    finder: None,
-    any_case: &[],
-    examples: &[],
-    negatives: &[],
-};
-
-/// The window (bytes before, bytes after a label's start) in which an
-/// [`BuiltinRule::any_case`] twin runs: the value after its label (`CURP: …`, `my pan
-/// is …`) or just before it (`… is my codice fiscale`).
-pub const ANY_CASE_SPAN: (usize, usize) = (40, 64);
 
 macro_rules! private_ipv4 {
     () => {
@@ -2745,32 +2523,6 @@ fn escape(s: &str) -> String {
     out
 }
 
-/// How bad a leak of this category is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Severity {
-    Low,
-    Medium,
-    High,
-}
-
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Low => "LOW",
-            Severity::Medium => "MEDIUM",
-            Severity::High => "HIGH",
-        }
-    }
-}
-
-/// Severity of a category: that of its built-in rules (secrets and government or
-/// payment numbers high, contact data medium, network details low); medium for a
-/// category of the policy's own.
-pub fn severity(category: &str) -> Severity {
-    super::catalog::all().find(|r| r.category == category).map_or(Severity::Medium, |r| r.severity)
-}
-
 /// A password after its label (`contraseña:`, `пароль —`, `şifre:`), up to three words
 /// between (`пароль от почты:`, `contraseña del wifi:`); the value as the prose rule's.
 const PASSWORD_LABEL_PATTERN: &str = concat!(
@@ -2803,64 +2555,6 @@ fn password_label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// [`password_label_windows`] as a rule's window finder; it finds nothing without a
 /// non-ASCII byte (its words are Cyrillic or Turkish).
 const PASSWORD_LABEL_WINDOWS: WindowFinder = WindowFinder { find: password_label_windows, needs: Needs::NON_ASCII };
-
-/// A human label for a category.
-pub fn label(category: &str) -> &str {
-    match category {
-        "EMAIL" => "Email address",
-        "PHONE" => "Phone number",
-        "SSN" => "US Social Security number",
-        "CREDIT_CARD" => "Payment card number",
-        "AWS_ACCESS_KEY" => "AWS access key id",
-        "API_KEY" => "AI vendor API key",
-        "PRIVATE_IP" => "Private IP address",
-        "INTERNAL_URL" => "Internal URL",
-        "GITHUB_TOKEN" => "GitHub token",
-        "GITLAB_TOKEN" => "GitLab token",
-        "SLACK_TOKEN" => "Slack token",
-        "STRIPE_KEY" => "Stripe key",
-        "GOOGLE_API_KEY" => "Google API key",
-        "JWT" => "JSON Web Token",
-        "PRIVATE_KEY" => "PEM private key",
-        "CONNECTION_STRING" => "Connection string with credentials",
-        "PASSWORD" => "Password or secret assignment",
-        "BEARER_TOKEN" => "Bearer token",
-        "IBAN" => "IBAN",
-        "MAC_ADDRESS" => "MAC address",
-        "ITIN" => "US Individual Taxpayer Identification Number",
-        "PASSPORT" => "Passport number",
-        "DRIVERS_LICENSE" => "Driver's licence number",
-        "DATE_OF_BIRTH" => "Date of birth",
-        "ADDRESS" => "Street address",
-        "IP_ADDRESS" => "Public IP address",
-        "PERSON" => "Person name",
-        "AWS_SECRET_KEY" => "AWS secret access key",
-        "NPM_TOKEN" => "npm token",
-        "PYPI_TOKEN" => "PyPI token",
-        "HUGGINGFACE_TOKEN" => "Hugging Face token",
-        "SENDGRID_KEY" => "SendGrid API key",
-        "TWILIO_KEY" => "Twilio key or account id",
-        "SHOPIFY_TOKEN" => "Shopify token",
-        "SECRET" => "High-entropy secret assignment",
-        "INTERNAL_HOST" => "Internal host name",
-        "CODE_NAME" => "Project code name",
-        "CUSTOMER_NAME" => "Customer name",
-        "SERVICE_TOKEN" => "Credential of a named service",
-        "CLOUD_CREDENTIAL" => "Cloud provider credential",
-        "WEBHOOK_URL" => "Webhook URL with its secret",
-        "CRYPTO_WALLET" => "Cryptocurrency wallet address",
-        "NATIONAL_ID" => "National identity number",
-        "TAX_ID" => "Tax identification number",
-        "COMPANY_ID" => "Company registration number",
-        "VAT_NUMBER" => "VAT identification number",
-        "HEALTH_ID" => "Health insurance or patient number",
-        "BANK_ACCOUNT" => "Bank account number",
-        "ROUTING_NUMBER" => "Bank routing number",
-        "VEHICLE_ID" => "Vehicle identification number",
-        "DEVICE_ID" => "Device identifier (IMEI)",
-        other => other,
-    }
-}
 
 #[cfg(test)]
 mod tests {

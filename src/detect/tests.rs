@@ -1,7 +1,7 @@
 //! The engine's tests: the catalog's examples, the gates and prefilters against
 //! searches without them, context scoring, overlaps, memory, and hostile inputs.
 
-use super::rules::Gate;
+use super::rule::Gate;
 use super::*;
 use regex::bytes::RegexBuilder;
 
@@ -198,7 +198,7 @@ fn rules_of_finders_that_found_nothing_are_not_visited() {
 /// so that its needs were put to the test.
 #[test]
 fn window_finders_find_nothing_without_their_needs() {
-    let finders: Vec<(&str, rules::WindowFinder)> = catalog::all()
+    let finders: Vec<(&str, rule::WindowFinder)> = catalog::all()
         .filter_map(|r| match r.gate {
             Gate::Windows(w) => Some((r.id, w)),
             _ => None,
@@ -1242,10 +1242,8 @@ fn policy_internal_domains() {
 #[test]
 fn numeric_runs_cover_every_digit_group() {
     let text = b"call (415) 555-0132 or x9 y, 2024-05-01.";
-    let runs: Vec<_> = numeric_runs(&Text::new(text))
-        .into_iter()
-        .map(|r| (&text[r.start..r.end], r.digits, r.dashes, r.dots))
-        .collect();
+    let runs: Vec<_> =
+        Text::new(text).numeric_runs().iter().map(|r| (&text[r.start..r.end], r.digits, r.dashes, r.dots)).collect();
     assert_eq!(
         runs,
         vec![(&b" (415) 555-0132 "[..], 10, 1, 0), (&b"9 "[..], 1, 0, 0), (&b" 2024-05-01."[..], 8, 2, 1)]

@@ -488,7 +488,10 @@ impl<'a> Text<'a> {
     /// The numeric runs (digits, `+ ( ) - .` and space, with a digit), left to right:
     /// found once per scan for the rules gated by them and the labelled phones' windows.
     pub(super) fn numeric_runs(&self) -> &[super::numeric::NumericRun] {
-        self.numeric.get_or_init(|| super::numeric::numeric_runs(self))
+        self.numeric.get_or_init(|| {
+            let mut wanted = self.run_digits();
+            super::numeric::numeric_runs(self.bytes(), |from| wanted.next_from(from))
+        })
     }
 
     /// The maximal runs of identifier bytes at least [`LONG_RUN`] bytes long, left to

@@ -7,7 +7,7 @@
 //! the search itself on a short text. So a scan visits the rules of the prefixes and
 //! keywords that were found, and the rules with other gates, in rule order.
 
-use super::rules::WindowFinder;
+use super::rule::WindowFinder;
 use super::starts::Found;
 use super::text::Text;
 use super::{CompiledGate, Rule};

@@ -144,8 +144,13 @@ impl Spec {
         self.options.iter().find(|o| o.name == name)
     }
 
+    /// How many positional arguments the command takes: unbounded when the last one's
+    /// name ends in `...` (`[FILE|-]...`).
     fn max_positional(&self) -> usize {
-        self.positional.len()
+        match self.positional.last() {
+            Some(last) if last.ends_with("...") => usize::MAX,
+            _ => self.positional.len(),
+        }
     }
 
     fn required_positional(&self) -> impl Iterator<Item = &&'static str> {

@@ -10,6 +10,7 @@ mod cli;
 mod corpus;
 mod eval;
 mod locate;
+mod scan;
 #[cfg(not(target_family = "wasm"))]
 mod xds;
 
@@ -17,7 +18,8 @@ use std::io::{self, BufRead, Read};
 
 use cli::{err, out, Args, Exit, Fallible, Opt, Spec, Takes};
 use serde_json::{json, Value};
-use veil::detect::{catalog, rules, Source};
+use veil::detect::catalog;
+use veil::detect::category::{self, Severity};
 use veil::policy::{CompiledPolicy, Policy};
 use veil::token::{TokenMap, TokenMinter};
 
@@ -29,24 +31,41 @@ const POLICY_OPT: Opt = Opt {
 
 const SCAN: Spec = Spec {
     name: "scan",
-    summary: "Detect sensitive data in a text; print what was found as JSON, never the text",
-    usage: "scan [FILE|-] [--policy FILE] [--jsonl]",
+    summary: "Detect sensitive data in files; print where it is (JSON, text or SARIF), never the text",
+    usage: "scan [FILE|-]... [--policy FILE] [--format json|text|sarif] [--fail-on LOW|MEDIUM|HIGH] [--jsonl]",
     about: "\
-Detect sensitive data in a text (default: standard input). Prints a JSON result with
-entities (type, label, UTF-16 and byte offsets, confidence, severity, source, rule_id;
-never the matched text), stats and a reliability score. With --jsonl, reads one JSON
-object per line with a \"text\" field and writes one result per line; a bad line
-yields {\"error\":{\"code\":\"invalid_json\"|\"missing_text\",\"line\":N}} in its place.",
+Detect sensitive data in files (default: standard input; `-` is standard input too).
+What the policy allows (its action `allow`) is not reported. Never prints the matched
+text. Formats:
+  json   (default) one JSON result per input: entities (type, label, UTF-16 and byte
+         offsets, line and column, confidence, severity, source, rule_id, the policy's
+         action), stats and a reliability score; with several inputs, a JSON array of
+         {\"path\": …, \"result\": …}
+  text   one line per finding: path:line:column: SEVERITY CATEGORY (label) rule_id
+         confidence action (columns in UTF-16 code units, as SARIF counts)
+  sarif  a SARIF 2.1.0 log for code-scanning tools (GitHub, GitLab, IDEs): a result
+         per finding with its region, a rule descriptor per rule that found one
+With --jsonl, reads one JSON object per line with a \"text\" field and writes one JSON
+result per line; a bad line yields {\"error\":{\"code\":\"invalid_json\"|\"missing_text\",
+\"line\":N}} in its place. Positions are computed in one pass per input: a file with
+tens of thousands of findings scans in linear time.",
     options: &[
         POLICY_OPT,
+        Opt { name: "format", takes: Takes::Value("json|text|sarif"), help: "Output format (default json)" },
+        Opt {
+            name: "fail-on",
+            takes: Takes::Value("SEVERITY"),
+            help: "Exit 1 if a finding of this severity or higher is reported (LOW, MEDIUM, HIGH)",
+        },
         Opt {
             name: "jsonl",
             takes: Takes::Nothing,
-            help: "One {\"text\": …} object per line in, one result per line out",
+            help: "One {\"text\": …} object per line in, one JSON result per line out",
         },
     ],
-    positional: &["[FILE|-]"],
-    fails: "the policy is invalid, or the input cannot be read",
+    positional: &["[FILE|-]..."],
+    fails: "the policy is invalid, an input cannot be read, or --fail-on is given and a finding at or above \
+            its severity is reported",
 };
 
 const ANONYMIZE: Spec = Spec {
@@ -392,84 +411,30 @@ fn policy_or_default(args: &Args) -> Fallible<CompiledPolicy> {
     }
 }
 
-/// One detection result in the shape of a detection API (never the matched text).
-fn scan_result(policy: &CompiledPolicy, text: &[u8]) -> Value {
-    let findings = policy.engine().scan(text);
-    let lossy = String::from_utf8_lossy(text);
-    let utf8_valid = std::str::from_utf8(text).is_ok();
-    // UTF-16 offset of every byte offset that starts a finding or ends one.
-    let utf16 = |byte: usize| -> usize {
-        match std::str::from_utf8(text) {
-            Ok(t) => t.get(..byte).map_or(0, |p| p.encode_utf16().count()),
-            Err(_) => String::from_utf8_lossy(text.get(..byte).unwrap_or_default()).encode_utf16().count(),
-        }
-    };
-    let mut entities = Vec::new();
-    let mut by_type = serde_json::Map::new();
-    let mut severities = [0u32; 3];
-    let (mut min, mut max, mut sum) = (1.0f64, 0.0f64, 0.0f64);
-    let mut validated = 0;
-    for f in &findings {
-        let Some(rule) = policy.engine().rule(f.rule) else { continue };
-        let severity = rule.severity;
-        // Rounded to two decimals before the stats, so that they agree with the entities.
-        let confidence = (f64::from(f.confidence) * 100.0).round() / 100.0;
-        min = min.min(confidence);
-        max = max.max(confidence);
-        sum += confidence;
-        if let Some(count) = severities.get_mut(severity as usize) {
-            *count += 1;
-        }
-        validated += usize::from(rule.source == Source::Validated);
-        let count = by_type.entry(rule.category.clone()).or_insert(json!(0));
-        *count = json!(count.as_u64().unwrap_or(0) + 1);
-        entities.push(json!({
-            "type": rule.category,
-            "label": rules::label(&rule.category),
-            "start": utf16(f.start),
-            "end": utf16(f.end),
-            "byte_start": f.start,
-            "byte_end": f.end,
-            "confidence": confidence,
-            "severity": severity.name(),
-            "source": rule.source.name(),
-            "rule_id": rule.id,
-        }));
-    }
-    let n = entities.len();
-    let avg = if n == 0 { 1.0 } else { sum / n as f64 };
-    let binary =
-        text.iter().filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b)).count() as f64 / text.len().max(1) as f64;
-    let score = avg * if utf8_valid { 1.0 } else { 0.8 } * (1.0 - binary.min(1.0) * 0.5);
-    json!({
-        "entities": entities,
-        "stats": {
-            "total": n,
-            "by_type": by_type,
-            "confidence": if n == 0 { json!(null) } else { json!({"min": min, "max": max, "avg": (avg * 1000.0).round() / 1000.0}) },
-            "severity": {"LOW": severities[0], "MEDIUM": severities[1], "HIGH": severities[2]},
-        },
-        "reliability": {
-            "score": (score * 1000.0).round() / 1000.0,
-            "signals": {
-                "utf8_valid": utf8_valid,
-                "binary_ratio": (binary * 1000.0).round() / 1000.0,
-                "avg_confidence": (avg * 1000.0).round() / 1000.0,
-                "validated_share": if n == 0 { json!(null) } else { json!((validated as f64 / n as f64 * 1000.0).round() / 1000.0) },
-                "bytes": text.len(),
-                "utf16_units": lossy.encode_utf16().count(),
-            }
-        }
-    })
-}
-
 fn scan(args: &Args) -> Fallible {
     let policy = policy_or_default(args)?;
+    let format = args.get("format").unwrap_or("json");
+    if !matches!(format, "json" | "text" | "sarif") {
+        return Err(Exit::Usage(format!("unknown --format {}: json, text or sarif", cli::shown(format))));
+    }
+    let fail_on = match args.get("fail-on").map(str::to_ascii_uppercase).as_deref() {
+        None => None,
+        Some("LOW") => Some(Severity::Low),
+        Some("MEDIUM") => Some(Severity::Medium),
+        Some("HIGH") => Some(Severity::High),
+        Some(other) => {
+            return Err(Exit::Usage(format!("unknown --fail-on {}: LOW, MEDIUM or HIGH", cli::shown(other))))
+        }
+    };
     if args.flag("jsonl") {
+        if format != "json" || args.positional.len() > 1 {
+            return Err(Exit::Usage("--jsonl reads one input and writes JSON".into()));
+        }
         let reader: Box<dyn BufRead> = match args.positional(0) {
             None | Some("-") => Box::new(io::BufReader::new(io::stdin())),
             Some(p) => Box::new(io::BufReader::new(std::fs::File::open(p).map_err(|e| format!("{p}: {e}"))?)),
         };
+        let mut failed = false;
         for (i, line) in reader.split(b'\n').enumerate() {
             let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
             if line.iter().all(u8::is_ascii_whitespace) {
@@ -477,18 +442,57 @@ fn scan(args: &Args) -> Fallible {
             }
             let result = match serde_json::from_slice::<Value>(&line) {
                 Ok(v) => match v.get("text").and_then(Value::as_str) {
-                    Some(text) => scan_result(&policy, text.as_bytes()),
+                    Some(text) => {
+                        let entities = scan::entities(&policy, text.as_bytes());
+                        failed |= fail_on.is_some_and(|floor| entities.iter().any(|e| e.severity >= floor));
+                        scan::json_result(text.as_bytes(), &entities)
+                    }
                     None => json!({"error": {"code": "missing_text", "line": i + 1}}),
                 },
                 Err(e) => json!({"error": {"code": "invalid_json", "line": i + 1, "column": e.column()}}),
             };
             out(format!("{result}\n"))?;
         }
-        return Ok(());
+        return if failed { Err(Exit::Reported) } else { Ok(()) };
     }
-    let text = read_input(args.positional(0))?;
-    let result = scan_result(&policy, &text);
-    out(format!("{}\n", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?))
+    let paths: Vec<&str> =
+        if args.positional.is_empty() { vec!["-"] } else { args.positional.iter().map(String::as_str).collect() };
+    let mut files = Vec::with_capacity(paths.len());
+    let mut texts = Vec::with_capacity(paths.len());
+    for path in &paths {
+        let text = read_input(Some(path))?;
+        let name = if *path == "-" { "<stdin>".to_string() } else { (*path).to_string() };
+        files.push((name, scan::entities(&policy, &text)));
+        texts.push(text);
+    }
+    let failed = fail_on.is_some_and(|floor| files.iter().any(|(_, es)| es.iter().any(|e| e.severity >= floor)));
+    match format {
+        "text" => {
+            let lines: String = files.iter().map(|(path, es)| scan::text_lines(path, es)).collect();
+            out(lines)?;
+        }
+        "sarif" => {
+            out(format!("{}\n", serde_json::to_string_pretty(&scan::sarif(&files)).map_err(|e| e.to_string())?))?
+        }
+        _ => {
+            let result = match (files.as_slice(), texts.as_slice()) {
+                ([(_, entities)], [text]) => scan::json_result(text, entities),
+                _ => Value::Array(
+                    files
+                        .iter()
+                        .zip(&texts)
+                        .map(|((path, entities), text)| json!({"path": path, "result": scan::json_result(text, entities)}))
+                        .collect(),
+                ),
+            };
+            out(format!("{}\n", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?))?;
+        }
+    }
+    if failed {
+        Err(Exit::Reported)
+    } else {
+        Ok(())
+    }
 }
 
 fn anonymize(args: &Args) -> Fallible {
@@ -659,7 +663,7 @@ fn list_rules(args: &Args) -> Fallible {
             .map(|r| Listed {
                 id: r.id,
                 category: r.category,
-                label: rules::label(r.category),
+                label: category::label(r.category),
                 severity: r.severity.name(),
                 near: r.near,
                 dictionary: r.dictionary,

@@ -54,6 +54,63 @@ fn scan_jsonl_keeps_order_and_reports_bad_lines() {
     assert_eq!(lines[3]["error"]["code"], "missing_text");
 }
 
+/// Text and SARIF output give each finding's line and column (UTF-16 units); many
+/// files are scanned in one run; `--fail-on` sets the exit status; categories the
+/// policy allows are not reported.
+#[test]
+fn scan_formats_files_and_fail_on() {
+    let dir = std::env::temp_dir().join(format!("veilctl-scan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.env");
+    let b = dir.join("b.txt");
+    std::fs::write(&a, "# config\nowner: é jane.doe@example.com\n").unwrap();
+    std::fs::write(&b, "nothing to see\nssn 123-45-6789\n").unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = run(&["scan", a, b, "--format", "text"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().map(|l| l.split(": ").next().unwrap().to_string()).collect::<Vec<_>>(),
+        [format!("{a}:2:10"), format!("{b}:2:5")],
+        "{text}"
+    );
+    assert!(text.contains("MEDIUM EMAIL (Email address) pii.email.v1") && text.contains("HIGH SSN"), "{text}");
+    assert!(!text.contains("jane.doe") && !text.contains("6789"), "{text}");
+    // SARIF: one result per finding, its region, the rule descriptors, no snippet.
+    let out = run(&["scan", a, b, "--format", "sarif"], b"");
+    let log = json(&out);
+    assert_eq!(log["version"], "2.1.0");
+    let run0 = &log["runs"][0];
+    let results = run0["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64(), region["byteLength"].as_u64()),
+        (Some(2), Some(10), Some(20))
+    );
+    assert_eq!(results[1]["level"], "error");
+    let ids: Vec<&str> =
+        run0["tool"]["driver"]["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(results[0]["ruleId"], ids[results[0]["ruleIndex"].as_u64().unwrap() as usize]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("jane.doe"));
+    // Several files in JSON: an array of {path, result}.
+    let v = json(&run(&["scan", a, b], b""));
+    assert_eq!((v[0]["path"].as_str(), v[1]["result"]["entities"][0]["type"].as_str()), (Some(a), Some("SSN")));
+    assert_eq!(v[0]["result"]["entities"][0]["action"], "tokenize");
+    // --fail-on: exit 1 at or above the floor, 0 below it.
+    assert_eq!(run(&["scan", a, b, "--fail-on", "high"], b"").status.code(), Some(1));
+    assert_eq!(run(&["scan", a, "--fail-on", "HIGH"], b"").status.code(), Some(0));
+    assert_eq!(run(&["scan", a, "--fail-on", "MEDIUM"], b"").status.code(), Some(1));
+    assert_eq!(run(&["scan", "--fail-on", "LOW"], b"nothing here").status.code(), Some(0));
+    assert_eq!(run(&["scan", "--fail-on", "SEVERE"], b"").status.code(), Some(2));
+    // A category the policy allows is not reported.
+    let policy = dir.join("allow.yaml");
+    std::fs::write(&policy, "actions:\n  EMAIL: allow\n").unwrap();
+    let v = json(&run(&["scan", a, "--policy", policy.to_str().unwrap()], b""));
+    assert_eq!(v["stats"]["total"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn anonymize_modes() {
     let text = b"mail jane.doe@example.com now";

@@ -9,7 +9,7 @@
 //! ([`id_runs`], `Gate::NumericRun`). Every value in the examples is synthetic (check
 //! digits computed for this file) or a specimen its issuer publishes.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rule::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::text::Text;
 use crate::detect::validate::{luhn, Validator};
 
@@ -43,8 +43,8 @@ pub fn id_runs(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`id_runs`] as a rule's window finder; it finds nothing without a digit (a run has
 /// five).
-pub const ID_RUNS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: id_runs, needs: crate::detect::text::Needs::DIGIT };
+pub const ID_RUNS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: id_runs, needs: crate::detect::text::Needs::DIGIT };
 
 // ---------------------------------------------------------------------------------
 // Shared arithmetic

@@ -5,7 +5,7 @@
 //! languages of its country, severity, confidence, and its own examples and negatives,
 //! which `tests::every_example_of_every_rule` runs. Adding a format is one entry.
 
-use super::rules::{BuiltinRule, Severity};
+use super::rule::{BuiltinRule, Severity};
 
 pub mod europe;
 pub mod phones;
@@ -65,7 +65,7 @@ pub struct Summary {
 
 /// Every built-in rule, summarized, in catalog order.
 pub fn summaries() -> impl Iterator<Item = Summary> {
-    use super::rules::{Gate, PolicyList};
+    use super::rule::{Gate, PolicyList};
     all().map(|r| Summary {
         id: r.id,
         category: r.category,
@@ -88,7 +88,8 @@ pub fn summaries() -> impl Iterator<Item = Summary> {
 /// The detector reference (`docs/detectors.md`), rendered from the catalog: one row per
 /// rule with its category, label, severity, confidence, gate, validator and examples.
 pub fn reference() -> String {
-    use super::rules::{label, Gate};
+    use super::category::label;
+    use super::rule::Gate;
     let mut out = String::from(
         "# Detector reference\n\n\
          Generated from the catalog (`src/detect/rules.rs`, `src/detect/catalog/`) by\n\
@@ -145,11 +146,7 @@ pub fn reference() -> String {
             (None, true) => "hand-written reader",
             (None, false) => "pattern",
         };
-        let severity = match r.severity {
-            super::rules::Severity::Low => "LOW",
-            super::rules::Severity::Medium => "MEDIUM",
-            super::rules::Severity::High => "HIGH",
-        };
+        let severity = r.severity.name();
         out.push_str(&format!(
             "| `{}` | `{}` | {} | {severity} | {:.2} | {} | {check} | {} |\n",
             r.id,

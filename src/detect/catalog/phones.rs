@@ -67,7 +67,7 @@
 //! SE, PL, RU, BE, CH, AT, PT, IE, ZA, ID, TW. Any assigned country code can follow
 //! `00`.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rule::{push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::text::{Mark, Text};
 use crate::detect::validate::Validator;
 use crate::detect::wordset::WordSet;
@@ -1162,7 +1162,7 @@ fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between
 /// digits.
-const SLASH_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+const SLASH_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: slash_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::MARK),
 };
@@ -1352,7 +1352,7 @@ fn label_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`label_windows`] as a rule's window finder; it finds nothing without a digit (a
 /// numeric run) and a letter (its label).
-const LABEL_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+const LABEL_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: label_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::LETTER),
 };

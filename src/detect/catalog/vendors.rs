@@ -10,7 +10,7 @@
 //! give it (`Gate::Near`), with a confidence above the generic assignment rules so the
 //! named category wins on the same span. Every value in the examples is synthetic.
 
-use crate::detect::rules::{push_window, BuiltinRule, Context, Gate, Keep, BASE};
+use crate::detect::rule::{push_window, BuiltinRule, Context, Gate, Keep, BASE};
 use crate::detect::text::{block_bits, shifted, Mark, Text};
 use crate::detect::validate::Validator;
 
@@ -141,7 +141,7 @@ fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`telegram_windows`] as a rule's window finder; it finds nothing without a bot id
 /// and its `:`.
-const TELEGRAM_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+const TELEGRAM_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: telegram_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::OPERATOR),
 };
@@ -173,7 +173,7 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`mailchimp_windows`] as a rule's window finder; it finds nothing without `-us` and
 /// a digit.
-const MAILCHIMP_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+const MAILCHIMP_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: mailchimp_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::DASH),
 };
@@ -196,8 +196,8 @@ fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`dotted_tail_windows`] as a rule's window finder; it finds nothing without a `.`
 /// before the run.
-const DOTTED_TAIL_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: dotted_tail_windows, needs: crate::detect::text::Needs::MARK };
+const DOTTED_TAIL_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: dotted_tail_windows, needs: crate::detect::text::Needs::MARK };
 
 pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {

@@ -9,7 +9,7 @@
 //! the word-like runs that contain a digit ([`id_token_windows`]), shared by all of them.
 //! Every check digit is computed from the matched bytes alone, without allocation.
 
-use crate::detect::rules::{keyword_windows, push_window, BuiltinRule, Context, Gate, Severity, BASE};
+use crate::detect::rule::{keyword_windows, push_window, BuiltinRule, Context, Gate, Severity, BASE};
 use crate::detect::text::{Mark, Text};
 use crate::detect::validate::{luhn, Validator};
 
@@ -47,8 +47,8 @@ pub fn id_token_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`id_token_windows`] as a rule's window finder; it always runs (a long run may be
 /// letters only).
-pub const ID_TOKEN_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: id_token_windows, needs: crate::detect::text::Needs::NOTHING };
+pub const ID_TOKEN_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: id_token_windows, needs: crate::detect::text::Needs::NOTHING };
 
 /// Around each `/` between two digits: a formatted CNPJ (`12.345.678/0001-95`) has ten
 /// bytes before its slash and seven after it.
@@ -66,7 +66,7 @@ pub fn slash_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`slash_windows`] as a rule's window finder; it finds nothing without a `/` between
 /// digits.
-pub const SLASH_WINDOWS: crate::detect::rules::WindowFinder = crate::detect::rules::WindowFinder {
+pub const SLASH_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: slash_windows,
     needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::MARK),
 };
@@ -104,8 +104,8 @@ pub fn passport_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`passport_cjk_windows`] as a rule's window finder; it finds nothing without a
 /// non-ASCII byte (its keywords are CJK).
-pub const PASSPORT_CJK_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: passport_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
+pub const PASSPORT_CJK_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: passport_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 /// After a driving-licence keyword in Korean, Japanese or Chinese.
 pub fn licence_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -114,8 +114,8 @@ pub fn licence_cjk_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`licence_cjk_windows`] as a rule's window finder; it finds nothing without a
 /// non-ASCII byte (its keywords are CJK).
-pub const LICENCE_CJK_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: licence_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
+pub const LICENCE_CJK_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: licence_cjk_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 /// After the name of a national identity number in Korean, Japanese, Chinese or Hindi.
 pub fn national_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -124,8 +124,8 @@ pub fn national_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`national_id_windows`] as a rule's window finder; it finds nothing without a
 /// non-ASCII byte (its keywords are CJK or Devanagari).
-pub const NATIONAL_ID_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: national_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
+pub const NATIONAL_ID_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: national_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 /// Windows after the Thai labels of a national ID number.
 fn thai_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
@@ -135,8 +135,8 @@ fn thai_id_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 
 /// [`thai_id_windows`] as a rule's window finder; it finds nothing without a non-ASCII
 /// byte (its labels are Thai).
-const THAI_ID_WINDOWS: crate::detect::rules::WindowFinder =
-    crate::detect::rules::WindowFinder { find: thai_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
+const THAI_ID_WINDOWS: crate::detect::rule::WindowFinder =
+    crate::detect::rule::WindowFinder { find: thai_id_windows, needs: crate::detect::text::Needs::NON_ASCII };
 
 // ---------------------------------------------------------------------------
 // Shared helpers for the checks
