@@ -14,7 +14,7 @@ use std::borrow::Cow;
 pub const MAX_DEPTH: usize = 1000;
 
 /// One step of the path from the document root to a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Seg<'a> {
     /// A member of an object, by its (decoded) key.
     Key(Cow<'a, str>),

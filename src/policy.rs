@@ -627,6 +627,10 @@ impl CompiledPolicy {
         // schema's code in the module once (it is the bulk of the policy's size).
         let value: serde_json::Value =
             serde_json::from_slice(bytes).map_err(|e| PolicyError::one("", format!("not valid JSON: {e}")))?;
+        let repeated = repeated_keys(bytes);
+        if !repeated.is_empty() {
+            return Err(PolicyError { issues: repeated });
+        }
         CompiledPolicy::from_value(value)
     }
 
@@ -1135,13 +1139,57 @@ fn validate_match(m: &Match, at: &str) -> Vec<Issue> {
     issues
 }
 
-/// "not a category name", and the category meant where it is only the case.
-fn not_a_category(name: &str) -> String {
-    let upper = name.to_ascii_uppercase();
-    match is_category(&upper) && crate::suggest::echoable(&upper) {
-        true => format!("not a category name (A-Z, 0-9, _); did you mean `{upper}`?"),
-        false => "not a category name (A-Z, 0-9, _)".to_string(),
+/// Every key repeated in one object of a JSON document: a reader keeps one of the two
+/// values (serde the last), so `API_KEY: block` then `API_KEY: allow` would read as the
+/// weaker one without a word.
+fn repeated_keys(doc: &[u8]) -> Vec<Issue> {
+    let mut seen = std::collections::HashSet::new();
+    let mut issues = Vec::new();
+    let _ = crate::json::visit_all(doc, &mut |path, scalar| {
+        if matches!(scalar, crate::json::Scalar::Key(_)) && !seen.insert(path.to_vec()) {
+            let mut at = String::new();
+            for seg in path {
+                match seg {
+                    crate::json::Seg::Key(k) if at.is_empty() => at.push_str(k),
+                    crate::json::Seg::Key(k) => at.push_str(&format!(".{k}")),
+                    crate::json::Seg::Index(i) => at.push_str(&format!("[{i}]")),
+                }
+            }
+            issues.push(Issue { path: at, message: "repeated key: each key once per object".into() });
+        }
+    });
+    issues
+}
+
+/// The categories a policy can name: the built-in ones, its custom rules' and those
+/// its model stage may propose.
+fn known_categories(policy: &Policy) -> Vec<&str> {
+    let mut known: Vec<&str> = crate::detect::category::CATEGORIES.iter().map(|c| c.id).collect();
+    known.extend(policy.detectors.custom.iter().map(|c| c.category.as_str()));
+    known.extend(policy.detectors.model.categories.iter().map(String::as_str));
+    known
+}
+
+/// The issue with a category name that is no category the policy knows (`None` when it
+/// is one): malformed (`secrets`), or well-formed and unknown (`GITHUB_TOKN`), with the
+/// known category meant, if one is close. A typo must never leave a policy weaker than
+/// it reads, so it is refused, not ignored.
+fn category_issue(name: &str, known: &[&str]) -> Option<String> {
+    if known.contains(&name) {
+        return None;
     }
+    let upper = name.to_ascii_uppercase();
+    let meant = if known.contains(&upper.as_str()) {
+        Some(upper.as_str())
+    } else {
+        crate::suggest::closest(&upper, known.iter().copied())
+    };
+    let hint =
+        meant.filter(|m| crate::suggest::echoable(m)).map(|m| format!("; did you mean `{m}`?")).unwrap_or_default();
+    Some(match is_category(name) {
+        true => format!("unknown category (not a built-in one, a custom rule's or the model stage's){hint}"),
+        false => format!("not a category name (A-Z, 0-9, _){hint}"),
+    })
 }
 
 /// Every semantic issue of a parsed policy (the schema itself is checked by serde).
@@ -1176,14 +1224,15 @@ fn validate(policy: &Policy) -> Vec<Issue> {
         let path = issue.path();
         field(if path.is_empty() { "detectors".into() } else { format!("detectors.{path}") }, &issue.message());
     }
+    let known = known_categories(policy);
     for name in policy.actions.keys() {
-        if !is_category(name) {
-            field(format!("actions.{name}"), &not_a_category(name));
+        if let Some(issue) = category_issue(name, &known) {
+            field(format!("actions.{name}"), &issue);
         }
     }
     for (i, name) in policy.restore.except.iter().enumerate() {
-        if !is_category(name) {
-            field(format!("restore.except[{i}]"), &not_a_category(name));
+        if let Some(issue) = category_issue(name, &known) {
+            field(format!("restore.except[{i}]"), &issue);
         }
     }
     if let Some(len) = policy.tokens.id_length {
@@ -1331,6 +1380,44 @@ mod tests {
         )
         .unwrap();
         assert_eq!((p.profile(None).audit.sink, p.profile(Some(0)).audit.sink), (AuditSink::Log, AuditSink::AccessLog));
+    }
+
+    /// A typo in a category never weakens a policy: refused, with the category meant.
+    #[test]
+    fn unknown_categories_are_refused_with_the_one_meant() {
+        let cases: &[(&str, &str)] = &[
+            (r#"{"actions":{"GITHUB_TOKN":"block"}}"#, "actions.GITHUB_TOKN: unknown category (not a built-in one, a custom rule's or the model stage's); did you mean `GITHUB_TOKEN`?"),
+            (r#"{"actions":{"github_token":"block"}}"#, "actions.github_token: not a category name (A-Z, 0-9, _); did you mean `GITHUB_TOKEN`?"),
+            (r#"{"actions":{"HIGH":"block"}}"#, "actions.HIGH: unknown category"),
+            (r#"{"restore":{"except":["CREDITCARD"]}}"#, "restore.except[0]: unknown category (not a built-in one, a custom rule's or the model stage's); did you mean `CREDIT_CARD`?"),
+            (
+                r#"{"rules":[{"name":"r","match":{"paths":["/v1/**"]},"actions":{"SSNN":"block"}}]}"#,
+                "rules[0].actions.SSNN: unknown category (not a built-in one, a custom rule's or the model stage's); did you mean `SSN`?",
+            ),
+        ];
+        for (json, want) in cases {
+            let err = CompiledPolicy::from_json(json.as_bytes()).unwrap_err().to_string();
+            assert!(err.contains(want), "{json}: {err}");
+        }
+        // A custom rule's category and the model stage's are known.
+        let ok = r#"{"actions":{"EMPLOYEE_ID":"block","ORGANIZATION":"mask","VENDOR_X":"mask"},
+            "detectors":{"custom":[{"id":"emp","category":"EMPLOYEE_ID","pattern":"EMP-[0-9]{6}"}],
+                         "model":{"categories":["PERSON","VENDOR_X"]}}}"#;
+        CompiledPolicy::from_json(ok.as_bytes()).unwrap();
+    }
+
+    /// A key given twice in one object is refused (a lenient reader keeps one of them).
+    #[test]
+    fn repeated_keys_are_refused() {
+        let err = CompiledPolicy::from_json(br#"{"actions":{"API_KEY":"block","API_KEY":"allow"}}"#).unwrap_err();
+        assert_eq!(err.to_string(), "actions.API_KEY: repeated key: each key once per object");
+        let err =
+            CompiledPolicy::from_json(br#"{"rules":[{"name":"a","name":"b"}],"mode":"enforce","mode":"monitor"}"#)
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("rules[0].name: repeated key") && err.contains("mode: repeated key"), "{err}");
+        // The same key in two objects is no repeat.
+        CompiledPolicy::from_json(br#"{"rules":[{"name":"a","match":{}},{"name":"b","match":{}}]}"#).unwrap();
     }
 
     #[test]

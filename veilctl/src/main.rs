@@ -383,10 +383,13 @@ fn plural(n: usize, word: &str) -> String {
 /// MESSAGE` (`NAME: PATH: MESSAGE` where the path is not in the text, a field left
 /// to its default).
 fn parse_policy(name: &str, text: &str) -> Result<CompiledPolicy, Vec<String>> {
-    let value: serde_json::Value = serde_norway::from_str(text).map_err(|e| {
+    // Through YAML's own value first: it refuses a key repeated in one mapping, which a
+    // JSON value would keep the last of (`API_KEY: block` then `API_KEY: allow`).
+    let yaml: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
         let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
         vec![format!("{name}{at}: not a YAML policy: {e}")]
     })?;
+    let value = serde_json::to_value(yaml).map_err(|e| vec![format!("{name}: not a policy: {e}")])?;
     let e = match CompiledPolicy::from_value(value) {
         Ok(policy) => return Ok(policy),
         Err(e) => e,

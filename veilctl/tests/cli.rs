@@ -143,6 +143,17 @@ fn policy_check_accepts_the_examples_and_names_the_bad_field() {
             "detectors.custom[0] (acme.id): invalid pattern",
         ),
         ("action.yaml", "apiVersion: veil/v1\nactions:\n  EMAIL: shred\n", "actions.EMAIL: unknown variant `shred`"),
+        (
+            "category.yaml",
+            "apiVersion: veil/v1\nactions:\n  GITHUB_TOKN: block\n",
+            "category.yaml:3:3: actions.GITHUB_TOKN: unknown category (not a built-in one, a custom rule's or the \
+             model stage's); did you mean `GITHUB_TOKEN`?",
+        ),
+        (
+            "repeated.yaml",
+            "apiVersion: veil/v1\nactions:\n  API_KEY: block\n  API_KEY: allow\n",
+            "duplicate entry with key \"API_KEY\"",
+        ),
     ];
     // Every issue, one per line, each with its path.
     let many = "apiVersion: veil/v1\nactions: {email: mask}\nlimits: {max_body_bytes: 0}\nrules:\n  \
