@@ -39,39 +39,31 @@ impl Locator {
         let mut positions = Vec::with_capacity(offsets.len());
         let mut next = offsets.iter().copied().peekable();
         let (mut byte, mut utf16, mut line, mut column) = (0usize, 0usize, 1usize, 1usize);
-        // Each unit: its byte length, its UTF-16 length, whether it ends a line.
-        let mut step =
-            |len: usize,
-             units: usize,
-             newline: bool,
-             next: &mut std::iter::Peekable<std::iter::Copied<std::slice::Iter<'_, usize>>>| {
-                while let Some(&at) = next.peek() {
-                    if at >= byte + len {
-                        break;
-                    }
-                    positions.push(Position { utf16, line, column });
-                    next.next();
-                }
-                byte += len;
-                utf16 += units;
-                if newline {
-                    line += 1;
-                    column = 1;
-                } else {
-                    column += units;
-                }
-            };
+        // Each unit: its byte length, its UTF-16 length, whether it ends a line; the
+        // offsets inside it or at its start are placed where it begins.
+        let mut step = |len: usize, units: usize, newline: bool| {
+            while next.next_if(|&at| at < byte + len).is_some() {
+                positions.push(Position { utf16, line, column });
+            }
+            byte += len;
+            utf16 += units;
+            if newline {
+                line += 1;
+                column = 1;
+            } else {
+                column += units;
+            }
+        };
         for chunk in text.utf8_chunks() {
             for c in chunk.valid().chars() {
-                step(c.len_utf8(), c.len_utf16(), c == '\n', &mut next);
+                step(c.len_utf8(), c.len_utf16(), c == '\n');
             }
             if !chunk.invalid().is_empty() {
-                step(chunk.invalid().len(), 1, false, &mut next);
+                step(chunk.invalid().len(), 1, false);
             }
         }
-        for _ in next {
-            positions.push(Position { utf16, line, column });
-        }
+        // Offsets at or past the end.
+        positions.extend(next.map(|_| Position { utf16, line, column }));
         Locator { offsets, positions }
     }
 
