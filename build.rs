@@ -1,5 +1,5 @@
 //! Compiles the committed name lists (`data/names/`) into the name table that
-//! `src/detect/nametable.rs` reads with `include_bytes!`: one hashed bucket per
+//! `src/detect/finders/nametable.rs` reads with `include_bytes!`: one hashed bucket per
 //! folded name, a 16-bit fingerprint and four bits of flags (given-name frequency
 //! class, surname, common word) per entry. No network: the lists are in the repository
 //! (`data/names/SOURCES.md` says where they come from and under which licences).
@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
-include!("src/detect/namehash.rs");
+include!("src/detect/finders/namehash.rs");
 
 const DATA: &str = "data/names";
 /// Flag bits of an entry (the layout `nametable.rs` reads).
@@ -87,7 +87,7 @@ fn build() -> Result<(), String> {
     for file in ["given.txt.gz", "surnames.txt.gz", "curated-given.txt", "curated-surnames.txt", "common-words.txt"] {
         println!("cargo::rerun-if-changed={DATA}/{file}");
     }
-    println!("cargo::rerun-if-changed=src/detect/namehash.rs");
+    println!("cargo::rerun-if-changed=src/detect/finders/namehash.rs");
     let mut flags: BTreeMap<String, u8> = BTreeMap::new();
     for line in lines(&read(&dir.join("given.txt.gz"))?) {
         let (name, class) = line.split_once('\t').ok_or_else(|| format!("given: bad line {line:?}"))?;

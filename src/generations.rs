@@ -4,7 +4,7 @@
 //! weight), it becomes the old one and the old one is dropped. An entry asked for
 //! again moves from the old generation back to the young one, so what keeps being
 //! used stays and what stopped ages out, with no per-entry bookkeeping. Both the
-//! detection engine's memory of scanned texts (`detect/memo.rs`) and the token
+//! detection engine's memory of scanned texts (`detect/engine/memo.rs`) and the token
 //! minter's memory of MACs (`token.rs`) are built on it.
 
 use std::collections::HashMap;

@@ -238,7 +238,7 @@ impl<'a> Counter<'a> {
         all.extend(VERIFY_ALL.iter().map(|v| Counter::Verify(*v)));
         all.push(Counter::ModelKept);
         all.extend(model_outcome::ALL.iter().map(|o| Counter::Model(o)));
-        all.extend(crate::detect::model::Dropped::ALL.iter().map(|d| Counter::ModelDropped(d.name())));
+        all.extend(crate::detect::engine::model::Dropped::ALL.iter().map(|d| Counter::ModelDropped(d.name())));
         for provider in PROVIDERS {
             all.extend(Outcome::ALL.iter().map(|&outcome| Counter::Requests { provider, outcome }));
         }

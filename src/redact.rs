@@ -207,7 +207,7 @@ impl Redactor<'_> {
 
     /// [`Redactor::redact_typed`], with the model stage's findings for each text
     /// (`model`: a decoded text field or text body → findings in it, see
-    /// [`crate::detect::model::Pass`]) merged with the rules' findings. Media payloads
+    /// [`crate::detect::engine::model::Pass`]) merged with the rules' findings. Media payloads
     /// are not asked about.
     pub fn redact_typed_with(&self, body: &[u8], content_type: &str, model: ModelHook<'_>) -> Redaction {
         self.redact_as(body, classify(body, content_type), content_type, model)

@@ -20,7 +20,7 @@ const PROVIDERS: [Provider; 5] =
 const INVISIBLE: &[char] = &['\u{200B}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{00AD}'];
 
 /// By design a private IP near a word that names a version ("version 10.2.3.4") is a
-/// version (`PRIVATE_IP_CONTEXT.against` in src/detect/rules.rs): inputs that hold one
+/// version (`PRIVATE_IP_CONTEXT.against` in src/detect/catalog/core.rs): inputs that hold one
 /// are no case for the IP seed.
 const VERSION_WORDS: &[&str] = &["version", "release", "ver", "firmware"];
 

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog;
 use super::rule::{PolicyList, Severity};
+use crate::check::Issues;
+use crate::verify::Endpoint;
 
 /// Compiled-size budget for one custom pattern: bounds memory and compile time.
 pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;
@@ -41,11 +43,11 @@ pub struct DetectorsConfig {
     /// Remember the findings of texts scanned lately, so a conversation's history is
     /// not scanned again every turn (README, “Conversation memory”).
     pub memory: bool,
-    /// Model-assisted detection through a company-hosted model (`detect/model.rs`).
+    /// Model-assisted detection through a company-hosted model (`detect/engine/model.rs`).
     /// Written out only when it differs from the default, so rendered policies that do
     /// not use it stay as they were (a rule's override merges onto the default alike).
-    #[serde(skip_serializing_if = "super::model::ModelConfig::is_default")]
-    pub model: super::model::ModelConfig,
+    #[serde(skip_serializing_if = "ModelConfig::is_default")]
+    pub model: ModelConfig,
 }
 
 impl Default for DetectorsConfig {
@@ -60,7 +62,7 @@ impl Default for DetectorsConfig {
             code_names: Vec::new(),
             customer_names: Vec::new(),
             memory: true,
-            model: super::model::ModelConfig::default(),
+            model: ModelConfig::default(),
         }
     }
 }
@@ -313,6 +315,91 @@ fn regex_reason(err: &regex::Error) -> String {
             .trim()
             .trim_start_matches("error: ")
             .to_string(),
+    }
+}
+
+// ---- `detectors.model` ----
+
+/// What happens to a request when the model does not answer in time, fails, or its
+/// answer cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnFailure {
+    /// Forward the request as the rules redacted it (counted and audited as skipped).
+    RulesOnly,
+    /// Refuse it with the vendor-shaped error `veil_model_unavailable` (503).
+    Block,
+}
+
+/// `detectors.model` in the policy. Off unless a policy (or a rule) turns it on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelConfig {
+    pub enabled: bool,
+    /// The Envoy cluster of the company's model server (also its `:authority`).
+    pub cluster: String,
+    /// The model name sent in the request.
+    pub model: String,
+    /// `openai` (`/v1/chat/completions`) or `ollama` (`/api/chat`).
+    pub api: Endpoint,
+    /// The categories the model may propose; anything else it names is dropped.
+    pub categories: Vec<String>,
+    /// How long the request waits for the model, in milliseconds.
+    pub budget_ms: u64,
+    pub on_failure: OnFailure,
+    /// The most bytes of new text (not answered from the cache) sent per request; a
+    /// request with more is treated as a failure of the stage (`too_large`).
+    pub max_chars: usize,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        ModelConfig {
+            enabled: false,
+            cluster: "verifier".to_string(),
+            model: "detector".to_string(),
+            api: Endpoint::Openai,
+            categories: ["PERSON", "ADDRESS", "ORGANIZATION"].iter().map(|c| c.to_string()).collect(),
+            budget_ms: 2000,
+            on_failure: OnFailure::RulesOnly,
+            max_chars: 16 * 1024,
+        }
+    }
+}
+
+/// Most categories one policy may let the model propose.
+pub const MAX_CATEGORIES: usize = 16;
+/// Most proposals read from one answer; the rest are dropped (`too_many`).
+pub const MAX_PROPOSALS: usize = 256;
+/// Confidence of a kept proposal that states none.
+pub const MODEL_CONFIDENCE: f32 = 0.8;
+
+impl ModelConfig {
+    /// Whether this is the default (off) configuration.
+    pub fn is_default(&self) -> bool {
+        *self == ModelConfig::default()
+    }
+
+    /// Every issue of the section, each with its path under `model` and the bound it broke.
+    pub fn issues(&self) -> Vec<(String, String)> {
+        let mut issues = Issues::new("model");
+        if self.cluster.is_empty() || self.cluster.len() > 255 || !self.cluster.bytes().all(|b| b.is_ascii_graphic()) {
+            issues.push("cluster", "must be a cluster name (printable ASCII, no spaces)");
+        }
+        if self.model.is_empty() || self.model.len() > 255 {
+            issues.push("model", "must be 1-255 characters");
+        }
+        issues.within("categories", self.categories.len(), 1, MAX_CATEGORIES);
+        for (i, category) in self.categories.iter().enumerate() {
+            if !is_category(category) {
+                issues.push(&format!("categories[{i}]"), "must be 1-32 of A-Z, 0-9, _");
+            } else if self.categories.iter().take(i).any(|c| c == category) {
+                issues.push(&format!("categories[{i}]"), "is listed twice");
+            }
+        }
+        issues.within("budget_ms", self.budget_ms, 10, 60_000);
+        issues.within("max_chars", self.max_chars, 1, 256 * 1024);
+        issues.into_vec()
     }
 }
 

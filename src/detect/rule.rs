@@ -4,7 +4,7 @@
 //! `catalog/`; the engine (`build.rs`, `visit.rs`) compiles and runs them.
 
 pub use super::category::Severity;
-use super::text::{Needs, Text};
+use super::engine::text::{Needs, Text};
 use super::validate::Validator;
 
 /// A cheap test that decides where a rule's regex must run at all. Most chat text
@@ -229,3 +229,17 @@ pub const BASE: BuiltinRule = BuiltinRule {
 /// [`BuiltinRule::any_case`] twin runs: the value after its label (`CURP: …`, `my pan
 /// is …`) or just before it (`… is my codice fiscale`).
 pub const ANY_CASE_SPAN: (usize, usize) = (40, 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyword_windows_are_merged_in_order() {
+        let text = "生日 1990 and 生年月日 2001, 生日".as_bytes();
+        let labels: &[&[u8]] = &["生年月日".as_bytes(), "生日".as_bytes()];
+        let w = keyword_windows(&Text::new(text), labels, |at, len| (at + len, at + len + 4));
+        assert_eq!(w, vec![(6, 10), (28, 32), (41, 41)], "the last one clipped to the end");
+        assert_eq!(keyword_windows(&Text::new(b"plain ascii"), labels, |at, len| (at, at + len)), vec![]);
+    }
+}

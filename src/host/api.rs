@@ -3,49 +3,17 @@
 //! and never go upstream. Each is audited like any request (outcome `answered`,
 //! finding counts only).
 
+use super::exchange::{Headers, Kind, VeilHttp};
+use super::state::ApiRequest;
 use super::{Action, Buffer};
-use super::{Headers, VeilHttp};
-use crate::api::{self as core, Endpoint};
+use crate::api as core;
 use crate::audit::Outcome;
 use crate::metrics::{Counter, Verify};
-use crate::policy::{normalize_path, RequestInfo};
+use crate::policy::RequestInfo;
 use crate::provider::Provider;
 
 /// The console page: one self-contained file (no external script, style or font).
 const CONSOLE: &str = include_str!("console.html");
-
-/// What a request under the prefix asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ApiRequest {
-    Call(Endpoint),
-    Console,
-    /// `GET {prefix}/v1/stats`: what the gateway has done since start, from its counters.
-    Stats,
-    /// Under the prefix, but no endpoint: 404 (or 405 for a known path and wrong method).
-    Unknown {
-        known_path: bool,
-    },
-}
-
-impl ApiRequest {
-    /// The request under `prefix`, if its (normalized) path is.
-    fn of(prefix: &str, path: &str, method: &str) -> Option<ApiRequest> {
-        let path = normalize_path(path);
-        let rest = path.strip_prefix(prefix)?;
-        if !(rest.is_empty() || rest.starts_with('/') || rest.starts_with('?')) {
-            return None;
-        }
-        let endpoint = Endpoint::of(prefix, &path);
-        let page = rest.split('?').next().unwrap_or_default();
-        let (console, stats) = (page == "/console", page == "/v1/stats");
-        Some(match (method, endpoint) {
-            ("POST", Some(e)) => ApiRequest::Call(e),
-            ("GET" | "HEAD", None) if console => ApiRequest::Console,
-            ("GET", None) if stats => ApiRequest::Stats,
-            (_, known) => ApiRequest::Unknown { known_path: known.is_some() || console || stats },
-        })
-    }
-}
 
 impl VeilHttp {
     /// Request headers of an API request, if this is one: the answer now (console,
@@ -68,7 +36,7 @@ impl VeilHttp {
             .and_then(|name| self.policy.rule_index(&String::from_utf8_lossy(name)));
         self.rule = named.or_else(|| self.policy.select(request).and_then(|s| s.rule));
         self.scope = self.scope_for_request(headers, request.path);
-        self.api = Some(call);
+        self.kind = Kind::Api(call);
         self.event().provider = "api";
         Some(match call {
             ApiRequest::Console => {
@@ -143,7 +111,7 @@ impl VeilHttp {
     }
 
     fn api_call(&mut self, body: &[u8]) -> Action {
-        let Some(ApiRequest::Call(endpoint)) = self.api else { return Action::Pause };
+        let Some(ApiRequest::Call(endpoint)) = self.kind.api() else { return Action::Pause };
         let profile = self.policy.profile(self.rule);
         let cx = core::Context {
             engine: &profile.engine,

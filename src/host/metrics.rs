@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use super::env::Host;
+use super::host::Host;
 use super::timing;
 use crate::audit::Outbox;
 use crate::metrics::Counter;
@@ -13,7 +13,7 @@ use crate::metrics::Counter;
 /// names, are code-defined names only: `crate::metrics`) and the audit lines, written to Envoy together: at once when the
 /// worker wrote nothing for `audit::FLUSH_MS`, else at most that much later, by a
 /// later request or the root's tick (`audit::Outbox`).
-pub(super) struct Metrics {
+pub(crate) struct Metrics {
     /// Increments not yet given to Envoy, by counter name.
     pending: RefCell<Vec<(String, u64)>>,
     pub(super) outbox: RefCell<Outbox>,

@@ -5,7 +5,7 @@
 //! the model's cluster (the verifier's client: `verify::Target`, `verify::call_answer`)
 //! with the policy's budget as the call's timeout, and the request is paused: nothing
 //! has gone upstream but its headers. On the answer the body is redacted again with
-//! the checked proposals merged in ([`crate::detect::model`]), and the verdict is
+//! the checked proposals merged in ([`crate::detect::engine::model`]), and the verdict is
 //! carried out as for any request; then the request resumes. On a timeout, an error
 //! or an unreadable answer the policy decides: `rules_only` forwards the request as
 //! the rules (and the memory) redacted it, `block` answers 503 with the vendor-shaped
@@ -13,34 +13,20 @@
 //! `veil_model_requests_total{outcome}` say what happened; no text, proposal or answer
 //! is logged or counted by name.
 
-use super::env::DispatchError;
+use super::exchange::{now_ms, Callout, VeilHttp};
+use super::host::DispatchError;
+use super::state::HostModel;
 use super::verify::{call_answer, Target};
-use super::{now_ms, Action, VeilHttp};
+use super::Action;
 use crate::audit::{ModelSummary, Outcome};
-use crate::detect::model::{Answered, Batch, Checked, OnFailure, Pass};
+use crate::detect::config::OnFailure;
+use crate::detect::engine::model::{Answered, Checked, Pass};
 use crate::metrics::{model_outcome, Counter};
 use crate::redact::Verdict;
 use crate::verify::Answer;
 
 /// The refusal of `on_failure: block`.
 const UNAVAILABLE: &str = "veil_model_unavailable";
-
-/// One request's model stage, from its call on.
-#[derive(Debug)]
-pub(super) struct HostModel {
-    /// The call out, until it is answered.
-    token: Option<u32>,
-    /// The texts asked about, and how the model saw them.
-    texts: Vec<Vec<u8>>,
-    batch: Batch,
-    /// The decoded body and its buffered size, to redact again on the answer.
-    body: Vec<u8>,
-    wire_len: usize,
-    /// The answer's findings by text, until the second redaction takes them.
-    answered: Option<Answered>,
-    summary: ModelSummary,
-    started_ms: u64,
-}
 
 impl VeilHttp {
     /// The findings of this request's model answer, taken for the redaction.
@@ -87,8 +73,8 @@ impl VeilHttp {
         };
         match target.dispatch(&*self.host, &request, config.budget_ms) {
             Ok(token) => {
+                self.expect(token, Callout::Model);
                 self.model = Some(HostModel {
-                    token: Some(token),
                     texts,
                     batch,
                     body: body.to_vec(),
@@ -133,20 +119,10 @@ impl VeilHttp {
         self.event().model = Some(summary);
     }
 
-    /// A dispatched call came back, to the model stage or to the verifier: both hosts
-    /// hand every answer here.
-    pub(crate) fn on_call_response(&mut self, token: u32, num_headers: usize, body_size: usize) {
-        if !self.model_on_call_response(token, num_headers, body_size) {
-            self.verify_on_call_response(token, num_headers, body_size);
-        }
-    }
-
-    /// A dispatched call came back: whether it was the model's (else it is the
-    /// verifier's). Redacts again with the answer, or follows the failure policy, and
-    /// lets the request go on unless it was refused.
-    fn model_on_call_response(&mut self, token: u32, num_headers: usize, body_size: usize) -> bool {
-        let Some(stage) = self.model.as_mut().filter(|m| m.token == Some(token)) else { return false };
-        stage.token = None;
+    /// The model's call came back ([`Callout::Model`]). Redacts again with the answer,
+    /// or follows the failure policy, and lets the request go on unless it was refused.
+    pub(crate) fn model_on_call_response(&mut self, num_headers: usize, body_size: usize) {
+        let Some(stage) = self.model.as_mut() else { return };
         let waited = now_ms(&*self.host).saturating_sub(stage.started_ms);
         stage.summary.wait_ms = waited;
         let answer = call_answer(&*self.host, num_headers, body_size);
@@ -182,7 +158,7 @@ impl VeilHttp {
                 if block {
                     self.model_record(summary);
                     self.model_refuse();
-                    return true;
+                    return;
                 }
             }
         }
@@ -191,7 +167,6 @@ impl VeilHttp {
         if self.scan_decoded(body, wire_len) == Action::Continue {
             let _ = self.host.resume_request();
         }
-        true
     }
 
     fn model_count(&self, checked: &Checked) {

@@ -7,7 +7,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{now_secs, timing, Headers, VeilHttp};
+use super::exchange::{now_secs, Headers, Kind, RequestPhase, VeilHttp};
+use super::timing;
 use super::{Action, Buffer, Map};
 use crate::audit::Outcome;
 use crate::metrics::Counter;
@@ -37,16 +38,15 @@ impl VeilHttp {
         if let Some(action) = self.api_headers(&headers, &request, end_of_stream) {
             return action;
         }
-        let selected = policy.select(&request).map(|s| (s.provider, s.rule));
-        self.provider = selected.map(|s| s.0);
-        self.rule = selected.and_then(|s| s.1);
-        if self.provider.is_none() {
+        let Some(selected) = policy.select(&request) else {
             if policy.exempted(&request) {
-                self.exempt = true;
+                self.kind = Kind::Exempt;
                 self.metrics.increment(Counter::Exempt, 1);
             }
             return Action::Continue;
-        }
+        };
+        self.kind = Kind::Protected { provider: selected.provider, request: RequestPhase::Buffering };
+        self.rule = selected.rule;
         let normalized = normalize_path(&path).to_ascii_lowercase();
         self.json_array_stream = crate::provider::json_array_stream(&normalized, query_param(&path, "alt"));
         // Gemini's resumable protocol: `upload` (with `finalize` on the last chunk) carries
@@ -110,10 +110,10 @@ impl VeilHttp {
     }
 
     pub(super) fn on_request_body(&mut self, body_size: usize, end_of_stream: bool) -> Action {
-        if self.api.is_some() {
+        if self.kind.api().is_some() {
             return self.api_body(body_size, end_of_stream);
         }
-        if self.provider.is_none() || self.unscanned || self.scanned {
+        if !self.kind.buffering() {
             return Action::Continue;
         }
         if body_size > self.profile().limits.max_body_bytes {
@@ -131,10 +131,10 @@ impl VeilHttp {
     /// always can, HTTP/1.1 chunked with `enable_trailers`): the buffered body is
     /// scanned here, and the trailers wait with it.
     pub(super) fn on_request_trailers(&mut self) -> Action {
-        if self.api.is_some() {
+        if self.kind.api().is_some() {
             return self.api_trailers();
         }
-        if self.provider.is_none() || self.unscanned || self.scanned {
+        if !self.kind.buffering() {
             return Action::Continue;
         }
         let limit = self.profile().limits.max_body_bytes;
@@ -150,7 +150,7 @@ impl VeilHttp {
 
     /// Answers the client with a vendor-shaped error; the request goes no further.
     pub(super) fn reject(&mut self, status: u16, code: &str, message: &str, outcome: Outcome) -> Action {
-        let provider = self.provider.unwrap_or(Provider::Generic);
+        let provider = self.kind.provider().unwrap_or(Provider::Generic);
         let body = provider.error_body(status, code, message);
         self.event().outcome = outcome;
         // If even the local answer fails, the request stays paused: never forwarded.
@@ -169,7 +169,7 @@ impl VeilHttp {
         if limits.on_oversize == OnOversize::Pass && self.codings.is_empty() {
             // Explicitly configured fail-open for big bodies: forwarded unscanned.
             self.event().outcome = Outcome::OversizePassed;
-            self.unscanned = true;
+            self.kind.set_request(RequestPhase::Unscanned);
             return Action::Continue;
         }
         self.refuse(Refusal::TooLarge)
@@ -199,7 +199,7 @@ impl VeilHttp {
     }
 
     fn scan_request(&mut self, body_size: usize) -> Action {
-        self.scanned = true;
+        self.kind.set_request(RequestPhase::Scanned);
         let wire = match self.host.body(Buffer::RequestBody, 0, body_size) {
             Ok(Some(body)) => body,
             Ok(None) if body_size == 0 => Vec::new(),
@@ -211,7 +211,7 @@ impl VeilHttp {
     /// Scans the whole buffered body `wire` (as it came: compressed, if it was) and
     /// carries out the verdict.
     fn scan_body(&mut self, wire: Vec<u8>) -> Action {
-        self.scanned = true;
+        self.kind.set_request(RequestPhase::Scanned);
         let wire_len = wire.len();
         let limit = self.profile().limits.max_body_bytes;
         let body = if self.codings.is_empty() {
@@ -235,7 +235,7 @@ impl VeilHttp {
     /// verdict.
     pub(super) fn scan_decoded(&mut self, body: Vec<u8>, wire_len: usize) -> Action {
         let decoded = !self.codings.is_empty();
-        let Some(provider) = self.provider else { return Action::Continue };
+        let Some(provider) = self.kind.provider() else { return Action::Continue };
         let now = now_secs(&*self.host);
         let vault = self.vault.clone();
         let scope = self.scope.clone();
@@ -254,7 +254,7 @@ impl VeilHttp {
         let policy = Rc::clone(&self.policy);
         let profile = policy.profile(self.rule);
         let redactor = Redactor { profile, provider, minter: &self.minter, scope: &scope, taken: &taken };
-        let pass = crate::detect::model::Pass::new(&profile.engine, &scope, answered.as_ref());
+        let pass = crate::detect::engine::model::Pass::new(&profile.engine, &scope, answered.as_ref());
         let content_type = self.content_type.clone();
         let redaction = timing::span(timing::Slot::Redact, || {
             if self.file_upload {

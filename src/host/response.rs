@@ -8,7 +8,8 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use super::{now_secs, Headers, VeilHttp};
+use super::exchange::{now_secs, Headers, VeilHttp};
+use super::state::ResponseMode;
 use super::{Action, Buffer, Map};
 use crate::metrics::Counter;
 use crate::provider::Provider;
@@ -20,17 +21,6 @@ use crate::vault::{Store, Vault};
 /// Whole response bodies declared larger than this (Envoy's default per-connection
 /// buffer limit) are not buffered for restoration.
 const MAX_RESTORED_RESPONSE_BYTES: usize = 1024 * 1024;
-
-#[derive(Debug)]
-pub(super) enum ResponseMode {
-    Pass,
-    BufferJson,
-    BufferText,
-    /// JSON Lines (or a downloaded file that may be): restored line by line.
-    BufferLines,
-    /// Restored chunk by chunk as it streams (and tapped, when its answer is verified).
-    Stream(ResponseStream),
-}
 
 pub(super) struct ScopedLookup<'a> {
     store: &'a dyn Store,
@@ -67,7 +57,7 @@ impl Lookup for ScopedLookup<'_> {
 impl VeilHttp {
     pub(super) fn on_response_headers(&mut self) -> Action {
         // The gateway's own answers (API, console) are not vendor responses.
-        if self.provider.is_none() || self.api.is_some() {
+        if self.kind.provider().is_none() {
             return Action::Continue;
         }
         let Ok(pairs) = self.host.header_pairs(Map::ResponseHeaders) else { return Action::Continue };
@@ -87,7 +77,7 @@ impl VeilHttp {
             return Action::Continue;
         }
         let content_type = headers.text("content-type").to_ascii_lowercase();
-        let provider = self.provider.unwrap_or(Provider::Generic);
+        let provider = self.kind.provider().unwrap_or(Provider::Generic);
         // Every request to a destination is protected now, file downloads included: a
         // whole body declared larger than Envoy would buffer goes on unrestored (a
         // token in it stays a token) instead of failing.
@@ -191,7 +181,7 @@ impl VeilHttp {
     /// response is JSON, else as text; `None` when nothing changed. The plain and the
     /// verifying paths both restore through here.
     pub(super) fn restore_whole(&mut self, body: &[u8]) -> Option<Vec<u8>> {
-        let provider = self.provider.unwrap_or(Provider::Generic);
+        let provider = self.kind.provider().unwrap_or(Provider::Generic);
         let json = matches!(self.response, ResponseMode::BufferJson);
         let lookup = ScopedLookup::new(
             self.host.store(),

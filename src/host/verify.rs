@@ -12,19 +12,19 @@
 //! dispatched then are answered to the root (the SDK routes an answer to the context
 //! that was active at dispatch), which hands them back here through the alarm.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use super::env::DispatchError;
-use super::{now_ms, now_secs, ResponseMode, VeilHttp};
+use super::exchange::{now_ms, now_secs, Callout, VeilHttp};
+use super::host::DispatchError;
+use super::state::{HeldBody, HostVerify, ResponseMode, Shape};
 use super::{Action, Buffer, Host, Map};
 use crate::metrics::{Counter, Verify};
 use crate::provider::Provider;
 use crate::stream::{ResponseStream, TapText};
 use crate::verify::{
     annotate_json, appended_block, insert_annotations, response_text_fields, AnnotationStyle, Answer, Call, Report,
-    Session, SkipReason, Summary, TextField, VerifiedText, VerifyConfig,
+    Session, SkipReason, Summary, VerifiedText,
 };
 
 /// The response header (whole bodies) or trailer (streams) with the verification
@@ -34,34 +34,6 @@ pub(super) const SUMMARY_HEADER: &str = "x-veil-verification";
 /// The summary trailer's value while a stream's end waits for the verifier; replaced
 /// before the trailers leave.
 const SUMMARY_PENDING: &str = "pending";
-
-/// What every verifying request needs from the root context.
-#[derive(Debug)]
-pub(super) struct VerifyEnv {
-    /// Keys the score cache's hashes (derived from the vault key).
-    pub cache_secret: [u8; 32],
-    /// Verifier API keys by the `verification.api_key_env` naming them (top level and
-    /// rules), read once per configuration.
-    api_keys: HashMap<String, String>,
-}
-
-impl VerifyEnv {
-    pub(super) fn new<'a>(configs: impl Iterator<Item = &'a VerifyConfig>, vault_key: &[u8; 32]) -> VerifyEnv {
-        let mut api_keys = HashMap::new();
-        for config in configs.filter(|c| c.enabled && !c.api_key_env.is_empty()) {
-            let key = std::env::var(&config.api_key_env).map(|k| k.trim().to_string()).unwrap_or_default();
-            if !key.is_empty() {
-                api_keys.insert(config.api_key_env.clone(), key);
-            }
-        }
-        VerifyEnv { cache_secret: crate::vault::derive(vault_key, "veil/v1/verify-cache"), api_keys }
-    }
-
-    /// `authorization: Bearer …` for the verifier a configuration names, if any.
-    fn bearer(&self, config: &VerifyConfig) -> Option<String> {
-        self.api_keys.get(&config.api_key_env).map(|k| format!("Bearer {k}"))
-    }
-}
 
 /// A company-hosted model's server, as a dispatched call reaches it: the verifier's,
 /// and the detector model's (`host/model.rs`).
@@ -111,45 +83,6 @@ pub(super) fn call_answer(host: &dyn Host, num_headers: usize, body_size: usize)
     }
 }
 
-/// A whole body held while its claims are verified.
-#[derive(Debug)]
-struct HeldBody {
-    /// The body whose text is verified (tokenized or restored, per the policy).
-    body: Vec<u8>,
-    fields: Vec<TextField>,
-    /// Its size as Envoy buffers it.
-    buffered: usize,
-}
-
-#[derive(Debug)]
-enum Shape {
-    /// A whole body, held while verified; `trailer`: the headers were not held, so the
-    /// summary goes out as a trailer (added, pending, in the last body callback).
-    Whole { held: Option<HeldBody>, trailer: bool },
-    /// A stream, through the response's `ResponseStream::verifying`.
-    Stream {
-        /// Bytes Envoy buffers while the end of the stream is held.
-        buffered: usize,
-        /// The summary trailer was added (pending) when the end was held.
-        trailer: bool,
-    },
-}
-
-/// One response's verification.
-#[derive(Debug)]
-pub(super) struct HostVerify {
-    session: Session,
-    env: Rc<VerifyEnv>,
-    /// Envoy call token → session call id.
-    calls: HashMap<u32, u32>,
-    shape: Shape,
-    paused: bool,
-    done: bool,
-    /// The response headers wait for the verdict (`hold_headers`, whole bodies), so
-    /// the summary can go into them.
-    held: bool,
-}
-
 impl VeilHttp {
     /// Response headers seen: decide whether this response is verified.
     pub(super) fn verify_start(&mut self, status: Option<u16>, encoded: bool) {
@@ -169,7 +102,7 @@ impl VeilHttp {
         if encoded {
             return skip_now(self, SkipReason::Encoded);
         }
-        let provider = self.provider.unwrap_or(Provider::Generic);
+        let provider = self.kind.provider().unwrap_or(Provider::Generic);
         let shape = match &self.response {
             ResponseMode::BufferJson => Shape::Whole { held: None, trailer: false },
             ResponseMode::Stream(_) => Shape::Stream { buffered: 0, trailer: false },
@@ -186,7 +119,6 @@ impl VeilHttp {
         self.verify = Some(HostVerify {
             session: Session::new(config.clone(), env.cache_secret).with_jitter_seed(u64::from_le_bytes(seed)),
             env,
-            calls: HashMap::new(),
             shape,
             paused: false,
             done: false,
@@ -249,7 +181,7 @@ impl VeilHttp {
                 let Some(v) = self.verify.as_mut() else { return };
                 match token {
                     Ok(token) => {
-                        v.calls.insert(token, call.id);
+                        self.expect(token, Callout::Verify(call.id));
                         if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
                             alarm.sent(token, self.id);
                         }
@@ -263,12 +195,8 @@ impl VeilHttp {
         }
     }
 
-    /// A verifier call came back.
-    pub(super) fn verify_on_call_response(&mut self, token: u32, num_headers: usize, body_size: usize) {
-        if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
-            alarm.answered(token);
-        }
-        let Some(id) = self.verify.as_mut().and_then(|v| v.calls.remove(&token)) else { return };
+    /// The verifier's call `id` came back ([`Callout::Verify`]).
+    pub(super) fn verify_on_call_response(&mut self, id: u32, num_headers: usize, body_size: usize) {
         let answer = call_answer(&*self.host, num_headers, body_size);
         let (now, secs) = (now_ms(&*self.host), now_secs(&*self.host));
         if let Some(v) = self.verify.as_mut() {
@@ -397,7 +325,7 @@ impl VeilHttp {
     /// A whole JSON body arrived: verify its prose, or pass it on if there is none.
     pub(super) fn verify_whole_body(&mut self, body_size: usize) -> Action {
         let Ok(Some(body)) = self.host.body(Buffer::ResponseBody, 0, body_size) else { return Action::Continue };
-        let provider = self.provider.unwrap_or(Provider::Generic);
+        let provider = self.kind.provider().unwrap_or(Provider::Generic);
         let restored_text = self.profile().verification.text == VerifiedText::Restored;
         // With `text: restored` the verifier sees (and the marks go into) the
         // restored body; otherwise the tokenized one, restored after marking.

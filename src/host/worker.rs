@@ -10,10 +10,10 @@ use std::rc::Rc;
 use std::rc::Weak;
 use std::time::Duration;
 
+use super::exchange::{now_ms, now_secs, Kind, RequestAlarm, VeilHttp};
 use super::metrics::Metrics;
-use super::response::ResponseMode;
-use super::verify::VerifyEnv;
-use super::{now_ms, now_secs, Host, Level, RequestAlarm, VeilHttp};
+use super::state::{ResponseMode, VerifyEnv};
+use super::{Host, Level};
 use crate::metrics::Counter;
 use crate::policy::{CompiledPolicy, ScopeKind};
 use crate::token::{id_hex_len_for, TokenMap, TokenMinter, ID_HEX_LEN};
@@ -97,11 +97,8 @@ impl Worker {
             vault: self.vault.clone(),
             metrics: Rc::clone(&self.metrics),
             id_key: Rc::clone(&self.id_key),
-            provider: None,
+            kind: Kind::Passthrough,
             rule: None,
-            unscanned: false,
-            scanned: false,
-            exempt: false,
             codings: Vec::new(),
             content_type: String::new(),
             keep_length: false,
@@ -116,8 +113,8 @@ impl Worker {
             file_download: false,
             verify_env: Rc::clone(&self.verify_env),
             verify: None,
-            api: None,
             model: None,
+            callouts: Vec::new(),
         }));
         if let Ok(mut alarm) = self.alarm.try_borrow_mut() {
             alarm.add(id, Rc::downgrade(&http));

@@ -4,7 +4,7 @@
 //! `content_block_delta` (`text_delta`, `input_json_delta`), `content_block_stop`,
 //! `message_delta`, `message_stop`, `ping`.
 
-use super::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+use super::schema::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
 
 /// Request paths served by the Messages API.
 pub(super) const ROUTES: &[(&str, Provider)] =

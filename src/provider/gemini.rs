@@ -4,7 +4,7 @@
 //! REST API also accepts snake_case in requests). A stream is a sequence of complete
 //! responses, as SSE (`alt=sse`) or as one JSON array delivered incrementally.
 
-use super::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+use super::schema::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
 
 /// Request paths served by the Gemini API and Vertex AI.
 pub(super) const ROUTES: &[(&str, Provider)] = &[

@@ -3,7 +3,7 @@
 //! Wire formats: Chat Completions objects and `chat.completion.chunk` SSE events;
 //! Responses objects and their typed SSE events (`response.output_text.delta`, …).
 
-use super::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+use super::schema::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
 
 /// Request paths served by these APIs (before any route of the policy): Chat
 /// Completions and Responses, also as Azure OpenAI writes them.

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::event::Event;
-use super::Piece;
+use super::piece::Piece;
 use crate::edit::{splice, Edit};
 use crate::json;
 use crate::provider::{Role, StreamKey, TextKind};

@@ -21,8 +21,10 @@
 
 use std::rc::Rc;
 
-use super::{Event, Framing, Piece, TapText};
+use super::event::Event;
+use super::piece::{Piece, TapText};
 use crate::provider::{Role, StreamKey};
+use crate::sse::Framing;
 
 /// What verification keeps of a response stream.
 #[derive(Debug)]

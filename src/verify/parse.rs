@@ -163,7 +163,7 @@ fn close_open(s: &str) -> String {
 
 /// The JSON value of a chat answer (HTTP body, OpenAI-compatible or Ollama): the
 /// assistant text dug out and repaired as above. Shared by the verifier and the
-/// detector model (`detect/model.rs`).
+/// detector model (`detect/engine/model.rs`).
 pub fn answer_json(body: &[u8]) -> Result<Value, ParseError> {
     let content = message_content(body)?;
     dig_json(&content).ok_or(ParseError::NoJson)

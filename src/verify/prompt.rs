@@ -42,7 +42,7 @@ fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32,
 }
 
 /// One chat request to a company-hosted model, in the shape its server speaks: the
-/// verifier's and the detector model's (`detect/model.rs`) client.
+/// verifier's and the detector model's (`detect/engine/model.rs`) client.
 #[derive(Debug, Clone, Copy)]
 pub struct Chat<'a> {
     pub endpoint: Endpoint,

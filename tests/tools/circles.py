@@ -1,8 +1,8 @@
 """Import circles between the filter's modules, submodules included.
 
-    python -m tests.tools.circles [--edges]
+    python -m tests.tools.circles [--edges] [--src DIR]
 
-Every file under `src/` is a module (`src/detect/rules.rs` is `detect::rules`,
+Every file under `src/` is a module (`src/detect/rule.rs` is `detect::rule`,
 `src/detect/mod.rs` is `detect`). A module depends on another when its code (test
 modules aside) names a path into it: `crate::a::b::…`, `super::…`, `self::…`, or a
 child module by its bare name (`rules::BUILTIN` in `detect/mod.rs`). A path is
@@ -12,7 +12,7 @@ and re-exports its children is no link in a circle. Prints each circle found (an
 with `--edges`, every edge), and exits 1 when there is one.
 
 ARCHITECTURE.md's invariant ("no import circle in `src/`, submodules included") is
-what this checks; issue 47 makes it a test once the tree holds it.
+what this checks (`tests/e2e/test_build.py` runs it); `--src` reads another tree.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 
 
-def module_of(path: Path) -> tuple[str, ...]:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
+def module_of(path: Path, src: Path = SRC) -> tuple[str, ...]:
+    parts = list(path.relative_to(src).with_suffix("").parts)
     if parts[-1] in ("mod", "lib"):
         parts.pop()
     return tuple(parts)
@@ -68,7 +68,8 @@ def expand_uses(code: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    files = {module_of(p): p for p in SRC.rglob("*.rs")}
+    src = Path(argv[argv.index("--src") + 1]) if "--src" in argv else SRC
+    files = {module_of(p, src): p for p in src.rglob("*.rs")}
     modules = set(files)
     codes = {m: code_of(p.read_text()) for m, p in files.items()}
     children = {m: {c[-1] for c in modules if len(c) == len(m) + 1 and c[: len(m)] == m} for m in modules}
@@ -95,7 +96,7 @@ def main(argv: list[str]) -> int:
     reexports: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
     for m, code in codes.items():
         for stmt in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", code):
-            for path in expand_uses(stmt.group(1).strip()):
+            for path in expand_uses(f"use {stmt.group(1).strip()};"):
                 full = absolute(m, path)
                 if full and full[-1] != "*":
                     reexports[(m, full[-1])] = full
@@ -117,7 +118,7 @@ def main(argv: list[str]) -> int:
     graph: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in modules}
     for m, code in codes.items():
         paths = expand_uses(code)
-        paths += re.findall(r"\b((?:crate|super|self)(?:::\w+)+)", code)
+        paths += re.findall(r"\b((?:crate|super|self)(?:::\w+)+)(?![\w:])", code)
         paths += [p for p in re.findall(r"(?<![\w:])(\w+(?:::\w+)+)", code) if p.split("::")[0] in children[m]]
         for path in paths:
             full = absolute(m, path)

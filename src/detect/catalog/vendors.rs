@@ -1,6 +1,6 @@
 //! Vendor credentials: one entry per documented token format of a named service (AI
 //! and LLM vendors, cloud providers, SaaS tools, webhook URLs, key files). The core
-//! rules in [`crate::detect::rules`] already cover AWS, OpenAI, Anthropic, GitHub,
+//! rules in [`crate::detect::catalog::core`] already cover AWS, OpenAI, Anthropic, GitHub,
 //! GitLab personal tokens, Slack tokens, Stripe, Google API keys, JWTs, PEM private
 //! keys, npm, PyPI, Hugging Face, SendGrid, Twilio, Shopify and Azure storage
 //! connection strings; nothing here repeats them.
@@ -10,11 +10,11 @@
 //! give it (`Gate::Near`), with a confidence above the generic assignment rules so the
 //! named category wins on the same span. Every value in the examples is synthetic.
 
+use crate::detect::engine::text::{block_bits, shifted, Mark, Text};
 use crate::detect::rule::{push_window, BuiltinRule, Context, Gate, Keep, BASE};
-use crate::detect::text::{block_bits, shifted, Mark, Text};
 use crate::detect::validate::Validator;
 
-use super::world::ID_TOKEN_WINDOWS;
+use super::world::checks::ID_TOKEN_WINDOWS;
 
 const ELEVENLABS_CONTEXT: Context = Context {
     window: 64,
@@ -143,7 +143,7 @@ fn telegram_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// and its `:`.
 const TELEGRAM_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: telegram_windows,
-    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::OPERATOR),
+    needs: crate::detect::engine::text::Needs::DIGIT.and(crate::detect::engine::text::Needs::OPERATOR),
 };
 
 /// Mailchimp key windows: around each `-us` followed by a digit (the data-center
@@ -175,14 +175,14 @@ fn mailchimp_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// a digit.
 const MAILCHIMP_WINDOWS: crate::detect::rule::WindowFinder = crate::detect::rule::WindowFinder {
     find: mailchimp_windows,
-    needs: crate::detect::text::Needs::DIGIT.and(crate::detect::text::Needs::DASH),
+    needs: crate::detect::engine::text::Needs::DIGIT.and(crate::detect::engine::text::Needs::DASH),
 };
 
 /// Windows for the tokens that end in a long run after a dot (Airtable's
 /// `pat….<64 hex>`, Dynatrace's `dt0c01.….<64>`): each run of 64 identifier bytes or
 /// more that follows a `.`, from 40 bytes before it (the token's head: at most 32
 /// bytes, and one more for `\b`) to two bytes after. Their prefixes begin with a small
-/// letter, which the start index does not look for (see `detect/starts.rs`).
+/// letter, which the start index does not look for (see `detect/engine/starts.rs`).
 fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
     let text = t.bytes();
     let mut windows = Vec::new();
@@ -197,7 +197,7 @@ fn dotted_tail_windows(t: &Text<'_>) -> Vec<(usize, usize)> {
 /// [`dotted_tail_windows`] as a rule's window finder; it finds nothing without a `.`
 /// before the run.
 const DOTTED_TAIL_WINDOWS: crate::detect::rule::WindowFinder =
-    crate::detect::rule::WindowFinder { find: dotted_tail_windows, needs: crate::detect::text::Needs::MARK };
+    crate::detect::rule::WindowFinder { find: dotted_tail_windows, needs: crate::detect::engine::text::Needs::MARK };
 
 pub const RULES: &[BuiltinRule] = &[
     BuiltinRule {
@@ -3965,7 +3965,7 @@ token = "⟦cioL34lvjYhAEw6Gx34DWs9IPFz4mGfsp86⟧""##,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::rules;
+    use crate::detect::catalog::core as rules;
 
     /// The core rules that are vendor credentials, by the family they belong to.
     const CORE_FAMILIES: &[(&str, &str)] = &[

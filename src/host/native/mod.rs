@@ -18,23 +18,26 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use super::env::{DispatchError, HostError, HostResult};
+use super::host::{DispatchError, HostError, HostResult};
 use super::worker::{parse_policy, vault_key, Worker};
 use super::{timing, Action, Buffer, Host, Level, Map, VeilHttp};
 use crate::metrics::Counter;
 use crate::policy::CompiledPolicy;
-use crate::vault::{ShardedStore, Store};
+use crate::vault::Store;
 use crate::verify::Cache;
 
 mod abi;
 mod batch;
+mod hooks;
+mod process;
 
 use batch::AuditBatch;
 
 use abi::{Body, CalloutAnswer, CalloutError, ConfigHandle, Filter, HeaderMap, LogLevel, Status};
+use process::{process_key, store, NativeCache};
 
 /// The scheduler event that sends the response trailers the flow added
 /// ([`HostState::trailers`]); a verifier retry's wake-up is 1.
@@ -42,22 +45,6 @@ const SEND_TRAILERS: u64 = 2;
 
 /// The filter-state key of the audit event with `audit.sink: access_log`.
 const AUDIT_FILTER_STATE: &str = "veil.audit";
-
-/// The process-wide store (vault slots, sweep cursor, verifier score cache).
-fn store() -> &'static ShardedStore {
-    static STORE: OnceLock<ShardedStore> = OnceLock::new();
-    STORE.get_or_init(|| ShardedStore::new(64))
-}
-
-/// The random vault key this process uses when `VEIL_VAULT_KEY` is not set: one for
-/// every worker and configuration, as Envoy's shared data gives the Wasm workers.
-fn process_key() -> Option<[u8; 32]> {
-    static KEY: OnceLock<Option<[u8; 32]>> = OnceLock::new();
-    *KEY.get_or_init(|| {
-        let mut key = [0u8; 32];
-        getrandom::getrandom(&mut key).ok().map(|()| key)
-    })
-}
 
 /// One filter configuration, as Envoy holds it (from `config_new` to its destroy).
 struct Config(Arc<Shared>);
@@ -212,19 +199,6 @@ fn header_map(map: Map) -> Option<HeaderMap> {
         Map::ResponseHeaders => Some(HeaderMap::ResponseHeaders),
         Map::ResponseTrailers => Some(HeaderMap::ResponseTrailers),
         Map::CallResponseHeaders => None,
-    }
-}
-
-struct NativeCache;
-
-impl Cache for NativeCache {
-    fn load(&self, slot: &str) -> Option<Vec<u8>> {
-        store().get(slot).map(|(value, _)| value)
-    }
-
-    fn store(&self, slot: &str, value: &[u8]) {
-        let current = store().get(slot).map(|(_, cas)| cas);
-        let _ = store().set(slot, value, current);
     }
 }
 

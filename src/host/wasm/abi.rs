@@ -21,7 +21,7 @@ use std::ptr::{null, null_mut};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A Proxy-Wasm call that did not succeed: the status Envoy returned (never data).
-use crate::host::env::HostError;
+use crate::host::host::HostError;
 
 type Result<T> = std::result::Result<T, HostError>;
 

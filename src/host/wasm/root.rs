@@ -9,8 +9,9 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::ContextType;
 
 use super::abi::{self, Buffer};
+use super::host::WasmHost;
+use super::request::Request;
 use super::shared::shared_random_key;
-use super::{Request, WasmHost};
 use crate::host::worker::{parse_policy, vault_key, Worker};
 use crate::host::{Host, Level, VeilHttp};
 
@@ -63,7 +64,7 @@ impl RootContext for VeilRoot {
         let Some(policy) = parse_policy(|l, m| WasmHost.log(l, m), &config) else { return false };
         let key = match self.vault_key {
             Some(key) => key,
-            None => match vault_key(|l, m| WasmHost.log(l, m), shared_random_key) {
+            None => match vault_key(|l, m| WasmHost.log(l, m), || shared_random_key(&WasmHost)) {
                 Some(key) => key,
                 None => {
                     WasmHost.log(Level::Critical, "veil: no vault key could be made; the policy is not applied");

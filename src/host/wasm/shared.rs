@@ -3,7 +3,6 @@
 //! random vault key the workers agree on when none is configured.
 
 use super::abi::{self, SetShared};
-use super::WasmHost;
 use crate::host::{Host, Level};
 use crate::vault::{CasMismatch, Store};
 use crate::verify::Cache;
@@ -40,7 +39,7 @@ const SHARED_KEY: &str = "veil/v1/key";
 /// A random vault key shared by this Envoy's workers: the one another worker stored,
 /// else a new one (and whichever won the race to store it). `None` without randomness
 /// or shared data: the filter then refuses its configuration rather than run keyless.
-pub(super) fn shared_random_key() -> Option<[u8; 32]> {
+pub(super) fn shared_random_key(host: &dyn Host) -> Option<[u8; 32]> {
     let stored = || match abi::shared_data(SHARED_KEY) {
         Ok(Some((value, _))) => <[u8; 32]>::try_from(value.as_slice()).ok(),
         _ => None,
@@ -50,7 +49,7 @@ pub(super) fn shared_random_key() -> Option<[u8; 32]> {
     }
     let mut key = [0u8; 32];
     if getrandom::getrandom(&mut key).is_err() {
-        WasmHost.log(Level::Critical, "veil: no randomness for the vault key");
+        host.log(Level::Critical, "veil: no randomness for the vault key");
         return None;
     }
     match abi::set_shared_data(SHARED_KEY, &key, None) {
