@@ -15,6 +15,7 @@ pub mod edit;
 pub mod encoding;
 pub mod generations;
 pub mod json;
+pub mod llm;
 pub mod metrics;
 pub mod mime;
 pub mod policy;

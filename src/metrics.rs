@@ -166,8 +166,21 @@ impl<'a> Counter<'a> {
 
 /// The label values the filter can write, for a host that must define every counter
 /// before it counts (Envoy's dynamic modules define them with the configuration).
-pub const PROVIDERS: &[&str] =
-    &["openai.chat", "openai.responses", "anthropic.messages", "gemini", "generic", "api", "none"];
+/// The providers' are every adapter's name ([`crate::provider::ADAPTERS`]), then `api`
+/// (the gateway's own API) and `none`.
+#[allow(clippy::indexing_slicing)] // evaluated by the compiler: `i` counts the adapters
+pub const PROVIDERS: [&str; crate::provider::ADAPTERS.len() + 2] = {
+    let adapters = crate::provider::ADAPTERS;
+    let mut out = [""; crate::provider::ADAPTERS.len() + 2];
+    let mut i = 0;
+    while i < adapters.len() {
+        out[i] = adapters[i].name;
+        i += 1;
+    }
+    out[i] = "api";
+    out[i + 1] = "none";
+    out
+};
 pub const REFUSAL_CODES: &[&str] = &[
     "veil_invalid_json",
     "veil_unscannable",

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::catalog;
 use super::rule::{PolicyList, Severity};
 use crate::check::Issues;
-use crate::verify::Endpoint;
+use crate::llm::Endpoint;
 
 /// Compiled-size budget for one custom pattern: bounds memory and compile time.
 pub const CUSTOM_PATTERN_SIZE_LIMIT: usize = 256 * 1024;

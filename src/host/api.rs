@@ -10,7 +10,6 @@ use crate::api as core;
 use crate::audit::Outcome;
 use crate::metrics::{Counter, Verify};
 use crate::policy::RequestInfo;
-use crate::provider::Provider;
 
 /// The console page: one self-contained file (no external script, style or font).
 const CONSOLE: &str = include_str!("console.html");
@@ -145,9 +144,7 @@ impl VeilHttp {
             }
         }
         // Requests are counted by provider and outcome; the console shows them by outcome.
-        let providers =
-            [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini, Provider::Generic]
-                .map(Provider::name);
+        let providers = crate::provider::ADAPTERS.map(|a| a.name);
         let mut outcomes = serde_json::Map::new();
         let mut requests = 0u64;
         for outcome in Outcome::ALL {

@@ -22,6 +22,7 @@
 //!   ([`VeilHttp`]); `model`: the request's wait for the detector model.
 
 mod api;
+mod callout;
 mod exchange;
 #[allow(clippy::module_inception)] // the `Host` trait, in `host/host.rs`
 pub(crate) mod host;

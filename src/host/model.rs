@@ -13,10 +13,10 @@
 //! `veil_model_requests_total{outcome}` say what happened; no text, proposal or answer
 //! is logged or counted by name.
 
+use super::callout::{call_answer, Target};
 use super::exchange::{now_ms, Callout, VeilHttp};
 use super::host::DispatchError;
 use super::state::HostModel;
-use super::verify::{call_answer, Target};
 use super::Action;
 use crate::audit::{ModelSummary, Outcome};
 use crate::detect::config::OnFailure;

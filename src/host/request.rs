@@ -16,12 +16,6 @@ use crate::policy::{normalize_path, FailureMode, OnOversize, RequestInfo, ScopeK
 use crate::provider::Provider;
 use crate::redact::{Redactor, Refusal, Verdict};
 
-/// Headers whose value identifies the API credential: the token scope (see `token`),
-/// wherever the vendors read it (OpenAI and Anthropic, Anthropic, Gemini, Azure OpenAI);
-/// Gemini's `key` query parameter after them. Only fed into the HMAC, never stored or
-/// logged.
-const CREDENTIAL_HEADERS: &[&str] = &["authorization", "x-api-key", "x-goog-api-key", "api-key"];
-
 impl VeilHttp {
     pub(super) fn on_request_headers(&mut self, end_of_stream: bool) -> Action {
         // One host call for every header (each `get` is one, plus an allocation call
@@ -48,7 +42,7 @@ impl VeilHttp {
         self.kind = Kind::Protected { provider: selected.provider, request: RequestPhase::Buffering };
         self.rule = selected.rule;
         let normalized = normalize_path(&path).to_ascii_lowercase();
-        self.json_array_stream = crate::provider::json_array_stream(&normalized, query_param(&path, "alt"));
+        self.json_array_stream = selected.provider.json_array_stream(&normalized, query_param(&path, "alt"));
         // Gemini's resumable protocol: `upload` (with `finalize` on the last chunk) carries
         // the file's bytes, labelled `application/json` by the SDK whatever the file is.
         // Only on an upload path: elsewhere the header would turn a chat request's
@@ -337,10 +331,11 @@ impl VeilHttp {
     /// The token scope of this request, per the policy. Only ever fed into keyed
     /// hashes; never stored or logged as is. A request that has no credential (or no
     /// peer identity, with `scope: peer`) gets a scope of its own: it must not share
-    /// one with every other such request.
+    /// one with every other such request. The credential is the first of every API's
+    /// credential headers ([`crate::provider::credential_headers`]) the request has,
+    /// else Gemini's `key` query parameter.
     pub(super) fn scope_for_request(&self, headers: &Headers, path: &str) -> Vec<u8> {
-        let credential = CREDENTIAL_HEADERS
-            .iter()
+        let credential = crate::provider::credential_headers()
             .find_map(|h| headers.get(h).filter(|v| !v.is_empty()).map(<[u8]>::to_vec))
             .or_else(|| query_param(path, "key").map(|key| [b"key:".as_slice(), key].concat()));
         let own = || {

@@ -4,11 +4,36 @@
 //! `content_block_delta` (`text_delta`, `input_json_delta`), `content_block_stop`,
 //! `message_delta`, `message_stop`, `ping`.
 
-use super::schema::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+use super::schema::{
+    index_of, lookup, no_json_array, typed_as, Adapter, ErrorShape, EventScan, FieldTable, Provider, Role, StreamField,
+    StreamKey, TextKind,
+};
+use crate::json::Seg;
 
-/// Request paths served by the Messages API.
-pub(super) const ROUTES: &[(&str, Provider)] =
-    &[("/v1/messages", Provider::Anthropic), ("/v1/messages/count_tokens", Provider::Anthropic)];
+/// The Messages API.
+pub(super) const MESSAGES: Adapter = Adapter {
+    provider: Provider::Anthropic,
+    name: "anthropic.messages",
+    routes: &["/v1/messages", "/v1/messages/count_tokens"],
+    structural: REQUEST_STRUCTURAL,
+    response_text: text,
+    stream_fields,
+    terminal: ends,
+    json_array_stream: no_json_array,
+    binary_event_stream: false,
+    error: ErrorShape::Anthropic,
+    credentials: &["x-api-key"],
+    signed: false,
+};
+
+fn text(path: &[Seg<'_>]) -> Option<TextKind> {
+    lookup(RESPONSE, path)
+}
+
+/// The Messages events that end an answer.
+fn ends(data: &[u8]) -> bool {
+    typed_as(data, &["message_delta", "message_stop"])
+}
 
 /// Request keys whose identifier-like values are structure, not text.
 pub(super) const REQUEST_STRUCTURAL: &[&str] = &["id", "tool_use_id", "media_type", "ttl", "stop_reason"];

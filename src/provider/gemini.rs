@@ -4,23 +4,45 @@
 //! REST API also accepts snake_case in requests). A stream is a sequence of complete
 //! responses, as SSE (`alt=sse`) or as one JSON array delivered incrementally.
 
-use super::schema::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+use super::schema::{
+    index_of, lookup, Adapter, ErrorShape, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind,
+};
+use crate::json::Seg;
 
-/// Request paths served by the Gemini API and Vertex AI.
-pub(super) const ROUTES: &[(&str, Provider)] = &[
-    ("/v1beta/models/*:generateContent", Provider::Gemini),
-    ("/v1beta/models/*:streamGenerateContent", Provider::Gemini),
-    ("/v1beta/models/*:countTokens", Provider::Gemini),
-    ("/v1beta/tunedModels/*:generateContent", Provider::Gemini),
-    ("/v1beta/tunedModels/*:streamGenerateContent", Provider::Gemini),
-    ("/v1/models/*:generateContent", Provider::Gemini),
-    ("/v1/models/*:streamGenerateContent", Provider::Gemini),
-    ("/v1/models/*:countTokens", Provider::Gemini),
-    ("/v1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
-    ("/v1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
-    ("/v1beta1/projects/*/locations/*/publishers/*/models/*:generateContent", Provider::Gemini),
-    ("/v1beta1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent", Provider::Gemini),
-];
+/// `generateContent`, `streamGenerateContent` and `countTokens` of the Gemini API and
+/// Vertex AI.
+pub(super) const GENERATE: Adapter = Adapter {
+    provider: Provider::Gemini,
+    name: "gemini",
+    routes: &[
+        "/v1beta/models/*:generateContent",
+        "/v1beta/models/*:streamGenerateContent",
+        "/v1beta/models/*:countTokens",
+        "/v1beta/tunedModels/*:generateContent",
+        "/v1beta/tunedModels/*:streamGenerateContent",
+        "/v1/models/*:generateContent",
+        "/v1/models/*:streamGenerateContent",
+        "/v1/models/*:countTokens",
+        "/v1/projects/*/locations/*/publishers/*/models/*:generateContent",
+        "/v1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent",
+        "/v1beta1/projects/*/locations/*/publishers/*/models/*:generateContent",
+        "/v1beta1/projects/*/locations/*/publishers/*/models/*:streamGenerateContent",
+    ],
+    structural: REQUEST_STRUCTURAL,
+    response_text: text,
+    stream_fields,
+    // A stream ends with its last chunk; no event says so.
+    terminal: |_| false,
+    json_array_stream,
+    binary_event_stream: false,
+    error: ErrorShape::Google,
+    credentials: &["x-goog-api-key"],
+    signed: false,
+};
+
+fn text(path: &[Seg<'_>]) -> Option<TextKind> {
+    lookup(RESPONSE, path)
+}
 
 /// Whether the response to a request at `path` (normalized, lower case) whose `alt`
 /// query parameter is `alt` is one JSON array delivered in pieces:

@@ -8,12 +8,13 @@
 
 mod anthropic;
 mod gemini;
+mod generic;
 mod openai;
 mod schema;
 
-use crate::json::{self, path_matches, JsonError, Seg};
-pub(crate) use schema::{EventScan, FieldTable};
-pub use schema::{Provider, Role, StreamField, StreamKey, TextKind};
+use crate::json::{self, JsonError, Seg};
+use schema::EventScan;
+pub use schema::{Adapter, ErrorShape, Provider, Role, StreamField, StreamKey, TextKind};
 
 /// Request keys whose values are structure in every vendor API: model names, roles,
 /// type tags, status enums. A value under one is left unscanned only when it looks
@@ -38,69 +39,54 @@ pub const MEDIA_KEYS: &[&str] = &[
     "encrypted_content",
 ];
 
-/// Keys whose string values are never natural-language text in any vendor API.
-const GENERIC_SKIP_KEYS: &[&str] = &[
-    "model",
-    "role",
-    "id",
-    "type",
-    "object",
-    "tool_call_id",
-    "call_id",
-    "previous_response_id",
-    "mime_type",
-    "mimeType",
-    "media_type",
-    "data",
-    "image_url",
-    "url",
-    "file_id",
-    "fileUri",
-    "file_uri",
-    "encoding",
-    "format",
-    "detail",
-    "stop_reason",
-    "finish_reason",
-    "voice",
-    "signature",
-];
+/// Every API Veil has an adapter for, and the generic walker last: the provider list,
+/// the metric labels, the default routes and the credential headers come from here.
+pub const ADAPTERS: [&Adapter; 5] =
+    [&openai::CHAT, &openai::RESPONSES, &anthropic::MESSAGES, &gemini::GENERATE, &generic::GENERIC];
 
 /// Every API's request paths, by provider: the routes a policy has unless it lists
-/// its own (`routes`). A new provider adds its module's list here.
+/// its own (`routes`).
 pub fn default_routes() -> impl Iterator<Item = (&'static str, Provider)> {
-    [openai::ROUTES, anthropic::ROUTES, gemini::ROUTES].into_iter().flatten().copied()
+    ADAPTERS.iter().flat_map(|a| a.routes.iter().map(|route| (*route, a.provider)))
 }
 
-/// Whether the response to a request at `path` (normalized, lower case) whose `alt`
-/// query parameter is `alt` is a JSON array streamed in pieces (Gemini's
-/// `:streamGenerateContent` without `alt=sse`), not SSE.
-pub fn json_array_stream(path: &str, alt: Option<&[u8]>) -> bool {
-    gemini::json_array_stream(path, alt)
+/// The request headers that may carry a client's credential, every API's (the token
+/// scope's source, whatever the destination): each API's first header, in the order of
+/// [`ADAPTERS`], then each one's second, and so on; each header once.
+pub fn credential_headers() -> impl Iterator<Item = &'static str> {
+    let deepest = ADAPTERS.iter().map(|a| a.credentials.len()).max().unwrap_or(0);
+    let mut seen: Vec<&'static str> = Vec::new();
+    for depth in 0..deepest {
+        for header in ADAPTERS.iter().filter_map(|a| a.credentials.get(depth).copied()) {
+            if !seen.contains(&header) {
+                seen.push(header);
+            }
+        }
+    }
+    seen.into_iter()
 }
 
 impl Provider {
+    /// This API's declaration.
+    pub fn adapter(self) -> &'static Adapter {
+        match self {
+            Provider::OpenAiChat => &openai::CHAT,
+            Provider::OpenAiResponses => &openai::RESPONSES,
+            Provider::Anthropic => &anthropic::MESSAGES,
+            Provider::Gemini => &gemini::GENERATE,
+            Provider::Generic => &generic::GENERIC,
+        }
+    }
+
     /// Short name for audit events and metrics.
     pub fn name(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "openai.chat",
-            Provider::OpenAiResponses => "openai.responses",
-            Provider::Anthropic => "anthropic.messages",
-            Provider::Gemini => "gemini",
-            Provider::Generic => "generic",
-        }
+        self.adapter().name
     }
 
     /// The request keys (beyond [`STRUCTURAL_KEYS`]) whose identifier-like values are
     /// structure for this API.
     pub fn structural_keys(self) -> &'static [&'static str] {
-        match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => openai::REQUEST_STRUCTURAL,
-            Provider::Anthropic => anthropic::REQUEST_STRUCTURAL,
-            Provider::Gemini => gemini::REQUEST_STRUCTURAL,
-            // Any API: the union, since a generic route may be any of them.
-            Provider::Generic => GENERIC_STRUCTURAL,
-        }
+        self.adapter().structural
     }
 
     /// Is the request string at `path`, whose raw contents (between the quotes) are
@@ -126,13 +112,7 @@ impl Provider {
 
     /// Is the response string at `path` text in which tokens are restored?
     pub fn response_text(self, path: &[Seg<'_>]) -> Option<TextKind> {
-        match self {
-            Provider::OpenAiChat => lookup(openai::CHAT_RESPONSE, path),
-            Provider::OpenAiResponses => lookup(openai::RESPONSES_RESPONSE, path),
-            Provider::Anthropic => lookup(anthropic::RESPONSE, path),
-            Provider::Gemini => lookup(gemini::RESPONSE, path),
-            Provider::Generic => generic(path),
-        }
+        (self.adapter().response_text)(path)
     }
 
     /// The text fields of one stream event's JSON `data`. `Err` when the data is not
@@ -142,81 +122,25 @@ impl Provider {
         STREAM_FIELDS_RUNS.with(|runs| runs.set(runs.get() + 1));
         let mut event = EventScan::default();
         json::visit_scalars(data, &mut |path, scalar| event.note(data, path, scalar))?;
-        Ok(match self {
-            Provider::OpenAiChat => openai::chat_stream_fields(&event),
-            Provider::OpenAiResponses => openai::responses_stream_fields(&event),
-            Provider::Anthropic => anthropic::stream_fields(&event),
-            Provider::Gemini => gemini::stream_fields(&event),
-            Provider::Generic => generic_stream_fields(&event),
-        })
+        Ok((self.adapter().stream_fields)(&event))
+    }
+
+    /// Whether the JSON answer to a request at `path` (normalized, lower case) whose
+    /// `alt` query parameter is `alt` is one JSON array delivered in pieces (Gemini's
+    /// `:streamGenerateContent` without `alt=sse`), not SSE.
+    pub fn json_array_stream(self, path: &str, alt: Option<&[u8]>) -> bool {
+        (self.adapter().json_array_stream)(path, alt)
     }
 
     /// An error body shaped like the vendor's own, so its SDK surfaces `message`.
     /// `code` is a stable Veil error code; `message` must never contain payload.
     pub fn error_body(self, status: u16, code: &str, message: &str) -> Vec<u8> {
-        let value = match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Generic => serde_json::json!({
-                "error": {
-                    "message": message,
-                    "type": if matches!(status, 400 | 413 | 415) { "invalid_request_error" } else { "veil_policy_error" },
-                    "param": null,
-                    "code": code,
-                }
-            }),
-            Provider::Anthropic => serde_json::json!({
-                "type": "error",
-                "error": {
-                    "type": match status {
-                        400 | 415 => "invalid_request_error",
-                        413 => "request_too_large",
-                        403 => "permission_error",
-                        _ => "api_error",
-                    },
-                    "message": message,
-                    "veil_code": code,
-                }
-            }),
-            Provider::Gemini => serde_json::json!({
-                "error": {
-                    "code": status,
-                    "message": message,
-                    "status": match status {
-                        400 | 413 | 415 => "INVALID_ARGUMENT",
-                        403 => "PERMISSION_DENIED",
-                        _ => "INTERNAL",
-                    },
-                    "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": code, "domain": "veil"}],
-                }
-            }),
-        };
-        serde_json::to_vec(&value).unwrap_or_default()
+        self.adapter().error.body(status, code, message)
     }
 
     /// Is this event's data the provider's end of stream?
     pub fn is_terminal(self, data: &[u8]) -> bool {
-        #[derive(serde::Deserialize)]
-        struct Typed<'a> {
-            #[serde(rename = "type", borrow)]
-            kind: Option<std::borrow::Cow<'a, str>>,
-        }
-        match self {
-            Provider::OpenAiChat => data.trim_ascii() == b"[DONE]" || openai::chat_chunk_ends(data),
-            Provider::Generic => data.trim_ascii() == b"[DONE]",
-            Provider::OpenAiResponses | Provider::Anthropic => {
-                let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
-                matches!(
-                    typed.kind.as_deref(),
-                    Some(
-                        "response.completed"
-                            | "response.incomplete"
-                            | "response.failed"
-                            | "message_delta"
-                            | "message_stop"
-                    )
-                )
-            }
-            Provider::Gemini => false,
-        }
+        (self.adapter().terminal)(data)
     }
 }
 
@@ -225,91 +149,6 @@ thread_local! {
     /// How many times this thread ran [`Provider::stream_fields`]: tests count parses.
     pub(crate) static STREAM_FIELDS_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
-
-/// The lane of every text stream of an API without an adapter.
-const LANE_GENERIC: u8 = u8::MAX;
-
-/// An API without an adapter (an OpenAI-compatible provider, Azure v1, Vertex's
-/// Anthropic `:streamRawPredict`, an unknown proxy): every text string of an event is
-/// the next piece of the text stream at its JSON path, so a token split across events
-/// is rejoined as in the named APIs. A stream is its path with each enclosing object's
-/// `index` (a choice's, a content block's, a tool call's): `choices[0].delta.content`
-/// of choice 1 and of choice 2 are two streams. Tool arguments (`arguments`,
-/// `partial_json`) are JSON inside a string.
-fn generic_stream_fields(event: &EventScan<'_>) -> Vec<StreamField> {
-    event
-        .strings
-        .iter()
-        .filter(|(path, _)| generic(path).is_some())
-        .map(|(path, span)| {
-            let embedded = matches!(json::own_key(path).map(|k| k.as_ref()), Some("arguments" | "partial_json"));
-            let kind = if embedded { TextKind::EmbeddedJson } else { TextKind::Plain };
-            StreamField { span: *span, kind, role: Role::Delta(generic_key(path, event)) }
-        })
-        .collect()
-}
-
-/// The generic stream a string at `path` belongs to: a hash (FNV-1a, 64 bits) of its
-/// path and of the `index` numbers of the objects it is in.
-fn generic_key(path: &[Seg<'_>], event: &EventScan<'_>) -> StreamKey {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |bytes: &[u8]| {
-        for &b in bytes {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    for depth in 0..path.len() {
-        let enclosing = path.get(..depth).unwrap_or_default();
-        let index = event.numbers.iter().find(|(p, _)| {
-            p.len() == depth + 1
-                && p.get(..depth) == Some(enclosing)
-                && matches!(p.last(), Some(Seg::Key(k)) if k == "index")
-        });
-        if let Some((_, n)) = index {
-            mix(b"#");
-            mix(&n.to_le_bytes());
-        }
-        match path.get(depth) {
-            Some(Seg::Key(k)) => {
-                mix(b"k");
-                mix(k.as_bytes());
-            }
-            Some(Seg::Index(i)) => {
-                mix(b"i");
-                mix(&(*i as u64).to_le_bytes());
-            }
-            None => {}
-        }
-    }
-    StreamKey { lane: LANE_GENERIC, item: (hash >> 32) as u32, part: hash as u32 }
-}
-
-const GENERIC_STRUCTURAL: &[&str] = &[
-    "tool_call_id",
-    "call_id",
-    "id",
-    "previous_response_id",
-    "reasoning_effort",
-    "effort",
-    "service_tier",
-    "tool_choice",
-    "truncation",
-    "detail",
-    "format",
-    "voice",
-    "modalities",
-    "include",
-    "tool_use_id",
-    "media_type",
-    "mimeType",
-    "mime_type",
-    "responseMimeType",
-    "response_mime_type",
-    "finish_reason",
-    "stop_reason",
-    "encoding",
-];
 
 /// A value that can only be an identifier or an enum: 1 to 128 bytes of lower-case
 /// ASCII letters, digits and `._:/-`, with a letter (`gpt-4o-mini`, `user`,
@@ -358,25 +197,29 @@ pub fn media_like(raw: &[u8]) -> bool {
     count >= 16
 }
 
-fn lookup(table: FieldTable, path: &[Seg<'_>]) -> Option<TextKind> {
-    table.iter().find(|(pattern, _)| path_matches(path, pattern)).map(|(_, kind)| *kind)
-}
-
-fn generic(path: &[Seg<'_>]) -> Option<TextKind> {
-    let skipped = path.iter().any(|seg| match seg {
-        Seg::Key(k) => GENERIC_SKIP_KEYS.contains(&k.as_ref()),
-        Seg::Index(_) => false,
-    });
-    if skipped {
-        None
-    } else {
-        Some(TextKind::Plain)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each provider's declaration is its own, listed once; the lists derived from the
+    /// declarations are what the hosts had by hand.
+    #[test]
+    fn every_provider_is_one_declared_adapter() {
+        for (i, adapter) in ADAPTERS.iter().enumerate() {
+            assert_eq!(adapter.provider.adapter().name, adapter.name);
+            assert!(ADAPTERS.iter().skip(i + 1).all(|other| other.provider != adapter.provider), "{}", adapter.name);
+        }
+        assert_eq!(
+            crate::metrics::PROVIDERS,
+            ["openai.chat", "openai.responses", "anthropic.messages", "gemini", "generic", "api", "none"]
+        );
+        assert_eq!(
+            credential_headers().collect::<Vec<_>>(),
+            ["authorization", "x-api-key", "x-goog-api-key", "api-key"]
+        );
+        assert!(ADAPTERS.iter().all(|a| !a.signed && !a.binary_event_stream), "no API today signs or frames in binary");
+        assert_eq!(ADAPTERS.last().map(|a| a.provider), Some(Provider::Generic));
+    }
 
     pub(crate) fn path(parts: &[&str]) -> Vec<Seg<'static>> {
         parts

@@ -3,16 +3,62 @@
 //! Wire formats: Chat Completions objects and `chat.completion.chunk` SSE events;
 //! Responses objects and their typed SSE events (`response.output_text.delta`, …).
 
-use super::schema::{index_of, EventScan, FieldTable, Provider, Role, StreamField, StreamKey, TextKind};
+use super::schema::{
+    index_of, lookup, no_json_array, typed_as, Adapter, ErrorShape, EventScan, FieldTable, Provider, Role, StreamField,
+    StreamKey, TextKind,
+};
+use crate::json::Seg;
 
-/// Request paths served by these APIs (before any route of the policy): Chat
-/// Completions and Responses, also as Azure OpenAI writes them.
-pub(super) const ROUTES: &[(&str, Provider)] = &[
-    ("/v1/chat/completions", Provider::OpenAiChat),
-    ("/openai/deployments/*/chat/completions", Provider::OpenAiChat),
-    ("/v1/responses", Provider::OpenAiResponses),
-    ("/openai/responses", Provider::OpenAiResponses),
-];
+/// Chat Completions, also as Azure OpenAI writes it.
+pub(super) const CHAT: Adapter = Adapter {
+    provider: Provider::OpenAiChat,
+    name: "openai.chat",
+    routes: &["/v1/chat/completions", "/openai/deployments/*/chat/completions"],
+    structural: REQUEST_STRUCTURAL,
+    response_text: chat_text,
+    stream_fields: chat_stream_fields,
+    terminal: chat_ends,
+    json_array_stream: no_json_array,
+    binary_event_stream: false,
+    error: ErrorShape::OpenAi,
+    // Azure OpenAI's key header after the bearer.
+    credentials: &["authorization", "api-key"],
+    signed: false,
+};
+
+/// Responses, also as Azure OpenAI writes it.
+pub(super) const RESPONSES: Adapter = Adapter {
+    provider: Provider::OpenAiResponses,
+    name: "openai.responses",
+    routes: &["/v1/responses", "/openai/responses"],
+    structural: REQUEST_STRUCTURAL,
+    response_text: responses_text,
+    stream_fields: responses_stream_fields,
+    terminal: responses_ends,
+    json_array_stream: no_json_array,
+    binary_event_stream: false,
+    error: ErrorShape::OpenAi,
+    credentials: &["authorization", "api-key"],
+    signed: false,
+};
+
+fn chat_text(path: &[Seg<'_>]) -> Option<TextKind> {
+    lookup(CHAT_RESPONSE, path)
+}
+
+fn responses_text(path: &[Seg<'_>]) -> Option<TextKind> {
+    lookup(RESPONSES_RESPONSE, path)
+}
+
+/// `[DONE]`, or a chunk whose choices all have their `finish_reason`.
+fn chat_ends(data: &[u8]) -> bool {
+    data.trim_ascii() == b"[DONE]" || chat_chunk_ends(data)
+}
+
+/// The Responses events that end an answer.
+fn responses_ends(data: &[u8]) -> bool {
+    typed_as(data, &["response.completed", "response.incomplete", "response.failed"])
+}
 
 /// Request keys whose identifier-like values are structure, not text (with the
 /// shared ones in `provider/mod.rs`).

@@ -129,3 +129,115 @@ impl<'d> EventScan<'d> {
 pub(crate) fn index_of(path: &[Seg<'_>], at: usize) -> u32 {
     json::index_at(path, at).map_or(0, |i| i as u32)
 }
+
+/// One API, declared: everything Veil knows of it is this value (the vendor files
+/// declare theirs; `provider/mod.rs` lists them in [`super::ADAPTERS`]). The provider
+/// list, the metric labels, the default routes and the credential headers are derived
+/// from the list; nothing outside `provider/` names a vendor's shapes.
+pub struct Adapter {
+    pub provider: Provider,
+    /// Short name for audit events and metric labels.
+    pub name: &'static str,
+    /// Request paths served by this API (before any route of the policy).
+    pub routes: &'static [&'static str],
+    /// Request keys (beyond [`super::STRUCTURAL_KEYS`]) whose identifier-like values are
+    /// structure for this API.
+    pub structural: &'static [&'static str],
+    /// Is the response string at a path text in which tokens are restored?
+    pub response_text: fn(&[Seg<'_>]) -> Option<TextKind>,
+    /// The text fields of one stream event.
+    pub(crate) stream_fields: fn(&EventScan<'_>) -> Vec<StreamField>,
+    /// Is this event's data the API's end of stream?
+    pub terminal: fn(&[u8]) -> bool,
+    /// Whether the JSON answer to a request at this path (normalized, lower case), with
+    /// this `alt` query parameter, is one JSON array delivered in pieces. SSE and JSON
+    /// Lines are told by their content type, for every API.
+    pub json_array_stream: fn(&str, Option<&[u8]>) -> bool,
+    /// Whether the API streams in a binary event framing (AWS's
+    /// `application/vnd.amazon.eventstream`): none of today's; its framing goes beside
+    /// SSE in `stream/`.
+    pub binary_event_stream: bool,
+    /// The shape of the vendor's error body.
+    pub error: ErrorShape,
+    /// The request headers that carry the client's credential (the token scope's
+    /// source), in order.
+    pub credentials: &'static [&'static str],
+    /// Whether the client signs the body (AWS SigV4): a rewritten body would need the
+    /// gateway's signature. None of today's.
+    pub signed: bool,
+}
+
+/// The shape of a vendor's error body, so its SDK surfaces `message`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorShape {
+    /// `{"error": {"message", "type", "param", "code"}}`.
+    OpenAi,
+    /// `{"type": "error", "error": {"type", "message"}}`.
+    Anthropic,
+    /// `google.rpc.Status`: `{"error": {"code", "message", "status", "details"}}`.
+    Google,
+}
+
+impl ErrorShape {
+    /// The body of an error with HTTP `status`, Veil's stable `code` and a `message`
+    /// that never contains payload.
+    pub fn body(self, status: u16, code: &str, message: &str) -> Vec<u8> {
+        let value = match self {
+            ErrorShape::OpenAi => serde_json::json!({
+                "error": {
+                    "message": message,
+                    "type": if matches!(status, 400 | 413 | 415) { "invalid_request_error" } else { "veil_policy_error" },
+                    "param": null,
+                    "code": code,
+                }
+            }),
+            ErrorShape::Anthropic => serde_json::json!({
+                "type": "error",
+                "error": {
+                    "type": match status {
+                        400 | 415 => "invalid_request_error",
+                        413 => "request_too_large",
+                        403 => "permission_error",
+                        _ => "api_error",
+                    },
+                    "message": message,
+                    "veil_code": code,
+                }
+            }),
+            ErrorShape::Google => serde_json::json!({
+                "error": {
+                    "code": status,
+                    "message": message,
+                    "status": match status {
+                        400 | 413 | 415 => "INVALID_ARGUMENT",
+                        403 => "PERMISSION_DENIED",
+                        _ => "INTERNAL",
+                    },
+                    "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": code, "domain": "veil"}],
+                }
+            }),
+        };
+        serde_json::to_vec(&value).unwrap_or_default()
+    }
+}
+
+/// The kind of the first pattern of `table` that `path` matches.
+pub(crate) fn lookup(table: FieldTable, path: &[Seg<'_>]) -> Option<TextKind> {
+    table.iter().find(|(pattern, _)| path_matches(path, pattern)).map(|(_, kind)| *kind)
+}
+
+/// Whether an event's top-level `type` is one of `types`.
+pub(crate) fn typed_as(data: &[u8], types: &[&str]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    let Ok(typed) = serde_json::from_slice::<Typed<'_>>(data) else { return false };
+    typed.kind.as_deref().is_some_and(|kind| types.contains(&kind))
+}
+
+/// No path streams as a JSON array.
+pub(crate) fn no_json_array(_path: &str, _alt: Option<&[u8]>) -> bool {
+    false
+}

@@ -4,17 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::check::Issues;
-
-/// How the verifier is spoken to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Endpoint {
-    /// OpenAI-compatible `/v1/chat/completions` (vLLM, llama.cpp's server, …), with
-    /// `response_format: {"type": "json_object"}`.
-    Openai,
-    /// Ollama's native `/api/chat`, with `format: "json"`.
-    Ollama,
-}
+use crate::llm::Endpoint;
 
 /// Where the marks go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,16 +103,6 @@ impl Default for VerifyConfig {
             max_chars: 8000,
             cache_ttl_seconds: 3600,
             cache_entries: 4096,
-        }
-    }
-}
-
-impl Endpoint {
-    /// The chat path each server serves.
-    pub fn default_path(self) -> &'static str {
-        match self {
-            Endpoint::Openai => "/v1/chat/completions",
-            Endpoint::Ollama => "/api/chat",
         }
     }
 }

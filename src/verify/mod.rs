@@ -14,7 +14,6 @@
 
 mod alarm;
 mod annotate;
-mod budget;
 mod cache;
 mod config;
 mod parse;
@@ -25,16 +24,16 @@ pub use alarm::Alarm;
 pub use annotate::{
     annotate_json, annotation_line, appended_block, apply, insert_annotations, response_text_fields, Mark, TextField,
 };
-pub use budget::Budget;
 pub use cache::{Cache, CacheKey, MemCache};
-pub use config::{AnnotationStyle, Endpoint, VerifiedText, VerifyConfig};
-pub use parse::{answer_json, parse_claims, parse_verdict, ParseError, Verdict};
-pub use prompt::{extraction_request, verification_request, CallKind, Chat};
+pub use config::{AnnotationStyle, VerifiedText, VerifyConfig};
+pub use parse::{parse_claims, parse_verdict, Verdict};
+pub use prompt::{extraction_request, verification_request, CallKind};
 pub use session::{Answer, Call, Claim, Report, Session, SkipReason, Summary};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::Endpoint;
 
     #[test]
     fn default_is_off_and_valid() {

@@ -10,7 +10,8 @@
 
 use serde_json::json;
 
-use super::{Endpoint, VerifyConfig};
+use super::VerifyConfig;
+use crate::llm::Chat;
 
 /// What a verifier call is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,42 +40,6 @@ Text like \u{ab}token:EMAIL:1a2b\u{bb} stands for a value that was removed: do n
 fn body(config: &VerifyConfig, instructions: &str, input: &str, max_tokens: u32, schema: serde_json::Value) -> Vec<u8> {
     let chat = Chat { endpoint: config.endpoint, model: &config.model, temperature: config.temperature };
     chat.body(instructions, input, max_tokens, schema)
-}
-
-/// One chat request to a company-hosted model, in the shape its server speaks: the
-/// verifier's and the detector model's (`detect/engine/model.rs`) client.
-#[derive(Debug, Clone, Copy)]
-pub struct Chat<'a> {
-    pub endpoint: Endpoint,
-    pub model: &'a str,
-    pub temperature: f32,
-}
-
-impl Chat<'_> {
-    /// The request body: `instructions` and `input` in one user message, JSON output
-    /// asked for (`schema` with `response_format`; `format: "json"` for Ollama), at
-    /// most `max_tokens` tokens of answer.
-    pub fn body(&self, instructions: &str, input: &str, max_tokens: u32, schema: serde_json::Value) -> Vec<u8> {
-        let messages = json!([{"role": "user", "content": format!("{instructions}\n\n{input}")}]);
-        let value = match self.endpoint {
-            Endpoint::Openai => json!({
-                "model": self.model,
-                "messages": messages,
-                "temperature": self.temperature,
-                "max_tokens": max_tokens,
-                "response_format": {"type": "json_object", "schema": schema},
-                "stream": false,
-            }),
-            Endpoint::Ollama => json!({
-                "model": self.model,
-                "messages": messages,
-                "format": "json",
-                "stream": false,
-                "options": {"temperature": self.temperature, "num_predict": max_tokens},
-            }),
-        };
-        serde_json::to_vec(&value).unwrap_or_default()
-    }
 }
 
 /// The claim-extraction request body for `text`.
@@ -106,6 +71,7 @@ pub fn verification_request(config: &VerifyConfig, claim: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::Endpoint;
     use serde_json::Value;
 
     #[test]

@@ -14,11 +14,11 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::annotate::Mark;
-use super::budget::{backoff_ms, Budget, MIN_CALL_MS};
 use super::cache::{self, Cache, CacheKey};
-use super::parse::{parse_claims, parse_verdict, ParseError, Verdict};
+use super::parse::{parse_claims, parse_verdict, Verdict};
 use super::prompt::{extraction_request, verification_request, CallKind};
 use super::{VerifiedText, VerifyConfig};
+use crate::llm::{backoff_ms, Budget, ParseError, MIN_CALL_MS};
 
 /// While streaming, claims are extracted once this much complete-sentence text waits.
 pub const STREAM_BATCH_BYTES: usize = 240;

@@ -383,8 +383,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: Some(find_ssn),
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"ssn ⟦457-23-1896⟧."##, r##"SSN: ⟦318-62-7049⟧ on file"##],
+        negatives: &[r##"ssn 000-12-3456 is invalid"##, r##"ssn 666-12-3456 and 123-00-4567"##],
     },
     BuiltinRule {
         id: "pii.phone.nanp.v1",
@@ -407,8 +407,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: Some(find_nanp),
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"call ⟦(312) 847-2291⟧ today"##, r##"cell: ⟦646.392.0175⟧"##],
+        negatives: &[r##"order 312-847 shipped"##, r##"extension 1234-5678"##],
     },
     BuiltinRule {
         id: "pii.phone.e164.v1",
@@ -431,8 +431,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"ring ⟦+44 20 7183 6645⟧"##, r##"WhatsApp ⟦+49 30 22739014⟧"##],
+        negatives: &[r##"version +1.2.3"##, r##"score +12 points"##],
     },
     BuiltinRule {
         id: "pii.credit_card.v1",
@@ -444,8 +444,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::PaymentCard,
         finder: Some(find_card),
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"card ⟦4539 2742 4339 4114⟧ exp 04/29"##, r##"pan=⟦4539274243394114⟧"##],
+        negatives: &[r##"order 4539 2742 4339 4115 shipped"##, r##"tracking 1234 5678 9012 3456"##],
         confidence: 0.95,
         gate: Gate::NumericRun {
             min_digits: 13,
@@ -474,8 +474,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"key ⟦AKIAVC6MMMP6DZVEGPP2⟧ here"##],
+        negatives: &[r##"AKIAXXXXXXXXXXXXXXXX"##, r##"the AKIA prefix marks a long-term key"##],
     },
     BuiltinRule {
         id: "secret.anthropic_api_key.v1",
@@ -493,8 +493,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"k ⟦sk-ant-api03-pp4zqwH0dc-sn_vniemyF6-d2ZUO2M06DUK8_OXeSjojiqIs⟧"##],
+        negatives: &[r##"sk-ant-your_key_here"##, r##"the sk-ant- prefix"##],
     },
     BuiltinRule {
         id: "secret.openai_api_key.v1",
@@ -512,8 +512,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"k=⟦sk-proj-OPA5kqzfxaA6OPS4jtr8VIeybc4kfMPsYmxkogxN⟧"##],
+        negatives: &[r##"sk-your_key_here_from_the_dashboard"##, r##"the sk- prefix"##],
     },
     BuiltinRule {
         id: "secret.github_token.v1",
@@ -531,8 +531,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"t ⟦ghp_XwqwNYhg5ACjtB8jC0p6kOWFT9bGW7fTFs3Y⟧ x"##],
+        negatives: &[r##"ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"##, r##"ghp_ is a personal access token"##],
     },
     BuiltinRule {
         id: "secret.gitlab_token.v1",
@@ -551,8 +551,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"t ⟦glpat-SSw6JOoqAeZ7jXNtsJNm⟧ x"##],
+        negatives: &[r##"glpat-xxxxxxxxxxxxxxxxxxxx"##, r##"glpat- prefix"##],
     },
     BuiltinRule {
         id: "secret.slack_token.v1",
@@ -570,8 +570,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"t ⟦xoxb-603023541967-hNZedTOVyknnVmd9pbsWta86⟧ x"##],
+        negatives: &[r##"xoxb-your-bot-token"##, r##"xoxb- tokens are bot tokens"##],
     },
     BuiltinRule {
         id: "secret.stripe_key.v1",
@@ -589,8 +589,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"t ⟦sk_live_54CQWH0VQc1pTsyLmc3mJdno⟧ x"##],
+        negatives: &[r##"sk_live_xxxxxxxxxxxxxxxxxxxxxxxx"##, r##"use sk_test_ keys in CI"##],
     },
     BuiltinRule {
         id: "secret.google_api_key.v1",
@@ -608,8 +608,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"k ⟦AIzaco9BmVYRLu2vbBGBiuML8PI3Zynf7PtWm79⟧ x"##],
+        negatives: &[r##"AIza is the prefix of Google API keys"##, r##"AIzaXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"##],
     },
     BuiltinRule {
         id: "secret.jwt.v1",
@@ -681,8 +681,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"db ⟦postgres://app:CttaUHAfhOB2@db.example.com:5432/orders⟧ ok"##],
+        negatives: &[r##"postgres://db.example.com:5432/orders"##, r##"postgres://localhost/test"##],
     },
     BuiltinRule {
         id: "secret.basic_auth.v1",
@@ -1145,8 +1145,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: None,
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"Authorization: Bearer ⟦Q4UGkqiwD1vKsfHZppkFY2Q7be6T37wC⟧ end"##],
+        negatives: &[r##"Authorization: Bearer <token>"##, r##"the bearer of this letter"##],
     },
     BuiltinRule {
         id: "pii.iban.v1",
@@ -1210,8 +1210,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         domains: None,
         finder: Some(find_private_ipv4),
         any_case: &[],
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"host ⟦10.41.7.23⟧ down"##, r##"gw ⟦192.168.44.1⟧"##],
+        negatives: &[r##"version 10.2.3 released"##, r##"10.0.0.300 is not an address"##],
     },
     BuiltinRule {
         id: "net.internal_url.v1",
@@ -1255,8 +1255,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         context: Some(&ITIN_CONTEXT),
         finder: Some(find_itin),
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"itin ⟦927-81-4406⟧ filed"##],
+        negatives: &[r##"itin 927-93-4406 is not issued"##, r##"form 927-81 is new"##],
         ..BASE
     },
     BuiltinRule {
@@ -1271,6 +1271,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 48,
         },
+        examples: &[r##"Passport number: ⟦K48273915⟧, issued 2019"##, r##"her passport no. ⟦C07162534⟧ expires soon"##],
+        negatives: &[r##"passport office opens at 9"##, r##"passport photos: 2 copies"##],
         ..BASE
     },
     BuiltinRule {
@@ -1367,6 +1369,7 @@ pub const BUILTIN: &[BuiltinRule] = &[
         },
         // New York prints its nine digits in threes.
         examples: &["NY DL# ⟦482 917 365⟧", "Driver's License #: ⟦482917365⟧"],
+        negatives: &[r##"the driver crashed at build 7"##, r##"driving licence renewal form"##],
         ..BASE
     },
     BuiltinRule {
@@ -1539,8 +1542,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         severity: Severity::Low,
         context: Some(&IP_CONTEXT),
         finder: Some(find_ipv4),
-        examples: &[],
-        negatives: &[],
+        examples: &[r##"public ⟦81.169.145.92⟧ resolver"##],
+        negatives: &[r##"release 1.20.3.4 is out"##, r##"v1.2.3.4 tag"##],
         ..BASE
     },
     BuiltinRule {
@@ -1597,6 +1600,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         keep: Keep::Capitalised,
         severity: Severity::Medium,
         finder: Some(find_titled_name),
+        examples: &[r##"ask Dr. ⟦Amara Okonkwo⟧ about it"##, r##"a letter to Mrs. ⟦Ingrid Halvorsen⟧"##],
+        negatives: &[r##"ask the Dr. about it"##, r##"Mr. and Mrs. are titles"##],
         ..BASE
     },
     BuiltinRule {
@@ -1614,6 +1619,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         gate: Gate::Near { words: &LABEL_WORDS, before: 0, after: 64 },
         severity: Severity::Medium,
         finder: Some(find_labelled_name),
+        examples: &[r##"Name: ⟦Lindqvist Tamm⟧"##, r##"Full name: ⟦Tomasz Wierzbicki⟧"##],
+        negatives: &[r##"Name: required field"##, r##"name: string"##],
         ..BASE
     },
     BuiltinRule {
@@ -1681,6 +1688,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
             before: 0,
             after: 96,
         },
+        examples: &[r##"aws_secret_access_key = ⟦qd8dRoirss6B9jM0/rSCxQieY/EuyG4htlmeivyX⟧"##],
+        negatives: &[r##"aws_secret_access_key = <your-secret-key>"##, r##"set aws_secret_access_key in the profile"##],
         ..BASE
     },
     BuiltinRule {
@@ -1689,6 +1698,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b",
         confidence: 0.99,
         gate: Gate::Prefix(&[b"github_pat_"]),
+        examples: &[r##"t ⟦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⟧ x"##],
+        negatives: &[r##"github_pat_ is the prefix of fine-grained tokens"##, r##"github_pat_XXXXXXXXXXXXXXXXXXXXXXXX"##],
         ..BASE
     },
     BuiltinRule {
@@ -1697,6 +1708,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\bnpm_[A-Za-z0-9]{36}\b",
         confidence: 0.97,
         gate: Gate::Prefix(&[b"npm_"]),
+        examples: &[r##"//registry.npmjs.org/:_authToken=⟦npm_6mlsmsn6dnjLrsY0CLn7LnEfaDOdL7mZAnIv⟧"##],
+        negatives: &[r##"npm_token is unset"##, r##"run npm_config_cache=/tmp npm ci"##],
         ..BASE
     },
     BuiltinRule {
@@ -1705,6 +1718,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
         confidence: 0.99,
         gate: Gate::Prefix(&[b"pypi-AgEIcHlwaS5vcmc"]),
+        examples: &[r##"password = ⟦pypi-AgEIcHlwaS5vcmctI36rgxyF1DNAh9Bo2det4eEvtrZeEQqMuxgMdqb8O1tkehtF9nyhcOaw_gT4BVK⟧"##],
+        negatives: &[r##"pypi-AgEIcHlwaS5vcmc is the prefix"##, r##"pip install from pypi-mirror"##],
         ..BASE
     },
     BuiltinRule {
@@ -1714,6 +1729,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         validator: Validator::Entropy,
         confidence: 0.95,
         gate: Gate::Prefix(&[b"hf_"]),
+        examples: &[r##"HF_TOKEN=⟦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⟧"##],
+        negatives: &[r##"hf_transfer is enabled"##, r##"hf_hub_download(repo_id)"##],
         ..BASE
     },
     BuiltinRule {
@@ -1722,6 +1739,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b",
         confidence: 0.99,
         gate: Gate::Prefix(&[b"SG."]),
+        examples: &[r##"SENDGRID_API_KEY=⟦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⟧"##],
+        negatives: &[r##"SG.example.com is a host"##, r##"SG. is how keys begin"##],
         ..BASE
     },
     BuiltinRule {
@@ -1730,6 +1749,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\b(?:SK|AC)[0-9a-f]{32}\b",
         confidence: 0.9,
         gate: Gate::Prefix(&[b"SK", b"AC"]),
+        examples: &[r##"sid ⟦SKddf06a1d3e33ad1a5dff3760fa459219⟧ x"##],
+        negatives: &[r##"SKU 12345 in stock"##, r##"SK is the prefix of an API key sid"##],
         ..BASE
     },
     BuiltinRule {
@@ -1738,6 +1759,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
         confidence: 0.99,
         gate: Gate::Prefix(&[b"shpat_", b"shpca_", b"shppa_", b"shpss_"]),
+        examples: &[r##"X-Shopify-Access-Token: ⟦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⟧"##],
+        negatives: &[r##"shpat_ tokens are admin tokens"##, r##"shpat_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"##],
         ..BASE
     },
     BuiltinRule {
@@ -1746,6 +1769,8 @@ pub const BUILTIN: &[BuiltinRule] = &[
         pattern: r"(?-u)DefaultEndpointsProtocol=https?;AccountName=[A-Za-z0-9]{3,24};AccountKey=[A-Za-z0-9+/]{86}==(?:;[A-Za-z]+=[^;\s]+)*",
         confidence: 0.99,
         gate: Gate::Word(&[b"AccountKey="]),
+        examples: &[r##"AZURE_STORAGE=⟦DefaultEndpointsProtocol=https;AccountName=acmeblobs;AccountKey=Ji83uEh8oCfbs3XW8ZQMRsyNi4AP1IvChFRX+Z/6BJWTrFeHwPCLmGneTiK+rGO01tm+RIO76C3Ik+OftqV7CM==;EndpointSuffix=core.windows.net⟧"##],
+        negatives: &[r##"DefaultEndpointsProtocol=https;AccountName=acmeblobs;AccountKey=<key>"##, r##"UseDevelopmentStorage=true"##],
         ..BASE
     },
     BuiltinRule {

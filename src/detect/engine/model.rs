@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 use super::Engine;
 use crate::detect::config::{ModelConfig, MAX_PROPOSALS, MODEL_CONFIDENCE};
 use crate::detect::finding::{resolve_overlaps, Finding};
-use crate::verify::{answer_json, Chat, ParseError};
+use crate::llm::{answer_json, Chat, ParseError};
 
 const INSTRUCTIONS: &str = "You find personal data in a text. \
 Answer with JSON only, in this shape: {\"spans\": [{\"text\": \"...\", \"category\": \"...\", \"start\": 0, \"end\": 0}]}. \
@@ -435,7 +435,7 @@ mod tests {
     use crate::detect::config::DetectorsConfig;
     use crate::detect::config::OnFailure;
     use crate::detect::finding::Source;
-    use crate::verify::Endpoint;
+    use crate::llm::Endpoint;
 
     fn engine() -> Engine {
         let mut config = DetectorsConfig::default();
