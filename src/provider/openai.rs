@@ -26,20 +26,16 @@ pub(super) const CHAT: Adapter = Adapter {
     signed: false,
 };
 
-/// Responses, also as Azure OpenAI writes it.
+/// Responses, also as Azure OpenAI writes it: Chat Completions' but for its routes,
+/// its texts and its events.
 pub(super) const RESPONSES: Adapter = Adapter {
     provider: Provider::OpenAiResponses,
     name: "openai.responses",
     routes: &["/v1/responses", "/openai/responses"],
-    structural: REQUEST_STRUCTURAL,
     response_text: responses_text,
     stream_fields: responses_stream_fields,
     terminal: responses_ends,
-    json_array_stream: no_json_array,
-    binary_event_stream: false,
-    error: ErrorShape::OpenAi,
-    credentials: &["authorization", "api-key"],
-    signed: false,
+    ..CHAT
 };
 
 fn chat_text(path: &[Seg<'_>]) -> Option<TextKind> {

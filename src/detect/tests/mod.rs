@@ -8,7 +8,9 @@ use super::engine::text::{self, Text};
 use super::engine::{memo, visit, wordset};
 use super::finders::{card, phone};
 use super::finding::resolve_overlaps;
-use super::rule::{Gate, Keep};
+use super::rule::Gate;
+#[cfg(not(target_family = "wasm"))]
+use super::rule::Keep;
 use super::*;
 use regex::bytes::RegexBuilder;
 
