@@ -45,7 +45,8 @@ def spellings() -> dict[str, set[str]]:
     for path in (SRC / "host").glob("*.rs"):
         restore |= set(re.findall(r'RestoreSkipped\("(\w+)"\)', path.read_text()))
     values = {
-        "provider": arms(SRC / "provider" / "mod.rs", "Provider"),
+        # Each API's adapter declares its name (`name: "openai.chat"`).
+        "provider": {n for path in (SRC / "provider").glob("*.rs") for n in re.findall(r'^    name: "([a-z0-9_.]+)",$', path.read_text(), re.M)},
         "outcome": arms(SRC / "audit.rs", "Outcome"),
         "code": arms(SRC / "redact.rs", "Refusal"),
         "reason": arms(SRC / "verify" / "session.rs", "SkipReason") | restore,
