@@ -4,12 +4,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // a test harness
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::Redactor;
-use veil::stream::{Framing, ResponseStream};
-use veil::token::{TokenMap, TokenMinter};
-use veil::vault::{MemStore, Vault, VaultConfig};
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::Redactor;
+use veil_core::stream::{Framing, ResponseStream};
+use veil_core::token::{TokenMap, TokenMinter};
+use veil_core::vault::{MemStore, Vault, VaultConfig};
 
 const WORDS: &[&str] = &[
     "the",

@@ -7,10 +7,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::Redactor;
-use veil::token::TokenMinter;
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::Redactor;
+use veil_core::token::TokenMinter;
 
 const WORDS: &str = "the deployment pipeline failed again after the config change so we rolled back and \
 opened an incident to track the root cause while customers reported slow checkout pages and the on call \
@@ -179,7 +179,7 @@ Wczoraj rozmawiałem z Tomaszem Nowakiem. Benim adım Zeynep Demir, Ayşe Hanım
         println!("| {runtime} | {} KiB of mail prose with names | none | | {scan:.1} µs |", size / 1024);
     }
     let build = time(|| {
-        black_box(veil::detect::Engine::new(&veil::policy::DetectorsConfig::default()).is_ok());
+        black_box(veil_detect::Engine::new(&veil_core::policy::DetectorsConfig::default()).is_ok());
     });
     println!("| {runtime} | engine build (every rule compiled) | | | {:.2} ms |", build / 1000.0);
     for (name, text) in [("1-1-1-…", b"1-".repeat(128 << 10)), ("1 1 1 …", b"1 ".repeat(128 << 10))] {

@@ -3,8 +3,8 @@
 //! detector found in the input.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use veil::detect::Engine;
-use veil::policy::DetectorsConfig;
+use veil_detect::Engine;
+use veil_core::policy::DetectorsConfig;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, text)) = data.split_first() else { return };

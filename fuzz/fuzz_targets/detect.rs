@@ -2,8 +2,8 @@
 //! bounds, ordered, non-overlapping and above the threshold.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use veil::detect::Engine;
-use veil::policy::DetectorsConfig;
+use veil_detect::Engine;
+use veil_core::policy::DetectorsConfig;
 
 fn engines() -> &'static [Engine] {
     static ENGINES: std::sync::OnceLock<Vec<Engine>> = std::sync::OnceLock::new();

@@ -9,10 +9,10 @@
 //! the value goes; the rest is the body.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::{Redactor, Verdict};
-use veil::token::TokenMinter;
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::{Redactor, Verdict};
+use veil_core::token::TokenMinter;
 
 const SEEDS: &[&str] = &["jane.doe@example.com", "123-45-6789", "4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE", "10.20.30.40"];
 const PROVIDERS: [Provider; 5] =
@@ -20,7 +20,7 @@ const PROVIDERS: [Provider; 5] =
 const INVISIBLE: &[char] = &['\u{200B}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{00AD}'];
 
 /// By design a private IP near a word that names a version ("version 10.2.3.4") is a
-/// version (`PRIVATE_IP_CONTEXT.against` in src/detect/catalog/core.rs): inputs that hold one
+/// version (`PRIVATE_IP_CONTEXT.against` in veil-detect/src/catalog/core.rs): inputs that hold one
 /// are no case for the IP seed.
 const VERSION_WORDS: &[&str] = &["version", "release", "ver", "firmware"];
 
@@ -76,7 +76,7 @@ fuzz_target!(|data: &[u8]| {
         if let Some(s) = lenient::find(&forwarded, seed) {
             panic!(
                 "{provider:?} ({} policy, read as {}): a lenient reader decodes {s:?} from the forwarded body {:?}",
-                if policy.policy.limits.invalid_json == veil::policy::InvalidJson::ScanText { "scan_text" } else { "default" },
+                if policy.policy.limits.invalid_json == veil_core::policy::InvalidJson::ScanText { "scan_text" } else { "default" },
                 redaction.kind.name(),
                 String::from_utf8_lossy(&forwarded)
             );

@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let mut spans = Vec::new();
-    let ours = veil::json::visit_strings(data, &mut |_, span| spans.push(span));
+    let ours = veil_core::json::visit_strings(data, &mut |_, span| spans.push(span));
     let theirs = serde_json::from_slice::<serde_json::Value>(data);
     match (&ours, &theirs) {
         // Beyond the grammar, serde_json also rejects numbers out of f64 range and lone
@@ -16,14 +16,14 @@ fuzz_target!(|data: &[u8]| {
         {
             panic!("scanner accepted what serde_json rejects: {e}")
         }
-        (Err(e), Ok(_)) if e.kind != veil::json::JsonErrorKind::TooDeep => {
+        (Err(e), Ok(_)) if e.kind != veil_core::json::JsonErrorKind::TooDeep => {
             // serde_json rejects lone surrogates only when decoding; we accept them.
             panic!("scanner rejected a document serde_json accepts: {e}")
         }
         _ => {}
     }
     for span in spans {
-        let decoded = veil::json::decode(&data[span.start..span.end]);
+        let decoded = veil_core::json::decode(&data[span.start..span.end]);
         assert_eq!(decoded.raw_offset(decoded.bytes.len()), span.end - span.start);
     }
 });

@@ -3,5 +3,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = veil::policy::CompiledPolicy::from_json(data);
+    let _ = veil_core::policy::CompiledPolicy::from_json(data);
 });

@@ -2,10 +2,10 @@
 //! contains a value the engine found in the original text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::{Redactor, Verdict};
-use veil::token::TokenMinter;
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::{Redactor, Verdict};
+use veil_core::token::TokenMinter;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, body)) = data.split_first() else { return };

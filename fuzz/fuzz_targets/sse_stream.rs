@@ -3,9 +3,9 @@
 #![no_main]
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use veil::provider::Provider;
-use veil::stream::{Framing, ResponseStream};
-use veil::token::{TokenMap, TokenMinter};
+use veil_core::provider::Provider;
+use veil_core::stream::{Framing, ResponseStream};
+use veil_core::token::{TokenMap, TokenMinter};
 
 #[derive(Debug, Arbitrary)]
 struct Input {

@@ -1,6 +1,6 @@
 //! A call out to a company-hosted model's server, as the hosts make one: the verifier's
 //! and the detector model's. [`Target`] dispatches a request body (from
-//! [`crate::llm::Chat`]) with Envoy's timeout; [`call_answer`] reads its answer in the
+//! [`veil_core::llm::Chat`]) with Envoy's timeout; [`call_answer`] reads its answer in the
 //! response callback. Who waits for which call is the exchange's table of callouts.
 
 use std::time::Duration;

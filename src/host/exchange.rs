@@ -14,7 +14,7 @@ use crate::audit::{AuditEvent, Outcome};
 use crate::encoding::Coding;
 use crate::metrics::Counter;
 use crate::policy::{CompiledPolicy, Profile};
-use crate::provider::Provider;
+use crate::provider::{Provider, Route};
 use crate::token::{TokenMap, TokenMinter};
 use crate::vault::Vault;
 use crate::verify::Alarm;
@@ -45,7 +45,7 @@ pub(crate) enum Kind {
     Api(ApiRequest),
     /// To a protected destination (the provider adapter its path names, or the
     /// generic walker): the request is scanned, the response restored.
-    Protected { provider: Provider, request: RequestPhase },
+    Protected { provider: Provider, route: Route, request: RequestPhase },
 }
 
 /// Where a protected request's body is.
@@ -65,6 +65,14 @@ impl Kind {
         match self {
             Kind::Protected { provider, .. } => Some(provider),
             _ => None,
+        }
+    }
+
+    /// What the protected request's path said (nothing for any other exchange).
+    pub(crate) fn route(self) -> Route {
+        match self {
+            Kind::Protected { route, .. } => route,
+            _ => Route::default(),
         }
     }
 
@@ -130,15 +138,6 @@ pub(crate) struct VeilHttp {
     pub(crate) tokens: TokenMap,
     pub(crate) audit: Option<AuditEvent>,
     pub(crate) response: ResponseMode,
-    /// Gemini `streamGenerateContent` without `alt=sse`: the response is a JSON array
-    /// delivered incrementally.
-    pub(crate) json_array_stream: bool,
-    /// The request carries a file's bytes (a Gemini resumable upload's chunk): read by
-    /// its content, whatever its label ([`crate::redact::Redactor::redact_file_with`]).
-    pub(crate) file_upload: bool,
-    /// The request downloads a stored file (`…/files/{id}/content`): a JSON Lines or
-    /// text answer is restored like any.
-    pub(crate) file_download: bool,
     pub(crate) verify_env: Rc<VerifyEnv>,
     /// Claim verification of this response (`host/verify.rs`), when the policy asks.
     pub(crate) verify: Option<HostVerify>,

@@ -5,7 +5,7 @@
 //! the model's cluster (the verifier's client: `verify::Target`, `verify::call_answer`)
 //! with the policy's budget as the call's timeout, and the request is paused: nothing
 //! has gone upstream but its headers. On the answer the body is redacted again with
-//! the checked proposals merged in ([`crate::detect::engine::model`]), and the verdict is
+//! the checked proposals merged in ([`crate::model_stage`]), and the verdict is
 //! carried out as for any request; then the request resumes. On a timeout, an error
 //! or an unreadable answer the policy decides: `rules_only` forwards the request as
 //! the rules (and the memory) redacted it, `block` answers 503 with the vendor-shaped
@@ -20,8 +20,8 @@ use super::state::HostModel;
 use super::Action;
 use crate::audit::{ModelSummary, Outcome};
 use crate::detect::config::OnFailure;
-use crate::detect::engine::model::{Answered, Checked, Pass};
 use crate::metrics::{model_outcome, Counter};
+use crate::model_stage::{Answered, Checked, Pass};
 use crate::redact::Verdict;
 use crate::verify::Answer;
 
@@ -61,7 +61,7 @@ impl VeilHttp {
             return None;
         }
         summary.texts = texts.len() as u32;
-        let (request, batch) = match engine.model_request(&texts) {
+        let (request, batch) = match crate::model_stage::request(engine, &texts) {
             Ok(request) => request,
             Err(_) => return self.model_failed(ModelSummary { outcome: model_outcome::TOO_LARGE, ..summary }),
         };
@@ -130,7 +130,7 @@ impl VeilHttp {
         let engine = &policy.profile(self.rule).engine;
         let outcome = match answer {
             Answer::Response { status: 200, body } => {
-                match engine.model_answer(&self.scope, &stage.texts, &stage.batch, &body) {
+                match crate::model_stage::answer(engine, &self.scope, &stage.texts, &stage.batch, &body) {
                     Ok((answered, checked)) => {
                         stage.answered = Some(answered);
                         Ok(checked)

@@ -39,20 +39,11 @@ impl VeilHttp {
             }
             return Action::Continue;
         };
-        self.kind = Kind::Protected { provider: selected.provider, request: RequestPhase::Buffering };
-        self.rule = selected.rule;
         let normalized = normalize_path(&path).to_ascii_lowercase();
-        self.json_array_stream = selected.provider.json_array_stream(&normalized, query_param(&path, "alt"));
-        // Gemini's resumable protocol: `upload` (with `finalize` on the last chunk) carries
-        // the file's bytes, labelled `application/json` by the SDK whatever the file is.
-        // Only on an upload path: elsewhere the header would turn a chat request's
-        // strict JSON parse into a reading by content.
-        let bare = normalized.split('?').next().unwrap_or_default();
-        self.file_upload = bare.starts_with("/upload/")
-            && headers.get("x-goog-upload-command").is_some_and(|v| {
-                String::from_utf8_lossy(v).to_ascii_lowercase().split(',').any(|c| c.trim() == "upload")
-            });
-        self.file_download = bare.contains("/files/") && (bare.ends_with("/content") || bare.ends_with(":download"));
+        let route =
+            selected.provider.route(&normalized, query_param(&path, "alt"), headers.get("x-goog-upload-command"));
+        self.kind = Kind::Protected { provider: selected.provider, route, request: RequestPhase::Buffering };
+        self.rule = selected.rule;
         self.started = self.host.now().unwrap_or(std::time::UNIX_EPOCH);
         self.request_id = crate::audit::request_id(headers.get("x-request-id").unwrap_or_default(), &self.id_key);
         self.scope = self.scope_for_request(&headers, &path);
@@ -248,10 +239,10 @@ impl VeilHttp {
         let policy = Rc::clone(&self.policy);
         let profile = policy.profile(self.rule);
         let redactor = Redactor { profile, provider, minter: &self.minter, scope: &scope, taken: &taken };
-        let pass = crate::detect::engine::model::Pass::new(&profile.engine, &scope, answered.as_ref());
+        let pass = crate::model_stage::Pass::new(&profile.engine, &scope, answered.as_ref());
         let content_type = self.content_type.clone();
         let redaction = timing::span(timing::Slot::Redact, || {
-            if self.file_upload {
+            if self.kind.route().file_upload {
                 redactor.redact_file_with(&body, &|text| pass.findings(text))
             } else {
                 redactor.redact_typed_with(&body, &content_type, &|text| pass.findings(text))

@@ -86,7 +86,7 @@ impl VeilHttp {
         let too_big = declared.is_some_and(|len| len > MAX_RESTORED_RESPONSE_BYTES);
         self.response = if content_type.starts_with("text/event-stream") {
             ResponseMode::Stream(ResponseStream::new(provider, Framing::Sse))
-        } else if self.json_array_stream && content_type.contains("json") {
+        } else if self.kind.route().json_array_stream && content_type.contains("json") {
             ResponseMode::Stream(ResponseStream::new(provider, Framing::JsonArray))
         } else if lines_type(&content_type) {
             // JSON Lines (an NDJSON stream, a batch's results): restored line by line as
@@ -96,7 +96,7 @@ impl VeilHttp {
             self.metrics.increment(Counter::RestoreSkipped("large"), 1);
             ResponseMode::Pass
         } else if !too_big
-            && (self.file_download && (content_type.starts_with("application/octet-stream") || content_type.is_empty()))
+            && (self.kind.route().file_download && (content_type.starts_with("application/octet-stream") || content_type.is_empty()))
         {
             // A JSON Lines answer (a batch's results, a stored file's content): each
             // line restored as the JSON it is.

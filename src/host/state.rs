@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::api::Endpoint;
 use crate::audit::ModelSummary;
-use crate::detect::engine::model::{Answered, Batch};
+use crate::model_stage::{Answered, Batch};
 use crate::policy::normalize_path;
 use crate::stream::ResponseStream;
 use crate::verify::{Session, TextField, VerifyConfig};

@@ -284,3 +284,68 @@ def test_no_file_of_the_host_is_over_600_lines():
     sizes = {str(p.relative_to(rig.ROOT)): len(p.read_text().splitlines()) for p in (rig.ROOT / "src" / "host").rglob("*.rs")}
     assert len(sizes) > 15, sizes
     assert {p: n for p, n in sizes.items() if n > 600} == {}
+
+
+def test_no_file_of_the_detection_crate_is_over_1500_lines_but_its_data_tables():
+    """The detection crate is split by role: no file past 1,500 lines but the catalog's
+    data tables (rules written as data, one entry after another)."""
+    src = rig.ROOT / "veil-detect" / "src"
+    sizes = {str(p.relative_to(src)): len(p.read_text().splitlines()) for p in src.rglob("*.rs")}
+    assert len(sizes) > 40, sizes
+    tables = {"catalog/core.rs", "catalog/vendors.rs", "catalog/world/mod.rs"}
+    assert {p: n for p, n in sizes.items() if n > 1500 and p not in tables} == {}
+
+
+CODEMAP_CRATES = ["src", "veil-core/src", "veil-detect/src", "veilctl/src", "xtask/src"]
+
+
+def codemap(root: Path = rig.ROOT) -> tuple[set[str], set[str]]:
+    """The paths ARCHITECTURE.md's codemap names (each entry's path, relative to its
+    heading's folder), and the crate source files it must name."""
+    text = (root / "ARCHITECTURE.md").read_text()
+    section = text.split("\n## Codemap\n", 1)[1].split("\n## ", 1)[0]
+    named: set[str] = set()
+    folder = ""
+    for line in section.splitlines():
+        heading = re.match(r"^### `([^`]+)/`", line)
+        if heading:
+            folder = heading.group(1) + "/"
+        elif line.startswith("### "):
+            folder = ""
+        entry = re.match(r"^- (`[^—]+`) — ", line)
+        if entry:
+            for path in re.findall(r"`([^`]+)`", entry.group(1)):
+                named.add(folder + path)
+    files = {
+        str(p.relative_to(root))
+        for crate in CODEMAP_CRATES
+        for p in (root / crate).rglob("*")
+        if p.is_file() and p.suffix in (".rs", ".html")
+    }
+    return named, files
+
+
+def test_the_codemap_names_every_file_of_every_crate_and_nothing_that_is_gone():
+    """ARCHITECTURE.md's codemap has a line for every source file of the five crates and
+    for every top-level entry of the repository, and every path it names exists."""
+    named, files = codemap()
+    assert files - named == set(), "files missing from the codemap"
+    top = {p.name for p in rig.ROOT.iterdir() if not p.name.startswith(".") and p.name not in ("target", ".venv")}
+    top -= {"ARCHITECTURE.md", "BENCHMARKS.md", "README.md", "LICENSE", "Cargo.lock", "rustfmt.toml", "clippy.toml"}
+    named_top = {n.split("/")[0] for n in named}
+    assert top - named_top == set(), "top-level entries missing from the codemap"
+    assert {n for n in named if not (rig.ROOT / n.rstrip("/")).exists()} == set(), "named but not in the tree"
+    lines = len((rig.ROOT / "ARCHITECTURE.md").read_text().splitlines())
+    assert lines <= 330, lines
+
+
+def test_the_codemap_check_finds_a_missing_file(tmp_path):
+    """The check above can fail: a source file the codemap does not name is reported,
+    one it names is not."""
+    (tmp_path / "veil-core" / "src").mkdir(parents=True)
+    (tmp_path / "veil-core" / "src" / "lib.rs").write_text("")
+    (tmp_path / "veil-core" / "src" / "new.rs").write_text("")
+    (tmp_path / "ARCHITECTURE.md").write_text("# A\n\n## Codemap\n\n### `veil-core/src/` — core\n\n- `lib.rs` — modules.\n\n## Next\n")
+    named, files = codemap(tmp_path)
+    assert named == {"veil-core/src/lib.rs"}
+    assert files - named == {"veil-core/src/new.rs"}

@@ -30,8 +30,9 @@ from tests.rig import rig
 
 OBSERVABILITY = rig.ROOT / "deploy" / "observability"
 SRC = rig.ROOT / "src"
+CORE = rig.ROOT / "veil-core" / "src"
 
-# Every label a Veil counter carries (src/metrics.rs TAGS) and how its values are spelled.
+# Every label a Veil counter carries (veil-core/src/metrics.rs TAGS) and how its values are spelled.
 CATEGORY = re.compile(r"[A-Z0-9_]{1,32}")
 
 
@@ -46,10 +47,10 @@ def spellings() -> dict[str, set[str]]:
         restore |= set(re.findall(r'RestoreSkipped\("(\w+)"\)', path.read_text()))
     values = {
         # Each API's adapter declares its name (`name: "openai.chat"`).
-        "provider": {n for path in (SRC / "provider").glob("*.rs") for n in re.findall(r'^    name: "([a-z0-9_.]+)",$', path.read_text(), re.M)},
-        "outcome": arms(SRC / "audit.rs", "Outcome"),
-        "code": arms(SRC / "redact.rs", "Refusal"),
-        "reason": arms(SRC / "verify" / "session.rs", "SkipReason") | restore,
+        "provider": {n for path in (CORE / "provider").glob("*.rs") for n in re.findall(r'^    name: "([a-z0-9_.]+)",$', path.read_text(), re.M)},
+        "outcome": arms(CORE / "audit.rs", "Outcome"),
+        "code": arms(CORE / "redact.rs", "Refusal"),
+        "reason": arms(CORE / "verify" / "session.rs", "SkipReason") | restore,
     }
     assert all(values.values()), values
     assert {"openai.chat", "rewritten", "veil_invalid_json", "verifier_error", "encoded"} <= set().union(*values.values())

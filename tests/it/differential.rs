@@ -9,10 +9,10 @@
 //! full-width ASCII folded).
 
 use proptest::prelude::*;
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::{BodyKind, Redactor, Verdict};
-use veil::token::TokenMinter;
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::{BodyKind, Redactor, Verdict};
+use veil_core::token::TokenMinter;
 
 /// Seeded values: synthetic only.
 const SEEDS: &[&str] =

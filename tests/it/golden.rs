@@ -12,12 +12,12 @@
 
 use std::path::Path;
 
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::{Redactor, Verdict};
-use veil::restore::restore_json;
-use veil::stream::{Framing, ResponseStream};
-use veil::token::TokenMinter;
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::{Redactor, Verdict};
+use veil_core::restore::restore_json;
+use veil_core::stream::{Framing, ResponseStream};
+use veil_core::token::TokenMinter;
 
 const KEY: [u8; 32] = [0x11; 32];
 
@@ -73,7 +73,7 @@ fn check(dir: &Path, provider: Provider) {
 }
 
 fn run_provider(dir: &str, provider: Provider, at_least: usize) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(dir);
     let mut cases = 0;
     for entry in std::fs::read_dir(&root).unwrap() {
         let dir = entry.unwrap().path();

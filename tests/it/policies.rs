@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use veil::policy::{CompiledPolicy, Policy};
+use veil_core::policy::{CompiledPolicy, Policy};
 
 fn load(path: &Path) -> Policy {
     let text = std::fs::read_to_string(path).unwrap();
@@ -11,7 +11,7 @@ fn load(path: &Path) -> Policy {
 
 #[test]
 fn every_policy_file_compiles() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
     let mut seen = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -25,7 +25,7 @@ fn every_policy_file_compiles() {
 
 #[test]
 fn default_yaml_is_the_built_in_default() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.yaml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies/default.yaml");
     assert_eq!(load(&path), Policy::default());
 }
 

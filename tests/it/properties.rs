@@ -1,11 +1,11 @@
 //! Properties of the request/response round trip, over generated chat bodies.
 
 use proptest::prelude::*;
-use veil::policy::CompiledPolicy;
-use veil::provider::Provider;
-use veil::redact::{Redactor, Refusal, Verdict};
-use veil::restore::restore_json;
-use veil::token::TokenMinter;
+use veil_core::policy::CompiledPolicy;
+use veil_core::provider::Provider;
+use veil_core::redact::{Redactor, Refusal, Verdict};
+use veil_core::restore::restore_json;
+use veil_core::token::TokenMinter;
 
 const VALUES: &[&str] = &[
     "jane.doe@example.com",

@@ -4,9 +4,9 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use veil::provider::Provider;
-use veil::stream::{Framing, ResponseStream};
-use veil::token::{TokenMap, TokenMinter};
+use veil_core::provider::Provider;
+use veil_core::stream::{Framing, ResponseStream};
+use veil_core::token::{TokenMap, TokenMinter};
 
 const VALUES: &[(&str, &str)] = &[
     ("EMAIL", "jane.doe@example.com"),

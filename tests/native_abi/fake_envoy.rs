@@ -1237,7 +1237,7 @@ pub fn run(module: &Module, case: &Case) -> Outcome {
     out.local_reply = cell.borrow().local_reply.clone();
     if out.request_complete {
         // The seed's token (other values in the filler may be tokenized too).
-        out.token = veil::token::find_tokens(&out.upstream_body)
+        out.token = veil_core::token::find_tokens(&out.upstream_body)
             .iter()
             .find(|t| t.category == "EMAIL")
             .map(|t| out.upstream_body[t.start..t.end].to_vec())

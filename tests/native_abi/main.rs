@@ -199,7 +199,7 @@ fn regression_another_value_of_the_request_is_tokenized_too() {
     let module = module();
     let case = Case::from_bytes(&bytes);
     let out = run(&module, &case);
-    assert!(veil::token::find_tokens(&out.upstream_body).iter().any(|t| t.category == "PERSON"));
+    assert!(veil_core::token::find_tokens(&out.upstream_body).iter().any(|t| t.category == "PERSON"));
     check(&case, &out).unwrap();
 }
 

@@ -1,9 +1,11 @@
 """Import circles between the filter's modules, submodules included.
 
-    python -m tests.tools.circles [--edges] [--src DIR]
+    python -m tests.tools.circles [--edges] [--src DIR]...
 
-Every file under `src/` is a module (`src/detect/rule.rs` is `detect::rule`,
-`src/detect/mod.rs` is `detect`). A module depends on another when its code (test
+Every crate's `src/` is read on its own (the filter's `src`, `veil-core/src`,
+`veil-detect/src`; Cargo already refuses a circle between crates). Every file under
+a `src/` is a module (`veil-detect/src/engine/scan.rs` is `engine::scan`,
+`veil-detect/src/engine/mod.rs` is `engine`). A module depends on another when its code (test
 modules aside) names a path into it: `crate::a::b::…`, `super::…`, `self::…`, or a
 child module by its bare name (`rules::BUILTIN` in `detect/mod.rs`). A path is
 resolved to the deepest module it names; an item a module re-exports (`pub use
@@ -11,8 +13,8 @@ child::Item`) resolves to the module that defines it, so a parent that only decl
 and re-exports its children is no link in a circle. Prints each circle found (and,
 with `--edges`, every edge), and exits 1 when there is one.
 
-ARCHITECTURE.md's invariant ("no import circle in `src/`, submodules included") is
-what this checks (`tests/e2e/test_build.py` runs it); `--src` reads another tree.
+ARCHITECTURE.md's invariant ("no import circle in any crate, submodules included") is
+what this checks (`tests/e2e/test_build.py` runs it); `--src` reads other trees.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "src"
+SRCS = [ROOT / "src", ROOT / "veil-core" / "src", ROOT / "veil-detect" / "src"]
 
 
-def module_of(path: Path, src: Path = SRC) -> tuple[str, ...]:
+def module_of(path: Path, src: Path) -> tuple[str, ...]:
     parts = list(path.relative_to(src).with_suffix("").parts)
     if parts[-1] in ("mod", "lib"):
         parts.pop()
@@ -68,7 +70,18 @@ def expand_uses(code: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    src = Path(argv[argv.index("--src") + 1]) if "--src" in argv else SRC
+    srcs = [Path(argv[i + 1]) for i, a in enumerate(argv) if a == "--src" and i + 1 < len(argv)] or SRCS
+    totals = [0, 0, 0]
+    for src in srcs:
+        modules, edges, circles = crate(src, "--edges" in argv)
+        totals = [totals[0] + modules, totals[1] + edges, totals[2] + circles]
+    print(f"{totals[0]} modules, {totals[1]} edges, {totals[2]} circles")
+    return 1 if totals[2] else 0
+
+
+def crate(src: Path, edges: bool) -> tuple[int, int, int]:
+    """The modules, edges and circles of the crate whose sources are `src`; prints each
+    circle (and with `edges` every edge)."""
     files = {module_of(p, src): p for p in src.rglob("*.rs")}
     modules = set(files)
     codes = {m: code_of(p.read_text()) for m, p in files.items()}
@@ -129,7 +142,7 @@ def main(argv: list[str]) -> int:
                 graph[m].add(target)
 
     name = lambda m: "::".join(m) or "crate"  # noqa: E731
-    if "--edges" in argv:
+    if edges:
         for m in sorted(graph):
             for d in sorted(graph[m]):
                 print(f"{name(m)} -> {name(d)}")
@@ -168,9 +181,8 @@ def main(argv: list[str]) -> int:
         if v not in index:
             strong(v)
     for comp in sorted(sccs):
-        print(f"circle of {len(comp)}: " + ", ".join(name(m) for m in comp))
-    print(f"{len(modules)} modules, {sum(len(d) for d in graph.values())} edges, {len(sccs)} circles")
-    return 1 if sccs else 0
+        print(f"{src}: circle of {len(comp)}: " + ", ".join(name(m) for m in comp))
+    return len(modules), sum(len(d) for d in graph.values()), len(sccs)
 
 
 if __name__ == "__main__":

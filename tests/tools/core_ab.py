@@ -36,8 +36,10 @@ def sh(*args, cwd=ROOT, env=None):
 
 def build(tree, target_dir):
     env = dict(os.environ, CARGO_TARGET_DIR=target_dir)
-    sh("cargo", "build", "--quiet", "--release", "-p", "veil", "--example", "core_speed", cwd=tree, env=env)
-    sh("cargo", "build", "--quiet", "--release", "-p", "veil", "--target", "wasm32-wasip1",
+    # The example is veil-core's since the three crates, the `veil` crate's before.
+    package = "veil-core" if os.path.exists(os.path.join(tree, "veil-core")) else "veil"
+    sh("cargo", "build", "--quiet", "--release", "-p", package, "--example", "core_speed", cwd=tree, env=env)
+    sh("cargo", "build", "--quiet", "--release", "-p", package, "--target", "wasm32-wasip1",
        "--example", "core_speed", cwd=tree, env=env)
     return (os.path.join(target_dir, "release", "examples", "core_speed"),
             os.path.join(target_dir, "wasm32-wasip1", "release", "examples", "core_speed.wasm"))
@@ -70,7 +72,13 @@ def main():
         sh("git", "worktree", "remove", "--force", base_tree)
     sh("git", "worktree", "add", "--detach", base_tree, args.base)
     example = open(os.path.join(ROOT, "examples", "core_speed.rs"), encoding="utf-8").read()
-    with open(os.path.join(base_tree, "src", "policy.rs"), encoding="utf-8") as f:
+    if not os.path.exists(os.path.join(base_tree, "veil-core")):
+        # A base from before the three crates: everything is the `veil` crate's.
+        example = example.replace("veil_detect::", "veil::detect::").replace("veil_core::", "veil::")
+        policy_rs = os.path.join(base_tree, "src", "policy.rs")
+    else:
+        policy_rs = os.path.join(base_tree, "veil-core", "src", "policy.rs")
+    with open(policy_rs, encoding="utf-8") as f:
         if "pub fn engine(" not in f.read():
             # A base from before session 13 has the engine as a field and a Redactor
             # that takes the whole policy: the same workloads, written its way.

@@ -194,8 +194,9 @@ impl Args {
             };
             let Some(opt) = spec.option(name) else {
                 let known = spec.options.iter().map(|o| o.name);
-                let hint =
-                    veil::suggest::closest(name, known).map(|c| format!("; did you mean --{c}?")).unwrap_or_default();
+                let hint = veil_detect::suggest::closest(name, known)
+                    .map(|c| format!("; did you mean --{c}?"))
+                    .unwrap_or_default();
                 return Err(Exit::Usage(format!("unknown option {}{hint}", shown(&format!("--{name}")))));
             };
             if args.options.iter().any(|(n, _)| *n == opt.name) {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use veil::detect::Engine;
+use veil_detect::Engine;
 
 /// The categories a mark may carry.
 pub const CATEGORIES: &[&str] = &[

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use veil::detect::Engine;
+use veil_detect::Engine;
 
 /// Categories whose recall must reach [`STRUCTURED_RECALL`].
 pub const STRUCTURED: &[&str] = &[

@@ -18,10 +18,10 @@ use std::io::{self, BufRead, Read};
 
 use cli::{err, out, Args, Exit, Fallible, Opt, Spec, Takes};
 use serde_json::{json, Value};
-use veil::detect::catalog;
-use veil::detect::category::{self, Severity};
-use veil::policy::{CompiledPolicy, Policy};
-use veil::token::{TokenMap, TokenMinter};
+use veil_core::policy::{CompiledPolicy, Policy};
+use veil_core::token::{TokenMap, TokenMinter};
+use veil_detect::catalog;
+use veil_detect::category::{self, Severity};
 
 const POLICY_OPT: Opt = Opt {
     name: "policy",
@@ -290,7 +290,7 @@ fn dispatch(raw: &[String]) -> (Option<&'static Spec>, Fallible) {
                     Some(spec) => return (Some(spec), run(spec, raw.get(2..).unwrap_or_default())),
                     None => {
                         let subs = COMMANDS.iter().filter_map(|s| s.name.strip_prefix(group)?.strip_prefix(' '));
-                        let hint = veil::suggest::closest(sub, subs)
+                        let hint = veil_detect::suggest::closest(sub, subs)
                             .map(|c| format!("; did you mean `{c}`?"))
                             .unwrap_or_default();
                         let message = format!("unknown {group} command {}{hint}", cli::shown(sub));
@@ -309,7 +309,7 @@ fn dispatch(raw: &[String]) -> (Option<&'static Spec>, Fallible) {
 
 fn unknown_command(name: &str) -> Exit {
     let names = COMMANDS.iter().map(|s| s.name).filter(|n| !n.contains(' ')).chain(GROUPS.iter().copied());
-    let hint = veil::suggest::closest(name, names).map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
+    let hint = veil_detect::suggest::closest(name, names).map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
     Exit::Usage(format!("unknown command {}{hint}", cli::shown(name)))
 }
 
@@ -523,7 +523,7 @@ fn anonymize(args: &Args) -> Fallible {
             }
         }
     }
-    let minter = TokenMinter::new(veil::vault::derive(&key, "veil/v1/token"));
+    let minter = TokenMinter::new(veil_core::vault::derive(&key, "veil/v1/token"));
     let mut tokens = TokenMap::default();
     let anonymized = policy.engine().anonymize(&text, |rule, value| {
         match mode {

@@ -8,9 +8,9 @@
 //! findings costs one walk, not one per finding.
 
 use serde_json::{json, Map, Value};
-use veil::detect::category::{self, Severity};
-use veil::detect::Source;
-use veil::policy::{Action, CompiledPolicy};
+use veil_core::policy::{Action, CompiledPolicy};
+use veil_detect::category::{self, Severity};
+use veil_detect::Source;
 
 /// Where a byte offset is, as editors and code-scanning tools count: UTF-16 code units
 /// from the start (what JavaScript and the detection API index by), and a 1-based line

@@ -374,14 +374,14 @@ fn bench_v8() -> Result {
     require_node()?;
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     step("cargo run --release --example core_speed (native)");
-    run(Command::new(&cargo).args(["run", "--quiet", "--release", "-p", "veil", "--example", "core_speed"]))?;
+    run(Command::new(&cargo).args(["run", "--quiet", "--release", "-p", "veil-core", "--example", "core_speed"]))?;
     step(&format!("cargo build --release --target {WASM_TARGET} --example core_speed; node tests/rig/wasi_run.cjs"));
     run(Command::new(&cargo).args([
         "build",
         "--quiet",
         "--release",
         "-p",
-        "veil",
+        "veil-core",
         "--target",
         WASM_TARGET,
         "--example",
@@ -425,19 +425,19 @@ fn test() -> Result {
     Ok(())
 }
 
-/// The core's unit tests again, built for wasm32-wasip1 and run in Node's V8 (the
-/// runtime family Envoy's is): code paths that exist only there (wasm SIMD) are tested
-/// where they run, and so are the target's differences (32-bit sizes, no threads).
-/// Optimized, as the filter ships: the unoptimized build of the ~400-rule engine runs
-/// the suite some twenty times slower and its deeper frames crash Node's V8.
+/// The unit tests of the three crates again, built for wasm32-wasip1 and run in Node's
+/// V8 (the runtime family Envoy's is): code paths that exist only there (wasm SIMD) are
+/// tested where they run, and so are the target's differences (32-bit sizes, no
+/// threads). Optimized, as the filter ships: the unoptimized build of the ~400-rule
+/// engine runs the suite some twenty times slower and its deeper frames crash Node's V8.
 ///
-/// In four instances, not one: a wasm instance's memory only grows, every test builds
-/// engines of ~400 rules, and one instance running all ~290 tests was seen to abort
-/// without a message partway (once in CI, never here; alone, every test passes). At
-/// session 33's code (the detection tests moved into modules, so they run in another
-/// order), the instance of every `detect::` test but the catalog's passed all 121 and
-/// then Node died in its teardown (`abort: Invalid bytecode`, SIGSEGV), every run with
-/// its output to a file or a pipe; either half alone passes, every run.
+/// The detection crate's tests in three instances, not one: a wasm instance's memory
+/// only grows, every test builds engines of ~400 rules, and one instance running all
+/// of them was seen to abort without a message partway (once in CI, never here; alone,
+/// every test passes). At session 33's code, the instance of every detection test but
+/// the catalog's passed all 121 and then Node died in its teardown (`abort: Invalid
+/// bytecode`, SIGSEGV), every run with its output to a file or a pipe; either half
+/// alone passes, every run.
 ///
 /// With `--single-threaded-gc`: Node 20's concurrent collector and WASI crash together.
 /// At session 25's code, the catalog's instance passed all 38 tests and then died with
@@ -449,29 +449,23 @@ fn unit_tests_in_v8() -> Result {
         "node --no-warnings --single-threaded-gc {}",
         root().join("tests").join("rig").join("wasi_run.cjs").display()
     );
-    let parts: [&[&str]; 4] = [
-        &["detect::catalog::"],
-        &["detect::tests::finders::", "detect::engine::", "detect::finders::"],
-        &[
-            "detect::",
-            "--skip",
-            "detect::catalog::",
-            "--skip",
-            "detect::tests::finders::",
-            "--skip",
-            "detect::engine::",
-            "--skip",
-            "detect::finders::",
-        ],
-        &["--skip", "detect::"],
+    let parts: [(&str, &[&str]); 5] = [
+        ("veil-detect", &["catalog::"]),
+        ("veil-detect", &["tests::finders::", "engine::", "finders::"]),
+        (
+            "veil-detect",
+            &["--skip", "catalog::", "--skip", "tests::finders::", "--skip", "engine::", "--skip", "finders::"],
+        ),
+        ("veil-core", &[]),
+        ("veil", &[]),
     ];
-    for filter in parts {
+    for (package, filter) in parts {
         step(&format!(
-            "cargo test --release -p veil --lib --target {WASM_TARGET} -- {} (in Node's V8, tests/rig/wasi_run.cjs)",
+            "cargo test --release -p {package} --lib --target {WASM_TARGET} -- {} (in Node's V8, tests/rig/wasi_run.cjs)",
             filter.join(" ")
         ));
         run(Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["test", "--quiet", "--release", "-p", "veil", "--lib", "--target", WASM_TARGET, "--"])
+            .args(["test", "--quiet", "--release", "-p", package, "--lib", "--target", WASM_TARGET, "--"])
             .args(filter)
             .env("CARGO_TARGET_WASM32_WASIP1_RUNNER", &runner))?;
     }
@@ -519,13 +513,17 @@ fn clippy() -> Result {
         "-D",
         "warnings",
     ]))?;
-    step(&format!("cargo clippy -p veil --target {WASM_TARGET} -- -D warnings"));
+    step(&format!("cargo clippy -p veil -p veil-core -p veil-detect --target {WASM_TARGET} -- -D warnings"));
     run(Command::new(&cargo).args([
         "clippy",
         "--quiet",
         "--release",
         "-p",
         "veil",
+        "-p",
+        "veil-core",
+        "-p",
+        "veil-detect",
         "--target",
         WASM_TARGET,
         "--",
