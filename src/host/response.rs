@@ -96,7 +96,8 @@ impl VeilHttp {
             self.metrics.increment(Counter::RestoreSkipped("large"), 1);
             ResponseMode::Pass
         } else if !too_big
-            && (self.kind.route().file_download && (content_type.starts_with("application/octet-stream") || content_type.is_empty()))
+            && (self.kind.route().file_download
+                && (content_type.starts_with("application/octet-stream") || content_type.is_empty()))
         {
             // A JSON Lines answer (a batch's results, a stored file's content): each
             // line restored as the JSON it is.
