@@ -5,6 +5,8 @@
 //! `cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run -s none --features native native_abi`
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+// The module under test, linked for its `extern "C"` hooks (no Rust path names it).
+use veil as _;
 
 #[path = "../../tests/native_abi/fake_envoy.rs"]
 mod fake_envoy;

@@ -7,6 +7,10 @@
 //! bytes in `fuzz/fuzz_targets/native_abi.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // a test harness
 
+// The module under test: its `extern "C"` hooks are what `fake_envoy` calls, so the
+// filter crate must be linked in although no Rust path names it.
+use veil as _;
+
 mod fake_envoy;
 
 use fake_envoy::{check, gzip, run, Bytes, CalloutPlan, Case, Cuts, Module, Piece, Reply, Start, When, SEED};
